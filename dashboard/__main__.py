@@ -1,0 +1,5 @@
+import sys
+
+from dashboard.cli import main
+
+sys.exit(main())

@@ -1,0 +1,68 @@
+"""The Dash application: ``create_app(data)``; ``dashboard.app:server`` is the WSGI entry.
+
+The WSGI ``server`` is made on first access (gunicorn's ``--preload`` does that once in the master),
+from the dataset folder in ``$CITEMAP_DATA`` or the packaged default dataset.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from dash import Dash
+
+from dashboard.callbacks import register_callbacks
+from dashboard.layout import make_layout
+from dashboard.store import Store
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+log = logging.getLogger(__name__)
+
+
+def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
+    """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks)."""
+    store = store or Store.load(data)
+    gc.collect()
+    gc.freeze()  # the store's long-lived objects leave the collector's scans (tail latency)
+    app = Dash(
+        __name__,
+        assets_folder=str(ASSETS),
+        title="citemap",
+        update_title=None,
+        serve_locally=True,
+        compress=False,
+    )
+    app.layout = make_layout(store)
+    register_callbacks(app, store)
+    app.server.config["CITEMAP_STORE"] = store
+
+    @app.server.get("/health")
+    def health() -> tuple[dict[str, Any], int]:
+        return {"status": "ok", "dataset": store.meta.get("name"), "papers": store.n,
+                "citations": store.n_citations}, 200
+
+    log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
+    return app
+
+
+_APP: Dash | None = None
+
+
+def get_app() -> Dash:
+    global _APP
+    if _APP is None:
+        from dashboard.cli import default_data
+
+        _APP = create_app(os.environ.get("CITEMAP_DATA") or default_data())
+    return _APP
+
+
+def __getattr__(name: str) -> Any:
+    if name == "server":
+        return get_app().server
+    if name == "app":
+        return get_app()
+    raise AttributeError(name)

@@ -1,0 +1,16 @@
+"""Dash callbacks, registered by one function per module; only this package and the app import Dash."""
+
+from __future__ import annotations
+
+from dash import Dash
+
+from dashboard.callbacks import clientside, export, render, search, state
+from dashboard.store import Store
+
+
+def register_callbacks(app: Dash, store: Store) -> None:
+    state.register(app, store)
+    render.register(app, store)
+    search.register(app, store)
+    export.register(app, store)
+    clientside.register(app)

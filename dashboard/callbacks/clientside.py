@@ -1,0 +1,13 @@
+"""Pure view changes done in the browser (functions in assets/citemap.js, namespace ``citemap``)."""
+
+from __future__ import annotations
+
+from dash import ClientsideFunction, Dash, Input, Output
+
+
+def register(app: Dash) -> None:
+    app.clientside_callback(
+        ClientsideFunction(namespace="citemap", function_name="hoverCard"),
+        Output("div-hover", "children"),
+        Input("graph-citations", "mouseoverNodeData"),
+    )

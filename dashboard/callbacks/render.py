@@ -1,0 +1,137 @@
+"""Callbacks that draw a state: the graph and its status line, the paper panel and its chart."""
+
+from __future__ import annotations
+
+from dash import Dash, Input, Output, html
+
+from dashboard.callbacks.common import read_state
+from dashboard.graph import figures
+from dashboard.graph.panel import PaperList, paper_panel
+from dashboard.graph.state import MAX_LIMIT
+from dashboard.graph.view import View, build_view
+from dashboard.store import Store
+
+
+def _fmt(n: int | None) -> str:
+    return "?" if n is None else f"{n:,}"
+
+
+def status_text(view: View) -> str:
+    parts = [f"{view.n_nodes:,} papers · {view.n_edges:,} citations in view"]
+    if view.hidden:
+        parts.append(f"{view.hidden:,} neighbours hidden by filters")
+    for t in view.truncated[:3]:
+        parts.append(f"showing {t['shown']:,} of {t['total']:,} {t['direction']} of “{t['title']}”")
+    if len(view.truncated) > 3:
+        parts.append(f"and {len(view.truncated) - 3} more capped lists")
+    if view.capped:
+        parts.append("node limit reached")
+    return " · ".join(parts)
+
+
+def legend(view: View, store: Store) -> list:
+    if view.state.color == "year":
+        lo, hi = store.year_min, store.year_max
+        return [html.Div("Colour: year", className="legend-title"),
+                html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))])]
+    items = [html.Div("Colour: primary area", className="legend-title")]
+    for name, color in view.legend:
+        items.append(html.Div(className="legend-item", children=[
+            html.Span(className="swatch", style={"backgroundColor": color}), html.Span(name)]))
+    return items
+
+
+def seeds_list(store: Store, view: View) -> list:
+    out = []
+    for pid in view.state.seeds:
+        row = store.row(pid)
+        title = store.titles([row])[0] if row is not None else pid
+        out.append(html.Div(className="seed-item", children=[
+            html.Button(title, id={"type": "paper-link", "index": pid}, className="link", title=f"select {pid}"),
+            html.Button("×", id={"type": "seed-remove", "index": pid}, className="remove",
+                        title="remove this seed", n_clicks=0),
+        ]))
+    return out
+
+
+def _list_block(title: str, plist: PaperList, direction: str) -> html.Div:
+    head = f"{title} · {plist.matching:,}"
+    if plist.matching != plist.total:
+        head += f" of {plist.total:,} (filtered)"
+    items = [
+        html.Li(className="entry" + (" in-view" if e.in_view else ""), children=[
+            html.Button(e.title, id={"type": "paper-link", "index": e.id}, className="link", n_clicks=0,
+                        title=f"select {e.id}"),
+            html.Span(f"{e.year or '?'} · cited by {e.citations:,}", className="meta"),
+        ])
+        for e in plist.entries
+    ]
+    if plist.more:
+        items.append(html.Li(f"… and {plist.more:,} more", className="more"))
+    if not plist.entries:
+        items.append(html.Li("None in this dataset" + (" that pass the filters" if plist.total else "") + ".",
+                             className="more"))
+    return html.Div(className=f"list list-{direction}", children=[html.H3(head), html.Ol(items)])
+
+
+def register(app: Dash, store: Store) -> None:
+    @app.callback(
+        Output("graph-citations", "elements"),
+        Output("span-status", "children"),
+        Output("button-show-more", "style"),
+        Output("button-show-more", "children"),
+        Output("div-legend", "children"),
+        Output("graph-overview", "figure"),
+        Output("div-seeds", "children"),
+        Input("store-view-state", "data"),
+        prevent_initial_call=True,
+    )
+    def render_graph(query):
+        state, _ = read_state(store, query)
+        view = build_view(store, state)
+        more_style = {"display": "inline-block"} if view.truncated and state.limit < MAX_LIMIT else {"display": "none"}
+        more_label = f"Show more (up to {min(MAX_LIMIT, state.limit * 2):,} each)"
+        return (view.elements, status_text(view), more_style, more_label, legend(view, store),
+                figures.overview(store, view.sub.rows, state), seeds_list(store, view))
+
+    @app.callback(
+        Output("div-paper", "children"),
+        Output("div-lists", "children"),
+        Output("graph-by-year", "figure"),
+        Output("div-chart-caption", "children"),
+        Input("store-view-state", "data"),
+        Input("radio-list-sort", "value"),
+        prevent_initial_call=True,
+    )
+    def render_panel(query, sort):
+        state, _ = read_state(store, query)
+        view = build_view(store, state)
+        pid = state.selected or state.seeds[0]
+        row = store.row(pid)
+        panel = paper_panel(store, row, view, sort if sort in ("citations", "year") else "citations")
+        p = panel.paper
+        facts = [
+            html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
+            html.Li("Areas: " + ", ".join(p["areas"])),
+            html.Li(f"Cited by {_fmt(p['cited_by'])} (source) · {p['in_cited']:,} citing papers in this dataset"),
+            html.Li(f"Builds on {p['in_refs']:,} of its {_fmt(p['reference_count'])} references in the map"),
+        ]
+        badge = "seed" if panel.is_seed else ("selected" if state.selected else "first seed")
+        head = html.Div(className="paper-head", children=[
+            html.Div(className="badges", children=[
+                html.Span(badge, className=f"badge badge-{badge.replace(' ', '-')}"),
+                html.Span(p["id"], className="paper-id"),
+            ]),
+            html.H1(p["title"], className="paper-title", id="paper-title"),
+            html.Ul(facts, className="facts"),
+            html.Div(className="paper-actions", children=[
+                html.Button("Remove seed" if panel.is_seed else "Add as seed",
+                            id={"type": "seed-toggle", "index": p["id"]}, className="button small", n_clicks=0),
+                html.A("arXiv ↗", href=f"https://arxiv.org/abs/{p['id']}", target="_blank", rel="noopener",
+                       className="external") if p["id"][:1].isdigit() else None,
+            ]),
+        ])
+        lists = [_list_block("Builds on", panel.references, "references"),
+                 _list_block("Built on by", panel.citers, "citers")]
+        figure, caption = figures.citations_by_year(store, row, state)
+        return head, lists, figure, caption

@@ -1,0 +1,171 @@
+"""The one callback that changes the view state: every user action comes here, the URL goes out.
+
+Inputs are the URL and every control; outputs are the URL, the canonical state (a query string in
+``store-view-state``) and the controls, so that controls and URL never disagree. Rendering reads
+``store-view-state`` in other callbacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dash import ALL, Dash, Input, Output, State, ctx, html, no_update
+from dash.exceptions import PreventUpdate
+
+from dashboard.callbacks.common import context, read_state
+from dashboard.graph.neighbourhood import new_neighbours
+from dashboard.graph.state import (
+    LIMIT_STEP,
+    MAX_LIMIT,
+    ViewState,
+    add_seed,
+    encode_query,
+    parse_query,
+    remove_seed,
+    toggle_expand,
+)
+from dashboard.graph.view import build_view
+from dashboard.store import Store
+
+
+def _years_from_chart(data: object) -> tuple[int, int] | None:
+    if not isinstance(data, dict):
+        return None
+    points = data.get("points")
+    if not isinstance(points, list):
+        return None
+    years = []
+    for p in points[:500]:
+        if isinstance(p, dict) and isinstance(p.get("x"), int | float) and not isinstance(p.get("x"), bool):
+            years.append(int(p["x"]))
+    return (min(years), max(years)) if years else None
+
+
+def _paper_id(value: object) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("id")
+    return value if isinstance(value, str) else None
+
+
+def apply_action(store: Store, state: ViewState, trig: object, value: object,
+                 search_text: object) -> tuple[ViewState, list[str]]:
+    """The state after one user action (``trig``: the triggering component id, ``value``: its value)."""
+    notices: list[str] = []
+    if trig == "graph-citations":
+        pid = _paper_id(value)
+        row = store.row(pid) if pid else None
+        if row is None:
+            return state, notices
+        expanding = pid not in state.seeds and pid not in state.expand
+        if expanding and new_neighbours(store, build_view(store, state).sub, row, state) == 0:
+            title = store.titles([row])[0]
+            notices.append(f"“{title}” has no references or citers to add: all of them are already shown, "
+                           "hidden by the filters, or not in this dataset.")
+            return replace(state, selected=pid), notices
+        return toggle_expand(state, pid), notices
+    if trig == "button-reset":
+        return read_state(store, "")[0], notices
+    if trig == "range-years":
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+            lo, hi = int(min(value)), int(max(value))
+            full = (store.year_min, store.year_max)
+            return replace(state, years=None if (lo, hi) == full else (lo, hi)), notices
+        return state, notices
+    if trig == "dropdown-areas":
+        areas = [a for a in value if isinstance(a, str)] if isinstance(value, list) else []
+        return replace(state, areas=tuple(areas) if areas else None), notices
+    if trig == "input-min-citations":
+        n = int(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else 0
+        return replace(state, min_citations=n), notices
+    if trig == "radio-color":
+        return replace(state, color=value if isinstance(value, str) else state.color), notices
+    if trig == "radio-layout":
+        return replace(state, layout=value if isinstance(value, str) else state.layout), notices
+    if trig == "button-show-more":
+        return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
+    if trig == "graph-by-year":
+        return replace(state, years=_years_from_chart(value)), notices
+    if trig == "store-escape":
+        return replace(state, selected=None), notices
+    if trig == "input-search":
+        rows = store.search(search_text, 1) if isinstance(search_text, str) else []
+        if not rows:
+            notices.append("No paper matches that search.")
+            return state, notices
+        return replace(state, selected=store.id(rows[0])), notices
+    if isinstance(trig, dict):
+        pid = trig.get("index")
+        if not isinstance(pid, str) or store.row(pid) is None:
+            return state, notices
+        kind = trig.get("type")
+        if kind in ("paper-link", "search-select"):
+            return replace(state, selected=pid), notices
+        if kind == "search-seed":
+            return add_seed(state, pid), notices
+        if kind == "seed-remove":
+            if len(state.seeds) == 1:
+                notices.append("A view needs at least one seed; add another before removing this one.")
+            return remove_seed(state, pid), notices
+        if kind == "seed-toggle":
+            if pid in state.seeds:
+                if len(state.seeds) == 1:
+                    notices.append("A view needs at least one seed; add another before removing this one.")
+                return remove_seed(state, pid), notices
+            return add_seed(state, pid), notices
+    return state, notices
+
+
+def notice_list(notices: list[str]) -> list:
+    return [html.Div(n, className="notice") for n in notices]
+
+
+def register(app: Dash, store: Store) -> None:
+    @app.callback(
+        Output("url", "search"),
+        Output("store-view-state", "data"),
+        Output("range-years", "value"),
+        Output("dropdown-areas", "value"),
+        Output("input-min-citations", "value"),
+        Output("radio-color", "value"),
+        Output("radio-layout", "value"),
+        Output("input-search", "value"),
+        Output("div-notices", "children"),
+        Input("url", "search"),
+        Input("graph-citations", "tapNodeData"),
+        Input("button-reset", "n_clicks"),
+        Input("range-years", "value"),
+        Input("dropdown-areas", "value"),
+        Input("input-min-citations", "value"),
+        Input("radio-color", "value"),
+        Input("radio-layout", "value"),
+        Input("button-show-more", "n_clicks"),
+        Input("graph-by-year", "selectedData"),
+        Input("store-escape", "data"),
+        Input("input-search", "n_submit"),
+        Input({"type": "paper-link", "index": ALL}, "n_clicks"),
+        Input({"type": "search-select", "index": ALL}, "n_clicks"),
+        Input({"type": "search-seed", "index": ALL}, "n_clicks"),
+        Input({"type": "seed-remove", "index": ALL}, "n_clicks"),
+        Input({"type": "seed-toggle", "index": ALL}, "n_clicks"),
+        State("store-view-state", "data"),
+        State("input-search", "value"),
+    )
+    def update_state(search, *args):
+        current, search_text = args[-2], args[-1]
+        trig = ctx.triggered_id
+        value = ctx.triggered[0]["value"] if ctx.triggered else None
+        if isinstance(trig, dict) and not value:
+            raise PreventUpdate  # a list was re-rendered, nothing was clicked
+        if trig is None or trig == "url" or not isinstance(current, str):
+            state, notices = read_state(store, search)
+        else:
+            state, _ = read_state(store, current)
+            state, notices = apply_action(store, state, trig, value, search_text)
+            state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
+            notices += more
+        query = encode_query(state)
+        years = list(state.years) if state.years else [store.year_min, store.year_max]
+        clear_search = "" if trig == "input-search" or (isinstance(trig, dict)
+                                                          and trig.get("type", "").startswith("search")) else no_update
+        return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,
+                state.color, state.layout, clear_search, notice_list(notices))

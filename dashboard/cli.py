@@ -1,0 +1,138 @@
+"""``citemap`` command line: serve, import, info."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from dashboard.dataset import DatasetError
+
+DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def default_data() -> Path:
+    return DEFAULT_DATA
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from dashboard import app as app_module
+
+    data = Path(args.data) if args.data else default_data()
+    if args.production:
+        from dashboard.production import serve_production
+
+        return serve_production(data, host=args.host, port=args.port, workers=args.workers)
+    dash_app = app_module.create_app(data)
+    print(f"citemap: serving {data} on http://{args.host}:{args.port}/", file=sys.stderr)
+    dash_app.run(host=args.host, port=args.port, debug=args.debug)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from dashboard.importers import run_import
+
+    options = {}
+    if args.areas_from:
+        options["areas_from"] = Path(args.areas_from)
+    if args.meta:
+        options["meta"] = Path(args.meta)
+    if args.mapping:
+        options["mapping"] = args.mapping
+    options["progress"] = not args.quiet
+    argv = ["citemap", "import", args.format, *args.sources, "--out", args.out]
+    if args.areas_from:
+        argv += ["--areas-from", args.areas_from]
+    summary = run_import(args.format, args.sources, args.out, argv=argv, **options)
+    width = max(len(k) for k in summary)
+    print(f"citemap: wrote {args.out}")
+    for key, value in summary.items():
+        print(f"  {key:<{width}}  {value:,}" if isinstance(value, int) else f"  {key:<{width}}  {value}")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from dashboard.store import Store
+
+    data = Path(args.data) if args.data else default_data()
+    store = Store.load(data)
+    print(info_text(store))
+    return 0
+
+
+def info_text(store) -> str:
+    meta = store.meta
+    lines = [
+        f"dataset    {meta.get('name', store.folder.name)}  ({store.folder})",
+        f"source     {meta.get('source', '?')}",
+        f"built with {meta.get('built_with', '?')}",
+        f"papers     {store.n:,}",
+        f"citations  {store.n_citations:,} edges",
+        f"years      {store.year_min}-{store.year_max}" if store.year_min is not None else "years      unknown",
+        "areas      " + ", ".join(f"{name} {count:,}" for name, count in store.area_counts().items()),
+    ]
+    for note in meta.get("notes", []):
+        lines.append(f"note       {note}")
+    seeds = meta.get("seeds") or []
+    if seeds:
+        lines.append("seeds")
+        for pid in seeds:
+            row = store.row(pid)
+            if row is None:
+                lines.append(f"  {pid}: not in the dataset")
+                continue
+            p = store.paper(row)
+            lines.append(
+                f"  {p['id']}  {p['title']}\n"
+                f"      first posted {p['posted'] or '?'} · areas {', '.join(p['areas'])} · "
+                f"cited by {p['cited_by'] if p['cited_by'] is not None else '?'} (source), "
+                f"{p['in_cited']} in this dataset · builds on {p['in_refs']} of its "
+                f"{p['reference_count'] if p['reference_count'] is not None else '?'} references"
+            )
+    return "\n".join(lines)
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="citemap", description="Interactive citation-map dashboard.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="run the dashboard")
+    s.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8050)
+    s.add_argument("--debug", action="store_true", help="Dash debug mode (never on a hosted server)")
+    s.add_argument("--production", action="store_true", help="serve with gunicorn, as the Procfile does")
+    s.add_argument("--workers", type=int, default=None, help="gunicorn workers (--production)")
+    s.set_defaults(func=cmd_serve)
+
+    i = sub.add_parser("import", help="build a dataset folder from source files")
+    i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")
+    i.add_argument("sources", nargs="+", help="input files or folders")
+    i.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
+    i.add_argument("--areas-from", help="mlsanity: fill missing areas from an arxiv-2023 folder")
+    i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
+    i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
+    i.add_argument("--quiet", action="store_true", help="no progress bar")
+    i.set_defaults(func=cmd_import)
+
+    n = sub.add_parser("info", help="describe a dataset")
+    n.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    n.set_defaults(func=cmd_info)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DatasetError as e:
+        print(f"citemap: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

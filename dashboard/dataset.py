@@ -1,0 +1,206 @@
+"""The citemap dataset format: a folder that importers write and the store reads.
+
+A dataset is a folder with:
+
+``papers.parquet`` - one row a paper:
+
+=====================  ==============================  ==============================================
+column                 type                            meaning
+=====================  ==============================  ==============================================
+``id``                 string, unique, URL-safe        arXiv id where known (``2106.03764``), else a
+                                                       source id (``W2741809807``) or ``t-`` + a hash
+                                                       of the normalised title
+``title``              string                          title as the source gives it
+``year``               int16, null if unknown          publication / first-posted year
+``posted``             string ``YYYY-MM-DD`` or null   first-posted date where known
+``areas``              list<string>                    subject areas (arXiv categories, fields);
+                                                       empty list = unknown
+``cited_by``           int64 or null                   citation count as the source reports it
+``reference_count``    int64 or null                   reference count as the source reports it
+``citations_by_year``  list<struct<year, count>>       citations per year as the source gives them
+=====================  ==============================  ==============================================
+
+``citations.parquet`` - one row a citation edge between two papers of the dataset: ``citing`` cites
+``cited`` (both ``id`` values). No self-loops, no duplicates; edges with an end outside the dataset
+are kept only as counts (``cited_by`` / ``reference_count``).
+
+``dataset.json`` - name, source, the command that built it, counts, notes, and the importer's summary.
+
+``index/`` - derived files the store memory-maps (see :mod:`dashboard.index`); the importer writes
+them, the store rebuilds them in memory when they are missing or stale.
+
+Writing is atomic: everything goes to a temporary sibling folder that is renamed into place, so a
+failed import leaves the previous dataset untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+FORMAT_NAME = "citemap-dataset"
+FORMAT_VERSION = 1
+PAPERS_FILE = "papers.parquet"
+CITATIONS_FILE = "citations.parquet"
+META_FILE = "dataset.json"
+
+CBY_TYPE = pa.list_(pa.struct([("year", pa.int16()), ("count", pa.int32())]))
+PAPERS_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("title", pa.string()),
+        ("year", pa.int16()),
+        ("posted", pa.string()),
+        ("areas", pa.list_(pa.string())),
+        ("cited_by", pa.int64()),
+        ("reference_count", pa.int64()),
+        ("citations_by_year", CBY_TYPE),
+    ]
+)
+CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
+
+
+class DatasetError(ValueError):
+    """A dataset folder or input file that cannot be used; the message names the file and the problem."""
+
+
+def papers_table(columns: dict[str, list[Any]]) -> pa.Table:
+    """A papers table with the dataset schema from plain Python column lists."""
+    return pa.table({name: pa.array(columns[name], type=PAPERS_SCHEMA.field(name).type)
+                     for name in PAPERS_SCHEMA.names}, schema=PAPERS_SCHEMA)
+
+
+def citations_table(citing: list[str] | pa.Array, cited: list[str] | pa.Array) -> pa.Table:
+    return pa.table({"citing": pa.array(citing, pa.string()), "cited": pa.array(cited, pa.string())},
+                    schema=CITATIONS_SCHEMA)
+
+
+def _check_tables(papers: pa.Table, citations: pa.Table) -> None:
+    import pyarrow.compute as pc
+
+    if papers.schema != PAPERS_SCHEMA:
+        raise DatasetError(f"papers table has schema {papers.schema}, expected {PAPERS_SCHEMA}")
+    if citations.schema != CITATIONS_SCHEMA:
+        raise DatasetError(f"citations table has schema {citations.schema}, expected {CITATIONS_SCHEMA}")
+    ids = papers.column("id")
+    if ids.null_count:
+        raise DatasetError("papers table has a paper without an id")
+    if pc.count_distinct(ids).as_py() != len(ids):
+        counts = pc.value_counts(ids)
+        dup = [v["values"] for v in counts.to_pylist() if v["counts"] > 1][:5]
+        raise DatasetError(f"papers table has duplicate ids: {dup}")
+    for name in ("citing", "cited"):
+        col = citations.column(name)
+        missing = pc.invert(pc.is_in(col, value_set=ids.combine_chunks()))
+        if pc.any(missing).as_py():
+            bad = pc.filter(col, missing)[0].as_py()
+            raise DatasetError(f"citations table: {name} id {bad!r} is not a paper of the dataset")
+    if pc.any(pc.equal(citations.column("citing"), citations.column("cited"))).as_py():
+        raise DatasetError("citations table has a self-citation")
+
+
+def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: dict[str, Any]) -> Path:
+    """Validate and write a dataset folder atomically (temporary sibling, then rename).
+
+    ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns the folder.
+    """
+    from dashboard import index  # the index module reads the dataset module; import late
+
+    _check_tables(papers, citations)
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
+        pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
+        full_meta = {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            **meta,
+            "counts": {"papers": papers.num_rows, "citations": citations.num_rows},
+            "build_id": _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE),
+        }
+        (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
+        index.write_index(tmp, papers, citations, full_meta["build_id"])
+        _replace_dir(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _content_hash(*paths: Path) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for p in paths:
+        with open(p, "rb") as f:
+            for chunk in iter(lambda f=f: f.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()
+
+
+def _replace_dir(new: Path, out: Path) -> None:
+    """Put ``new`` at ``out``; an existing ``out`` is moved aside first and removed only after."""
+    os.chmod(new, 0o755)
+    if not out.exists():
+        new.rename(out)
+        return
+    if not out.is_dir():
+        raise DatasetError(f"{out} exists and is not a folder")
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    out.rename(old)
+    try:
+        new.rename(out)
+    except BaseException:
+        old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def read_meta(folder: str | Path) -> dict[str, Any]:
+    folder = Path(folder)
+    path = folder / META_FILE
+    if not folder.is_dir():
+        raise DatasetError(f"{folder}: no such dataset folder")
+    if not path.is_file():
+        raise DatasetError(f"{path}: missing (a dataset folder needs {META_FILE}, {PAPERS_FILE}, {CITATIONS_FILE})")
+    try:
+        meta = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        line = getattr(e, "lineno", "?")
+        raise DatasetError(f"{path}, line {line}: not valid JSON ({e})") from e
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+        raise DatasetError(f"{path}: field 'format' must be {FORMAT_NAME!r}")
+    if meta.get("version") != FORMAT_VERSION:
+        raise DatasetError(f"{path}: field 'version' is {meta.get('version')!r}, this citemap reads {FORMAT_VERSION}")
+    return meta
+
+
+def read_tables(folder: str | Path) -> tuple[pa.Table, pa.Table]:
+    """Read and check both tables of a dataset folder; errors name the file."""
+    folder = Path(folder)
+    tables = []
+    for name, schema in ((PAPERS_FILE, PAPERS_SCHEMA), (CITATIONS_FILE, CITATIONS_SCHEMA)):
+        path = folder / name
+        if not path.is_file():
+            raise DatasetError(f"{path}: missing")
+        try:
+            table = pq.read_table(path)
+        except (pa.ArrowException, OSError) as e:
+            raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
+        missing = [f.name for f in schema if f.name not in table.schema.names]
+        if missing:
+            raise DatasetError(f"{path}: missing column(s) {', '.join(missing)}")
+        try:
+            table = table.select(schema.names).cast(schema)
+        except (pa.ArrowException, ValueError) as e:
+            raise DatasetError(f"{path}: a column has the wrong type ({e})") from e
+        tables.append(table)
+    return tables[0], tables[1]

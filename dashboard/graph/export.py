@@ -1,0 +1,119 @@
+"""Exports of what a view shows: papers as CSV, BibTeX, JSON; the subgraph as GraphML (networkx)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+
+import networkx as nx
+import orjson
+
+from dashboard.graph.state import encode_query
+from dashboard.graph.view import View
+from dashboard.store import Store
+
+COLUMNS = ["id", "title", "year", "posted", "areas", "citations", "cited_by_source", "citers_in_dataset",
+           "references_in_dataset", "role"]
+
+
+def paper_rows(store: Store, view: View) -> list[dict]:
+    rows = view.sub.rows
+    out = []
+    for r, pid in zip(rows.tolist(), view.ids, strict=True):
+        p = store.paper(r)
+        out.append({
+            "id": pid, "title": p["title"], "year": p["year"], "posted": p["posted"],
+            "areas": p["areas"], "citations": p["citations"], "cited_by_source": p["cited_by"],
+            "citers_in_dataset": p["in_cited"], "references_in_dataset": p["in_refs"],
+            "role": view.sub.role[r],
+        })
+    return out
+
+
+def to_csv(store: Store, view: View) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for rec in paper_rows(store, view):
+        w.writerow({**rec, "areas": ";".join(rec["areas"])})
+    return buf.getvalue()
+
+
+def to_json(store: Store, view: View) -> bytes:
+    edges = [{"citing": view.ids[i], "cited": view.ids[j]} for i, j in _edge_positions(view)]
+    doc = {"query": _query(view), "papers": paper_rows(store, view), "citations": edges}
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+
+
+def _bib_escape(text: str) -> str:
+    return re.sub(r"([{}&%$#_])", r"\\\1", text)
+
+
+def bibtex_key(pid: str, title: str, year: int | None) -> str:
+    word = next((w for w in re.findall(r"[A-Za-z]{4,}", title)), "paper").lower()
+    return f"{word}{year or ''}_{re.sub(r'[^A-Za-z0-9]', '', pid)}"
+
+
+def to_bibtex(store: Store, view: View) -> str:
+    entries = []
+    for rec in paper_rows(store, view):
+        fields = [f"  title = {{{_bib_escape(rec['title'])}}}"]
+        if rec["year"] is not None:
+            fields.append(f"  year = {{{rec['year']}}}")
+        pid = rec["id"]
+        if re.match(r"^\d{4}\.\d{4,5}$", pid):
+            fields += ["  eprint = {" + pid + "}", "  archivePrefix = {arXiv}",
+                       "  url = {https://arxiv.org/abs/" + pid + "}"]
+            if rec["areas"] and rec["areas"][0] != "unknown":
+                fields.append(f"  primaryClass = {{{rec['areas'][0]}}}")
+        fields.append(f"  note = {{citemap id {pid}}}")
+        entries.append(f"@misc{{{bibtex_key(pid, rec['title'], rec['year'])},\n" + ",\n".join(fields) + "\n}\n")
+    return "\n".join(entries)
+
+
+def _edge_positions(view: View) -> list[tuple[int, int]]:
+    where = {r: i for i, r in enumerate(view.sub.rows.tolist())}
+    return [(where[a], where[b]) for a, b in zip(view.sub.src.tolist(), view.sub.dst.tolist(), strict=True)]
+
+
+def subgraph(store: Store, view: View) -> nx.DiGraph:
+    """The visible subgraph as a networkx DiGraph (node attributes: title, year, areas, citations, role)."""
+    g = nx.DiGraph()
+    for rec in paper_rows(store, view):
+        g.add_node(rec["id"], title=rec["title"], year=rec["year"] if rec["year"] is not None else -1,
+                   areas=";".join(rec["areas"]), citations=int(rec["citations"]), role=rec["role"])
+    g.add_edges_from((view.ids[i], view.ids[j]) for i, j in _edge_positions(view))
+    return g
+
+
+def to_graphml(store: Store, view: View) -> str:
+    return "\n".join(nx.generate_graphml(subgraph(store, view), prettyprint=True)) + "\n"
+
+
+def _query(view: View) -> str:
+    return encode_query(view.state)
+
+
+def file_stem(seeds: Sequence[str], n: int) -> str:
+    """``citemap-2110.10090-60-papers``: names say what the file holds."""
+    head = seeds[0] if seeds else "view"
+    more = f"-and-{len(seeds) - 1}-more" if len(seeds) > 1 else ""
+    return f"citemap-{head}{more}-{n}-papers"
+
+
+EXPORTS = {
+    "csv": (to_csv, "papers.csv", "text/csv"),
+    "bibtex": (to_bibtex, "papers.bib", "application/x-bibtex"),
+    "json": (to_json, "papers.json", "application/json"),
+    "graphml": (to_graphml, "subgraph.graphml", "application/graphml+xml"),
+}
+
+
+def export(store: Store, view: View, kind: str) -> tuple[str | bytes, str]:
+    """Content and file name of an export of the view."""
+    fn, suffix, _ = EXPORTS[kind]
+    stem = file_stem(view.state.seeds, view.n_nodes).removesuffix("-papers")
+    return fn(store, view), f"{stem}-{suffix}"
+

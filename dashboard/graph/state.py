@@ -1,0 +1,232 @@
+"""The view state and its URL form: the single source of truth of what the page shows.
+
+``parse_query`` never raises: every unknown id or malformed value becomes a notice and is dropped,
+so that the rest of the view still loads. ``encode_query`` writes the canonical query string
+(defaults left out), which is also the cache key of everything derived from a state.
+
+URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``areas=A,B``
+``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year`` ``limit=N`` (neighbours
+shown per expanded paper and direction).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from urllib.parse import parse_qsl, quote
+
+LAYOUTS = ("force", "timeline", "concentric")
+COLORS = ("area", "year")
+MAX_SEEDS = 20
+MAX_EXPAND = 60
+MAX_AREAS = 100
+DEFAULT_LIMIT = 300
+LIMIT_STEP = 300
+MAX_LIMIT = 3000
+MAX_QUERY = 8000
+YEAR_RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:-|–|\.\.)\s*(\d{1,4})\s*$")
+ID_OK = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
+
+
+@dataclass(frozen=True)
+class ViewState:
+    seeds: tuple[str, ...]
+    expand: tuple[str, ...] = ()
+    selected: str | None = None
+    years: tuple[int, int] | None = None
+    areas: tuple[str, ...] | None = None  # None: every area
+    min_citations: int = 0
+    layout: str = "force"
+    color: str = "area"
+    limit: int = DEFAULT_LIMIT
+
+    def to_dict(self) -> dict:
+        return {"seeds": list(self.seeds), "expand": list(self.expand), "selected": self.selected,
+                "years": list(self.years) if self.years else None,
+                "areas": list(self.areas) if self.areas is not None else None,
+                "min_citations": self.min_citations, "layout": self.layout, "color": self.color,
+                "limit": self.limit}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ViewState:
+        """Inverse of :meth:`to_dict` (for a dict this module wrote; use parse_query for input)."""
+        return cls(seeds=tuple(d["seeds"]), expand=tuple(d.get("expand") or ()), selected=d.get("selected"),
+                   years=tuple(d["years"]) if d.get("years") else None,
+                   areas=tuple(d["areas"]) if d.get("areas") is not None else None,
+                   min_citations=int(d.get("min_citations") or 0), layout=d.get("layout", "force"),
+                   color=d.get("color", "area"), limit=int(d.get("limit") or DEFAULT_LIMIT))
+
+
+@dataclass
+class Context:
+    """What the parser may check values against (a store, without importing it)."""
+
+    is_paper: Callable[[str], bool]
+    default_seeds: Sequence[str]
+    areas: Sequence[str] = ()
+    year_bounds: tuple[int, int] | None = None
+    notices: list[str] = field(default_factory=list)
+
+
+def _ids(value: str, name: str, ctx: Context, cap: int) -> list[str]:
+    out: list[str] = []
+    bad: list[str] = []
+    for raw in value.split(","):
+        pid = raw.strip()
+        if not pid:
+            continue
+        if not ID_OK.match(pid) or not ctx.is_paper(pid):
+            bad.append(pid[:40])
+        elif pid not in out:
+            out.append(pid)
+    if bad:
+        shown = ", ".join(f"'{b}'" for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        ctx.notices.append(f"Unknown paper id in {name}: {shown} (not in this dataset; left out).")
+    if len(out) > cap:
+        ctx.notices.append(f"Too many papers in {name}: kept the first {cap} of {len(out)}.")
+        out = out[:cap]
+    return out
+
+
+def _int(value: str, name: str, ctx: Context, lo: int, hi: int) -> int | None:
+    try:
+        n = int(value.strip())
+    except ValueError:
+        ctx.notices.append(f"{name}={value[:40]!r} is not a whole number; ignored.")
+        return None
+    if not lo <= n <= hi:
+        ctx.notices.append(f"{name}={n} is outside {lo}-{hi}; using {min(max(n, lo), hi)}.")
+        n = min(max(n, lo), hi)
+    return n
+
+
+def _years(value: str, ctx: Context) -> tuple[int, int] | None:
+    m = YEAR_RANGE.match(value)
+    if not m:
+        ctx.notices.append(f"years={value[:40]!r} is not a range like 2018-2023; ignored.")
+        return None
+    lo, hi = int(m[1]), int(m[2])
+    if lo > hi:
+        lo, hi = hi, lo
+    if ctx.year_bounds:
+        blo, bhi = ctx.year_bounds
+        if hi < blo or lo > bhi:
+            ctx.notices.append(f"years={lo}-{hi} holds no paper of this dataset ({blo}-{bhi}); ignored.")
+            return None
+        if lo < blo or hi > bhi:
+            ctx.notices.append(f"years={lo}-{hi} reaches beyond this dataset; using {max(lo, blo)}-{min(hi, bhi)}.")
+            lo, hi = max(lo, blo), min(hi, bhi)
+        if (lo, hi) == (blo, bhi):
+            return None
+    return lo, hi
+
+
+def _choice(value: str, name: str, options: Sequence[str], default: str, ctx: Context) -> str:
+    v = value.strip().lower()
+    if v in options:
+        return v
+    ctx.notices.append(f"{name}={value[:40]!r} is not one of {', '.join(options)}; using {default}.")
+    return default
+
+
+def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]:
+    """A valid state from a URL query string (with or without ``?``), and notices about what was dropped."""
+    ctx.notices = []
+    search = search or ""
+    if not isinstance(search, str):
+        search = ""
+    if len(search) > MAX_QUERY:
+        ctx.notices.append(f"The link is too long ({len(search):,} characters); read the first {MAX_QUERY:,}.")
+        search = search[:MAX_QUERY]
+    params: dict[str, str] = {}
+    for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+        params[key] = value  # the last value of a repeated name wins
+    known = {"seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit"}
+    unknown = sorted(k for k in params if k not in known)
+    if unknown:
+        ctx.notices.append(f"Unknown link parameter(s) ignored: {', '.join(k[:30] for k in unknown[:5])}.")
+    seeds = _ids(params["seeds"], "seeds", ctx, MAX_SEEDS) if "seeds" in params else []
+    if not seeds:
+        if "seeds" in params:
+            ctx.notices.append("No known seed paper in the link; showing the default seeds.")
+        seeds = [s for s in ctx.default_seeds if ctx.is_paper(s)][:MAX_SEEDS]
+    expand = _ids(params["expand"], "expand", ctx, MAX_EXPAND) if "expand" in params else []
+    expand = [e for e in expand if e not in seeds]
+    selected = None
+    if params.get("selected"):
+        sel = _ids(params["selected"], "selected", ctx, 1)
+        selected = sel[0] if sel else None
+    years = _years(params["years"], ctx) if params.get("years") else None
+    areas = None
+    if "areas" in params:
+        names = [a.strip() for a in params["areas"].split(",") if a.strip()]
+        if ctx.areas:
+            bad = [a for a in names if a not in ctx.areas]
+            if bad:
+                ctx.notices.append(f"Unknown area(s) ignored: {', '.join(b[:30] for b in bad[:5])}.")
+            names = [a for a in dict.fromkeys(names) if a in ctx.areas]
+        areas = tuple(names[:MAX_AREAS])
+        if ctx.areas and set(areas) >= set(ctx.areas):
+            areas = None
+    min_c = 0
+    if params.get("min_citations"):
+        min_c = _int(params["min_citations"], "min_citations", ctx, 0, 10**9) or 0
+    layout = _choice(params["layout"], "layout", LAYOUTS, "force", ctx) if "layout" in params else "force"
+    color = _choice(params["color"], "color", COLORS, "area", ctx) if "color" in params else "area"
+    limit = DEFAULT_LIMIT
+    if params.get("limit"):
+        limit = _int(params["limit"], "limit", ctx, 10, MAX_LIMIT) or DEFAULT_LIMIT
+    state = ViewState(tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit)
+    return state, list(ctx.notices)
+
+
+def encode_query(state: ViewState) -> str:
+    """The canonical query string of a state (starting with ``?``); defaults are left out."""
+
+    def ids(values: Sequence[str]) -> str:
+        return ",".join(quote(v, safe="._~-") for v in values)
+
+    parts = [f"seeds={ids(state.seeds)}"]
+    if state.expand:
+        parts.append(f"expand={ids(state.expand)}")
+    if state.selected:
+        parts.append(f"selected={ids([state.selected])}")
+    if state.years:
+        parts.append(f"years={state.years[0]}-{state.years[1]}")
+    if state.areas is not None:
+        parts.append("areas=" + ",".join(quote(a, safe="._~-") for a in state.areas))
+    if state.min_citations:
+        parts.append(f"min_citations={state.min_citations}")
+    if state.layout != "force":
+        parts.append(f"layout={state.layout}")
+    if state.color != "area":
+        parts.append(f"color={state.color}")
+    if state.limit != DEFAULT_LIMIT:
+        parts.append(f"limit={state.limit}")
+    return "?" + "&".join(parts)
+
+
+# -- transitions: what a user action does to a state ------------------------------------------------
+
+def toggle_expand(state: ViewState, pid: str) -> ViewState:
+    """Tap on a paper: select it, and expand it (or collapse it if it was expanded). Seeds stay expanded."""
+    if pid in state.seeds:
+        return replace(state, selected=pid)
+    if pid in state.expand:
+        return replace(state, expand=tuple(e for e in state.expand if e != pid), selected=pid)
+    expand = (*state.expand, pid)[-MAX_EXPAND:]
+    return replace(state, expand=expand, selected=pid)
+
+
+def add_seed(state: ViewState, pid: str) -> ViewState:
+    if pid in state.seeds:
+        return state
+    seeds = (*state.seeds, pid)[:MAX_SEEDS]
+    return replace(state, seeds=seeds, expand=tuple(e for e in state.expand if e != pid), selected=pid)
+
+
+def remove_seed(state: ViewState, pid: str) -> ViewState:
+    if pid not in state.seeds or len(state.seeds) == 1:
+        return state
+    return replace(state, seeds=tuple(s for s in state.seeds if s != pid))

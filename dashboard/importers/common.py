@@ -1,0 +1,233 @@
+"""What every importer shares: paper records, merging, edge bookkeeping, precise input errors."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from dashboard.dataset import DatasetError, citations_table, papers_table
+
+ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})$")
+SAFE_ID = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
+
+
+class InputError(DatasetError):
+    """Bad input: names the file, and where known the line or record and the field."""
+
+    def __init__(self, file: str | Path, message: str, *, line: int | None = None,
+                 record: int | str | None = None, field: str | None = None) -> None:
+        self.file, self.line, self.record, self.field = str(file), line, record, field
+        where = [self.file]
+        if line is not None:
+            where.append(f"line {line}")
+        if record is not None:
+            where.append(f"record {record}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        super().__init__(f"{', '.join(where)}: {message}")
+
+
+def normalise_title(title: str) -> str:
+    """Lower-case ASCII words of a title, for matching the same paper across sources."""
+    text = unicodedata.normalize("NFKD", title)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return " ".join(re.findall(r"[a-z0-9]+", text))
+
+
+def title_id(title: str, year: int | None) -> str:
+    """A stable, URL-safe id for a paper known only by its title (and year)."""
+    key = f"{normalise_title(title)}|{year or ''}".encode()
+    return "t-" + hashlib.blake2b(key, digest_size=6).hexdigest()
+
+
+def clean_id(value: str) -> str | None:
+    """An id usable in URLs and as a Cytoscape node id, or None."""
+    value = value.strip()
+    return value if SAFE_ID.match(value) else None
+
+
+def parse_int(text: str) -> int:
+    """``59,932`` -> 59932."""
+    return int(text.replace(",", "").replace("\u202f", "").replace(" ", ""))
+
+
+@dataclass
+class PaperRecord:
+    """One paper as one source describes it; ``None`` means the source does not say."""
+
+    title: str
+    id: str | None = None
+    year: int | None = None
+    posted: str | None = None
+    areas: list[str] = field(default_factory=list)
+    cited_by: int | None = None
+    reference_count: int | None = None
+    citations_by_year: dict[int, int] | None = None
+    alt_ids: list[str] = field(default_factory=list)  # weaker ids that also name this paper
+
+
+@dataclass
+class _Paper:
+    rec: PaperRecord
+    authoritative: bool
+
+
+class DatasetBuilder:
+    """Collects papers and citation edges from one or more sources and merges duplicates.
+
+    Papers are merged by id (and alternative ids), else by normalised title with years at most one
+    apart. A record marked ``authoritative`` (the paper's own page or object) wins for counts and
+    dates; otherwise the first value seen is kept and missing ones are filled in.
+    """
+
+    def __init__(self) -> None:
+        self.papers: list[_Paper] = []
+        self.by_id: dict[str, int] = {}
+        self.by_title: dict[str, list[int]] = {}
+        self.edges: set[tuple[int, int]] = set()
+        self.stats: dict[str, int] = {
+            "records": 0, "merged": 0, "edges_seen": 0, "self_loops": 0, "duplicate_edges": 0,
+            "edges_outside": 0,
+        }
+
+    # -- papers -------------------------------------------------------------------------------
+    def _find(self, rec: PaperRecord) -> int | None:
+        for key in [rec.id, *rec.alt_ids]:
+            if key and key in self.by_id:
+                return self.by_id[key]
+        norm = normalise_title(rec.title)
+        for k in self.by_title.get(norm, ()):
+            other = self.papers[k].rec
+            if rec.id and other.id and rec.id != other.id and ARXIV_ID.match(rec.id) and ARXIV_ID.match(other.id):
+                continue  # two arXiv ids: two papers that share a title
+            if rec.year is None or other.year is None or abs(rec.year - other.year) <= 1:
+                return k
+        return None
+
+    def add(self, rec: PaperRecord, *, authoritative: bool = False) -> int:
+        """Add or merge a paper; returns its key for :meth:`cite`."""
+        self.stats["records"] += 1
+        rec.title = " ".join(rec.title.split())
+        k = self._find(rec)
+        if k is None:
+            k = len(self.papers)
+            self.papers.append(_Paper(PaperRecord(**{**rec.__dict__, "areas": list(rec.areas),
+                                                     "alt_ids": list(rec.alt_ids)}), authoritative))
+            self.by_title.setdefault(normalise_title(rec.title), []).append(k)
+        else:
+            self.stats["merged"] += 1
+            self._merge(self.papers[k], rec, authoritative)
+        for key in [rec.id, *rec.alt_ids]:
+            if key:
+                self.by_id.setdefault(key, k)
+        return k
+
+    @staticmethod
+    def _merge(p: _Paper, rec: PaperRecord, authoritative: bool) -> None:
+        cur = p.rec
+        if rec.id and (not cur.id or (ARXIV_ID.match(rec.id) and not ARXIV_ID.match(cur.id))):
+            if cur.id:
+                cur.alt_ids.append(cur.id)
+            cur.id = rec.id
+        override = authoritative and not p.authoritative
+        for name in ("year", "posted", "cited_by", "reference_count", "citations_by_year"):
+            new = getattr(rec, name)
+            if new is not None and (override or getattr(cur, name) is None):
+                setattr(cur, name, new)
+        if rec.title and (override or not cur.title):
+            cur.title = rec.title
+        for area in rec.areas:
+            if area not in cur.areas:
+                cur.areas.append(area)
+        for alt in rec.alt_ids:
+            if alt not in cur.alt_ids and alt != cur.id:
+                cur.alt_ids.append(alt)
+        p.authoritative = p.authoritative or authoritative
+
+    def find(self, key: str) -> int | None:
+        return self.by_id.get(key)
+
+    def record(self, k: int) -> PaperRecord:
+        return self.papers[k].rec
+
+    # -- edges --------------------------------------------------------------------------------
+    def cite(self, citing: int, cited: int) -> None:
+        """Record that paper ``citing`` cites paper ``cited`` (keys from :meth:`add`)."""
+        self.stats["edges_seen"] += 1
+        if citing == cited:
+            self.stats["self_loops"] += 1
+        elif (citing, cited) in self.edges:
+            self.stats["duplicate_edges"] += 1
+        else:
+            self.edges.add((citing, cited))
+
+    def cite_outside(self, n: int = 1) -> None:
+        """Count edges whose other end is not in the data (kept only as counts)."""
+        self.stats["edges_seen"] += n
+        self.stats["edges_outside"] += n
+
+    # -- output -------------------------------------------------------------------------------
+    def final_ids(self) -> list[str]:
+        ids: list[str] = []
+        used: set[str] = set()
+        for p in self.papers:
+            rec = p.rec
+            pid = rec.id or title_id(rec.title, rec.year)
+            while pid in used:  # same title and year, different papers: still stable by order
+                pid = title_id(rec.title + "'", rec.year)
+                rec = PaperRecord(title=rec.title + "'", year=rec.year)
+            used.add(pid)
+            ids.append(pid)
+        return ids
+
+    def build(self) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+        """The papers and citations tables, and a summary of what was merged and dropped."""
+        ids = self.final_ids()
+        recs = [p.rec for p in self.papers]
+        cols: dict[str, list[Any]] = {
+            "id": ids,
+            "title": [r.title for r in recs],
+            "year": [r.year for r in recs],
+            "posted": [r.posted for r in recs],
+            "areas": [list(r.areas) for r in recs],
+            "cited_by": [r.cited_by for r in recs],
+            "reference_count": [r.reference_count for r in recs],
+            "citations_by_year": [
+                None if r.citations_by_year is None
+                else [{"year": y, "count": c} for y, c in sorted(r.citations_by_year.items())]
+                for r in recs
+            ],
+        }
+        edges = sorted(self.edges)
+        papers = papers_table(cols)
+        citations = citations_table([ids[a] for a, _ in edges], [ids[b] for _, b in edges])
+        summary = {**self.stats, "papers": len(ids), "citations": len(edges),
+                   "papers_with_areas": sum(1 for r in recs if r.areas)}
+        return papers, citations, summary
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a UTF-8 text file; a file that is not UTF-8 is an :class:`InputError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise InputError(path, f"not UTF-8 text ({e.reason})", line=line) from e
+    except OSError as e:
+        raise InputError(path, f"cannot be read ({e.strerror})") from e
+    yield from enumerate(text.splitlines(), start=1)
+
+
+def expand_sources(sources: Iterable[str | Path]) -> list[Path]:
+    paths = [Path(s) for s in sources]
+    for p in paths:
+        if not p.exists():
+            raise InputError(p, "no such file or folder")
+    return paths

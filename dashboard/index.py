@@ -1,0 +1,158 @@
+"""Derived index files of a dataset: what the store memory-maps instead of rebuilding at start-up.
+
+Written by :func:`write_index` into ``<dataset>/index/`` (importers call it through
+``dataset.write_dataset``). Every array is a ``.npy`` file opened with ``mmap_mode="r"``, so that
+start-up costs milliseconds and gunicorn workers share the pages.
+
+=========================  ===========  ====================================================
+file                       dtype        content
+=========================  ===========  ====================================================
+``papers.arrow``           Arrow IPC    the papers table, uncompressed (zero-copy reads)
+``year.npy``               int16        year, -1 if unknown
+``citations.npy``          int64        source citation count, else count inside the dataset
+``in_cited.npy``           int32        citers inside the dataset
+``in_refs.npy``            int32        references inside the dataset
+``rank_rows.npy``          int32        rows from most to least cited (ties: row order)
+``row_rank.npy``           int32        inverse of ``rank_rows``
+``ref_offsets/targets``    int64/int32  CSR: references of row r = targets[off[r]:off[r+1]],
+                                        most cited first
+``cit_offsets/sources``    int64/int32  CSR: citers of row r, most cited first
+``id_sorted.npy``          bytes        ids in byte order, for binary search
+``id_sorted_rows.npy``     int32        row of each sorted id
+``area_offsets/codes``     int64/int16  CSR: area codes of each paper (codes index
+                                        ``meta.json`` ``areas``; an empty list = unknown)
+``primary_area.npy``       int16        first area's code, or the code of "unknown"
+``search.sqlite``          SQLite FTS5  contentless title index, rowid = rank
+=========================  ===========  ====================================================
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+INDEX_DIR = "index"
+INDEX_VERSION = 1
+UNKNOWN_AREA = "unknown"
+ARRAYS = (
+    "year", "citations", "in_cited", "in_refs", "rank_rows", "row_rank",
+    "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
+    "id_sorted", "id_sorted_rows", "area_offsets", "area_codes", "primary_area",
+)
+
+
+def _csr(owner: np.ndarray, other: np.ndarray, n: int, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """CSR lists of ``other`` grouped by ``owner``, each list ordered by rank (most cited first)."""
+    order = np.lexsort((rank[other], owner))
+    counts = np.bincount(owner, minlength=n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets, other[order].astype(np.int32)
+
+
+def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.ndarray], list[str]]:
+    """All index arrays of a dataset, and the area names their codes point to."""
+    n = papers.num_rows
+    ids = papers.column("id").combine_chunks()
+    src = pc.index_in(citations.column("citing"), value_set=ids).to_numpy(zero_copy_only=False)
+    dst = pc.index_in(citations.column("cited"), value_set=ids).to_numpy(zero_copy_only=False)
+    src = src.astype(np.int64)
+    dst = dst.astype(np.int64)
+    in_cited = np.bincount(dst, minlength=n).astype(np.int32)
+    in_refs = np.bincount(src, minlength=n).astype(np.int32)
+    source_cited = papers.column("cited_by").to_numpy(zero_copy_only=False)
+    citations_count = np.where(np.isnan(source_cited.astype(np.float64)), in_cited,
+                               np.nan_to_num(source_cited.astype(np.float64))).astype(np.int64)
+    citations_count = np.maximum(citations_count, in_cited)
+    # rank: most cited first; ties broken by more citers inside the dataset, then by row
+    rank_rows = np.lexsort((np.arange(n), -in_cited.astype(np.int64), -citations_count)).astype(np.int32)
+    row_rank = np.empty(n, dtype=np.int32)
+    row_rank[rank_rows] = np.arange(n, dtype=np.int32)
+    ref_offsets, ref_targets = _csr(src, dst, n, row_rank)
+    cit_offsets, cit_sources = _csr(dst, src, n, row_rank)
+
+    year = papers.column("year").to_numpy(zero_copy_only=False)
+    year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
+
+    id_bytes = np.array([s.encode() for s in ids.to_pylist()], dtype=bytes) if n else np.array([], dtype="S1")
+    id_order = np.argsort(id_bytes, kind="stable").astype(np.int32)
+
+    areas_col = papers.column("areas").combine_chunks()
+    flat = pc.list_flatten(areas_col)
+    lengths = pc.fill_null(pc.list_value_length(areas_col), 0).to_numpy(zero_copy_only=False).astype(np.int64)
+    area_counts = pc.value_counts(flat).to_pylist() if len(flat) else []
+    names = [d["values"] for d in sorted(area_counts, key=lambda d: (-d["counts"], d["values"]))]
+    if (lengths == 0).any():
+        names.append(UNKNOWN_AREA)
+    codes = pc.index_in(flat, value_set=pa.array(names, pa.string())).to_numpy(zero_copy_only=False)
+    area_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=area_offsets[1:])
+    area_codes = codes.astype(np.int16)
+    primary = np.full(n, names.index(UNKNOWN_AREA) if UNKNOWN_AREA in names else -1, dtype=np.int16)
+    has = lengths > 0
+    primary[has] = area_codes[area_offsets[:-1][has]]
+    arrays = {
+        "year": year, "citations": citations_count, "in_cited": in_cited, "in_refs": in_refs,
+        "rank_rows": rank_rows, "row_rank": row_rank,
+        "ref_offsets": ref_offsets, "ref_targets": ref_targets,
+        "cit_offsets": cit_offsets, "cit_sources": cit_sources,
+        "id_sorted": id_bytes[id_order], "id_sorted_rows": id_order,
+        "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary,
+    }
+    return arrays, names
+
+
+def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, rank_rows: np.ndarray) -> None:
+    """A contentless FTS5 index of titles whose rowid is the paper's rank (0 = most cited)."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA journal_mode=OFF")
+        con.execute("PRAGMA synchronous=OFF")
+        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, content='', prefix='1 2 3', "
+                    "tokenize='unicode61 remove_diacritics 2')")
+        ordered = pc.take(titles, pa.array(rank_rows)).to_pylist()
+        con.executemany("INSERT INTO titles(rowid, title) VALUES (?, ?)",
+                        ((i, t or "") for i, t in enumerate(ordered)))
+        con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
+        con.commit()
+    finally:
+        con.close()
+
+
+def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: str) -> None:
+    """Write ``folder/index/`` for the given tables (``folder`` is a dataset being written)."""
+    out = Path(folder) / INDEX_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    arrays, names = compute_arrays(papers, citations)
+    for name, arr in arrays.items():
+        np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
+    with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, papers.schema) as w:
+        w.write_table(papers)
+    write_search_index(out / "search.sqlite", papers.column("title"), arrays["rank_rows"])
+    meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
+            "citations": citations.num_rows, "areas": names}
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def read_index_meta(folder: Path) -> dict | None:
+    path = Path(folder) / INDEX_DIR / "meta.json"
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("version") == INDEX_VERSION else None
+
+
+def load_arrays(folder: Path) -> dict[str, np.ndarray]:
+    out = Path(folder) / INDEX_DIR
+    return {name: np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
+
+
+def load_papers(folder: Path) -> pa.Table:
+    source = pa.memory_map(str(Path(folder) / INDEX_DIR / "papers.arrow"), "r")
+    return pa.ipc.open_file(source).read_all()

@@ -1,0 +1,161 @@
+"""The page: components only, no logic. Ids are kebab-case and say what the component is."""
+
+from __future__ import annotations
+
+import dash_cytoscape as cyto
+from dash import dcc, html
+
+from dashboard.graph.state import LAYOUTS
+from dashboard.store import Store
+
+STYLESHEET: list[dict] = [
+    {"selector": "node", "style": {
+        "width": "data(size)", "height": "data(size)", "background-color": "data(color)",
+        "label": "data(label)", "font-size": 11, "color": "#1d2430", "text-valign": "bottom",
+        "text-halign": "center", "text-margin-y": 4, "text-wrap": "wrap", "text-max-width": "150px",
+        "min-zoomed-font-size": 14, "border-width": 1.5, "border-color": "#ffffff",
+        "text-background-color": "#ffffff", "text-background-opacity": 0.8, "text-background-padding": "2px",
+        "text-background-shape": "roundrectangle",
+    }},
+    {"selector": "node.labelled", "style": {"min-zoomed-font-size": 0}},
+    {"selector": "node.reference", "style": {"shape": "round-rectangle"}},
+    {"selector": "node.citer", "style": {"shape": "ellipse"}},
+    {"selector": "node.seed", "style": {"shape": "star", "border-width": 3, "border-color": "#1d2430",
+                                        "font-size": 13, "font-weight": "bold", "z-index": 20}},
+    {"selector": "node.expanded", "style": {"border-width": 3, "border-color": "#1d2430", "border-style": "double"}},
+    {"selector": "node.truncated", "style": {"border-style": "dashed", "border-color": "#b45309", "border-width": 3}},
+    {"selector": "node.selected", "style": {"border-width": 5, "border-color": "#e11d48", "font-weight": "bold",
+                                            "z-index": 30, "overlay-opacity": 0}},
+    {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
+    {"selector": "edge", "style": {
+        "width": 1, "line-color": "#b9c1cd", "curve-style": "straight", "target-arrow-shape": "triangle",
+        "target-arrow-color": "#b9c1cd", "arrow-scale": 0.7, "opacity": 0.75,
+    }},
+    {"selector": "edge.touching", "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48",
+                                            "width": 2, "opacity": 1, "z-index": 10}},
+]
+
+
+def _filters(store: Store) -> html.Div:
+    lo, hi = store.year_min or 2000, store.year_max or 2000
+    step = max(1, -(-(hi - lo) // 3))
+    marks = {y: str(y) for y in range(lo, hi + 1, step) if hi - y >= step / 2}
+    marks[hi] = str(hi)
+    area_counts = store.area_counts()
+    return html.Div(className="filters", children=[
+        html.H2("Filters"),
+        html.Label("Years", htmlFor="range-years", className="control-label"),
+        dcc.RangeSlider(id="range-years", min=lo, max=hi, step=1, value=[lo, hi], marks=marks,
+                        allowCross=False, tooltip={"placement": "bottom", "always_visible": False},
+                        className="range-years"),
+        html.Label("Areas", htmlFor="dropdown-areas", className="control-label"),
+        dcc.Dropdown(id="dropdown-areas", multi=True, placeholder="All areas",
+                     options=[{"label": f"{a} ({n:,})", "value": a} for a, n in area_counts.items()],
+                     value=[], className="dropdown-areas"),
+        html.Label("Minimum citations", htmlFor="input-min-citations", className="control-label"),
+        dcc.Input(id="input-min-citations", type="number", min=0, step=1, value=0, debounce=0.4,
+                  className="input-min-citations"),
+        html.Span("Colour by", className="control-label"),
+        dcc.RadioItems(id="radio-color", options=[{"label": " area", "value": "area"},
+                                                  {"label": " year", "value": "year"}],
+                       value="area", className="radio", inline=True),
+        html.Span("Layout", className="control-label"),
+        dcc.RadioItems(id="radio-layout", options=[{"label": f" {name}", "value": name} for name in LAYOUTS],
+                       value="force", className="radio", inline=True),
+        html.Div(className="legend", children=[
+            html.Div("Shapes", className="legend-title"),
+            html.Div(className="shapes", children=[
+                html.Span("★ seed", className="key-seed"), html.Span("■ builds on (reference)"),
+                html.Span("● built on by (citer)"), html.Span("◎ expanded  ◌ capped list", className="key-more"),
+            ]),
+        ]),
+        html.Div(id="div-legend", className="legend"),
+        dcc.Graph(id="graph-overview", config={"displayModeBar": False}, className="graph-overview",
+                  figure={"data": [], "layout": {"height": 170}}),
+        html.H2("Seeds"),
+        html.Div(id="div-seeds", className="seeds"),
+    ])
+
+
+def _header(store: Store) -> html.Header:
+    return html.Header(className="header", children=[
+        html.Div(className="brand", children=[
+            html.Span("citemap", className="logo"),
+            html.Span(store.meta.get("name", ""), className="dataset-name", id="span-dataset-name"),
+        ]),
+        html.Div(className="search", children=[
+            dcc.Input(id="input-search", type="search", placeholder="Search a title or an id…",
+                      debounce=0.15, autoComplete="off", className="input-search"),
+            html.Div(id="div-search-results", className="search-results"),
+        ]),
+        html.Div(className="actions", children=[
+            html.Button("Reset view", id="button-reset", className="button", n_clicks=0),
+            html.Details(className="export", children=[
+                html.Summary("Export", className="button"),
+                html.Div(className="export-menu", children=[
+                    html.Button("Graph as PNG", id="button-export-png", n_clicks=0),
+                    html.Button("Graph as SVG", id="button-export-svg", n_clicks=0),
+                    html.Button("Papers as CSV", id="button-export-csv", n_clicks=0),
+                    html.Button("Papers as BibTeX", id="button-export-bibtex", n_clicks=0),
+                    html.Button("Papers as JSON", id="button-export-json", n_clicks=0),
+                    html.Button("Subgraph as GraphML", id="button-export-graphml", n_clicks=0),
+                ]),
+            ]),
+        ]),
+    ])
+
+
+def _graph_area() -> html.Main:
+    return html.Main(className="graph-area", children=[
+        html.Div(id="div-notices", className="notices", role="status"),
+        dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
+                    overlay_style={"visibility": "visible", "opacity": 0.6},
+                    children=cyto.Cytoscape(
+                        id="graph-citations", elements=[], stylesheet=STYLESHEET,
+                        layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
+                        style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
+                        boxSelectionEnabled=False, responsive=True,
+                        autoRefreshLayout=True, className="graph-citations",
+                    )),
+        html.Div(id="div-hover", className="hover-card"),
+        html.Div(className="status", children=[
+            html.Span(id="span-status"),
+            html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
+                        style={"display": "none"}),
+            html.Span("click a paper: expand / collapse · Esc: clear selection", className="key"),
+        ]),
+    ])
+
+
+def _panel() -> html.Aside:
+    return html.Aside(className="panel", children=[
+        dcc.Loading(type="dot", delay_show=200, overlay_style={"visibility": "visible", "opacity": 0.6},
+                    children=html.Div(id="div-paper", className="paper")),
+        html.Div(className="chart-box", children=[
+            dcc.Graph(id="graph-by-year", config={"displayModeBar": False, "doubleClick": "reset"},
+                      figure={"data": [], "layout": {"height": 190}}, className="graph-by-year"),
+            html.Div(id="div-chart-caption", className="caption"),
+        ]),
+        html.Div(className="list-sort", children=[
+            html.Span("Sort lists by", className="control-label"),
+            dcc.RadioItems(id="radio-list-sort", options=[{"label": " citations", "value": "citations"},
+                                                          {"label": " year", "value": "year"}],
+                           value="citations", inline=True, className="radio"),
+        ]),
+        html.Div(id="div-lists", className="lists"),
+    ])
+
+
+def make_layout(store: Store) -> html.Div:
+    return html.Div(className="app", children=[
+        dcc.Location(id="url", refresh=False),
+        dcc.Store(id="store-view-state"),
+        dcc.Store(id="store-escape"),
+        dcc.Download(id="download-export"),
+        _header(store),
+        html.Div(className="body", children=[
+            html.Nav(className="sidebar", children=_filters(store)),
+            _graph_area(),
+            _panel(),
+        ]),
+    ])

@@ -1,0 +1,295 @@
+"""The store: a dataset loaded once per process, answering queries by paper row.
+
+Everything is columnar: memory-mapped numpy arrays and CSR indexes from :mod:`dashboard.index`, the
+papers table as a zero-copy Arrow table, titles searched through a SQLite FTS5 index. There is no
+Python object per paper and no graph object of the whole corpus; references or citers of a paper are
+an array slice, already ordered most cited first. Knows nothing of Dash.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from dashboard import index
+from dashboard.dataset import CITATIONS_FILE, PAPERS_FILE, DatasetError, read_meta, read_tables
+
+log = logging.getLogger(__name__)
+WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class Store:
+    """One loaded dataset. Rows are ints in ``range(n)``; ids are the dataset's paper ids."""
+
+    def __init__(self, folder: Path, meta: dict[str, Any], index_folder: Path) -> None:
+        self.folder = folder
+        self.meta = meta
+        self.index_folder = index_folder
+        imeta = index.read_index_meta(index_folder) or {}
+        self.area_names: list[str] = list(imeta.get("areas", []))
+        try:
+            self.arrays = index.load_arrays(index_folder)
+            self.papers = index.load_papers(index_folder)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise DatasetError(f"{index_folder / index.INDEX_DIR}: index file unreadable ({e})") from e
+        a = self.arrays
+        self.n = self.papers.num_rows
+        self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
+        if any(len(a[k]) != self.n for k in ("year", "citations", "rank_rows", "primary_area")) or \
+                len(a["ref_offsets"]) != self.n + 1 or len(a["ref_targets"]) != self.n_citations:
+            raise DatasetError(f"{index_folder / index.INDEX_DIR}: index files do not match each other")
+        self.year = a["year"]
+        self.citations = a["citations"]
+        self.in_cited = a["in_cited"]
+        self.in_refs = a["in_refs"]
+        self.primary_area = a["primary_area"]
+        self._ids = self.papers.column("id").combine_chunks()
+        self._titles = self.papers.column("title").combine_chunks()
+        self._search_path = index_folder / index.INDEX_DIR / "search.sqlite"
+        self._local = threading.local()
+        known = self.year[self.year >= 0]
+        self.year_min = int(known.min()) if len(known) else None
+        self.year_max = int(known.max()) if len(known) else None
+
+    # -- loading ------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, folder: str | Path) -> Store:
+        """Load a dataset folder; rebuilds a missing or stale index in a temporary folder."""
+        folder = Path(folder).resolve()
+        meta = read_meta(folder)
+        counts = {}
+        for name in (PAPERS_FILE, CITATIONS_FILE):
+            path = folder / name
+            if not path.is_file():
+                raise DatasetError(f"{path}: missing")
+            try:
+                counts[name] = pq.ParquetFile(path).metadata.num_rows
+            except (pa.ArrowException, OSError) as e:
+                raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
+        imeta = index.read_index_meta(folder)
+        fresh = (imeta is not None and imeta.get("build_id") == meta.get("build_id")
+                 and imeta.get("papers") == counts[PAPERS_FILE] and imeta.get("citations") == counts[CITATIONS_FILE])
+        if fresh:
+            return cls(folder, meta, folder)
+        log.warning("%s: index missing or stale; building it in a temporary folder", folder)
+        papers, citations = read_tables(folder)
+        tmp = Path(tempfile.mkdtemp(prefix="citemap-index-"))
+        try:
+            index.write_index(tmp, papers, citations, str(meta.get("build_id", "")))
+            return cls(folder, meta, tmp)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    # -- ids and rows ---------------------------------------------------------------------------
+    def row(self, paper_id: str) -> int | None:
+        """The row of a paper id, or None."""
+        if not isinstance(paper_id, str) or not paper_id or len(paper_id) > 200:
+            return None
+        key = paper_id.encode("utf-8", "replace")
+        ids = self.arrays["id_sorted"]
+        if not len(ids) or len(key) > ids.dtype.itemsize:
+            return None
+        i = int(np.searchsorted(ids, key))
+        if i < len(ids) and ids[i] == key:
+            return int(self.arrays["id_sorted_rows"][i])
+        return None
+
+    def rows(self, paper_ids: Iterable[str]) -> tuple[list[int], list[str]]:
+        """Rows of the ids that are known, and the ids that are not (both in input order)."""
+        found, unknown = [], []
+        for pid in paper_ids:
+            r = self.row(pid)
+            (unknown.append(pid) if r is None else found.append(r))
+        return found, unknown
+
+    def id(self, row: int) -> str:
+        return self._ids[row].as_py()
+
+    def ids(self, rows: Sequence[int] | np.ndarray) -> list[str]:
+        return self._ids.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+
+    def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
+        return self._titles.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+
+    def areas_of(self, rows: Sequence[int] | np.ndarray) -> list[list[str]]:
+        """Area names of each row; papers without areas get ``["unknown"]``."""
+        off, codes = self.arrays["area_offsets"], self.arrays["area_codes"]
+        names = self.area_names
+        out = []
+        for r in np.asarray(rows, dtype=np.int64):
+            c = codes[off[r]:off[r + 1]]
+            out.append([names[i] for i in c] if len(c) else [index.UNKNOWN_AREA])
+        return out
+
+    def paper(self, row: int) -> dict[str, Any]:
+        """All facts of one paper, as plain Python values."""
+        rec = self.papers.slice(row, 1).to_pylist()[0]
+        rec["areas"] = self.areas_of([row])[0]
+        rec["citations"] = int(self.citations[row])
+        rec["in_cited"] = int(self.in_cited[row])
+        rec["in_refs"] = int(self.in_refs[row])
+        rec["citations_by_year"] = {d["year"]: d["count"] for d in rec["citations_by_year"] or []} or None
+        return rec
+
+    # -- neighbours ---------------------------------------------------------------------------
+    def references(self, row: int, limit: int | None = None) -> np.ndarray:
+        """Rows this paper cites, most cited first."""
+        off = self.arrays["ref_offsets"]
+        start, end = int(off[row]), int(off[row + 1])
+        if limit is not None:
+            end = min(end, start + limit)
+        return self.arrays["ref_targets"][start:end]
+
+    def citers(self, row: int, limit: int | None = None) -> np.ndarray:
+        """Rows that cite this paper, most cited first."""
+        off = self.arrays["cit_offsets"]
+        start, end = int(off[row]), int(off[row + 1])
+        if limit is not None:
+            end = min(end, start + limit)
+        return self.arrays["cit_sources"][start:end]
+
+    def n_references(self, row: int) -> int:
+        off = self.arrays["ref_offsets"]
+        return int(off[row + 1] - off[row])
+
+    def n_citers(self, row: int) -> int:
+        off = self.arrays["cit_offsets"]
+        return int(off[row + 1] - off[row])
+
+    def edges_among(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Citation edges (citing, cited) with both ends in ``rows``."""
+        rows = np.unique(np.asarray(rows, dtype=np.int64))
+        if not len(rows):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        off, tgt = self.arrays["ref_offsets"], self.arrays["ref_targets"]
+        starts, ends = off[rows], off[rows + 1]
+        lengths = (ends - starts).astype(np.int64)
+        total = int(lengths.sum())
+        if not total:
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        src = np.repeat(rows, lengths)
+        pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(starts, lengths)
+        dst = tgt[pos].astype(np.int64)
+        keep = np.isin(dst, rows, assume_unique=False)
+        return src[keep], dst[keep]
+
+    # -- filters ------------------------------------------------------------------------------
+    def area_mask(self, rows: np.ndarray, areas: Iterable[str]) -> np.ndarray:
+        """True for rows with at least one of ``areas`` ("unknown" matches papers without areas)."""
+        wanted = {self.area_names.index(a) for a in areas if a in self.area_names}
+        rows = np.asarray(rows, dtype=np.int64)
+        if not wanted or not len(rows):
+            return np.zeros(len(rows), dtype=bool)
+        off, codes = self.arrays["area_offsets"], self.arrays["area_codes"]
+        lengths = (off[rows + 1] - off[rows]).astype(np.int64)
+        unknown = self.area_names.index(index.UNKNOWN_AREA) if index.UNKNOWN_AREA in self.area_names else -1
+        mask = np.zeros(len(rows), dtype=bool)
+        if unknown in wanted:
+            mask |= lengths == 0
+        total = int(lengths.sum())
+        if total:
+            owner = np.repeat(np.arange(len(rows)), lengths)
+            pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(off[rows], lengths)
+            hit = np.isin(codes[pos], np.fromiter(wanted, dtype=np.int64))
+            mask[owner[hit]] = True
+        return mask
+
+    def filter_mask(self, rows: np.ndarray, *, years: tuple[int, int] | None = None,
+                    areas: Iterable[str] | None = None, min_citations: int | None = None) -> np.ndarray:
+        """True for the rows that pass every given filter (a paper of unknown year passes a year filter
+        only if the range covers the whole dataset)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        mask = np.ones(len(rows), dtype=bool)
+        if years is not None:
+            y = self.year[rows]
+            in_range = (y >= years[0]) & (y <= years[1])
+            if self.year_min is not None and years[0] <= self.year_min and years[1] >= self.year_max:
+                in_range |= y < 0
+            mask &= in_range
+        if areas is not None:
+            mask &= self.area_mask(rows, areas)
+        if min_citations:
+            mask &= self.citations[rows] >= min_citations
+        return mask
+
+    def area_counts(self) -> dict[str, int]:
+        """Papers per area over the whole dataset (a paper counts once per area)."""
+        counts = np.bincount(self.arrays["area_codes"], minlength=len(self.area_names))
+        out = {name: int(counts[i]) for i, name in enumerate(self.area_names)}
+        if index.UNKNOWN_AREA in out:
+            off = self.arrays["area_offsets"]
+            out[index.UNKNOWN_AREA] = int(np.count_nonzero(np.diff(off) == 0))
+        return out
+
+    def year_counts(self) -> dict[int, int]:
+        known = self.year[self.year >= 0]
+        if not len(known):
+            return {}
+        values, counts = np.unique(known, return_counts=True)
+        return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+
+    # -- search -------------------------------------------------------------------------------
+    def _search_db(self) -> sqlite3.Connection:
+        con = getattr(self._local, "con", None)
+        if con is None or getattr(self._local, "pid", None) != os.getpid():
+            uri = self._search_path.resolve().as_uri() + "?mode=ro&immutable=1"
+            con = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            self._local.con, self._local.pid = con, os.getpid()
+        return con
+
+    def search(self, text: str, limit: int = 10) -> list[int]:
+        """Rows whose id starts with ``text`` or whose title has all its words (the last one as a
+        prefix), most cited first."""
+        if not isinstance(text, str):
+            return []
+        text = text.strip()[:200]
+        if not text:
+            return []
+        limit = max(1, min(int(limit), 100))
+        out: list[int] = []
+        exact = self.row(text)
+        if exact is not None:
+            out.append(exact)
+        out.extend(r for r in self._id_prefix(text, limit) if r not in out)
+        words = WORD.findall(text.lower())[:12]
+        if words and len(out) < limit:
+            terms = [f'"{w}"' for w in words[:-1]] + [f'"{words[-1]}"*']
+            query = " AND ".join(terms)
+            try:
+                ranks = [r for (r,) in self._search_db().execute(
+                    "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit))]
+            except sqlite3.Error as e:
+                log.warning("search %r failed: %s", text, e)
+                ranks = []
+            for r in self.arrays["rank_rows"][np.asarray(ranks, dtype=np.int64)]:
+                if int(r) not in out:
+                    out.append(int(r))
+        return out[:limit]
+
+    def _id_prefix(self, text: str, limit: int) -> list[int]:
+        if len(text) < 4 or " " in text:
+            return []
+        ids = self.arrays["id_sorted"]
+        key = text.encode("utf-8", "replace")
+        if len(key) > ids.dtype.itemsize:
+            return []
+        lo = int(np.searchsorted(ids, key, side="left"))
+        hi = int(np.searchsorted(ids, key + b"\xff", side="left"))
+        if hi <= lo:
+            return []
+        rows = np.asarray(self.arrays["id_sorted_rows"][lo:min(hi, lo + 1000)], dtype=np.int64)
+        best = rows[np.argsort(self.arrays["row_rank"][rows], kind="stable")][:limit]
+        return [int(r) for r in best]
