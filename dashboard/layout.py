@@ -26,7 +26,14 @@ STYLESHEET: list[dict] = [
     {"selector": "node.truncated", "style": {"border-style": "dashed", "border-color": "#b45309", "border-width": 3}},
     {"selector": "node.selected", "style": {"border-width": 5, "border-color": "#e11d48", "font-weight": "bold",
                                             "z-index": 30, "overlay-opacity": 0}},
+    {"selector": "node.tl", "style": {"text-halign": "right", "text-valign": "center", "text-margin-x": 6,
+                                      "text-margin-y": 0, "text-wrap": "ellipsis", "text-max-width": "230px"}},
     {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
+    {"selector": "node.axis", "style": {
+        "shape": "round-rectangle", "background-opacity": 0, "border-width": 0, "width": 1, "height": 1,
+        "label": "data(label)", "font-size": 15, "font-weight": "bold", "color": "#5b6472", "text-valign": "center",
+        "min-zoomed-font-size": 0, "text-background-opacity": 0, "events": "no",
+    }},
     {"selector": "edge", "style": {
         "width": 1, "line-color": "#b9c1cd", "curve-style": "straight", "target-arrow-shape": "triangle",
         "target-arrow-color": "#b9c1cd", "arrow-scale": 0.7, "opacity": 0.75,

@@ -16,6 +16,7 @@ hides nodes and never moves the others.
 from __future__ import annotations
 
 import math
+import random
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -29,10 +30,11 @@ from dashboard.store import Store
 Positions = dict[int, tuple[float, float]]
 EDGE_LENGTH = 110.0  # px, median edge length of a force layout
 NODE_GAP = 46.0  # px between nodes on an arc or in a column
-YEAR_GAP = 230.0  # px between the columns of the timeline
+YEAR_GAP = 300.0  # px between the columns of the timeline
 _CACHE: OrderedDict[tuple, Positions] = OrderedDict()
 _CACHE_SIZE = 64
 _LOCK = threading.Lock()
+_RNG_LOCK = threading.Lock()
 
 
 def _jitter(row: int, salt: int = 0) -> tuple[float, float]:
@@ -71,7 +73,12 @@ def force_base(store: Store, seeds: Sequence[int], rows: Sequence[int], parent: 
         coords = np.zeros((1, 2))
     else:
         g = ig.Graph(n=n, edges=edges, directed=False)
-        layout = g.layout_fruchterman_reingold(seed=start, niter=300, grid="nogrid" if n < 1500 else "grid")
+        with _RNG_LOCK:  # igraph's FR draws random numbers even from a given start: seed them
+            ig.set_random_number_generator(random.Random(n))
+            try:
+                layout = g.layout_fruchterman_reingold(seed=start, niter=300, grid="nogrid" if n < 1500 else "grid")
+            finally:
+                ig.set_random_number_generator(random)
         coords = np.asarray(layout.coords, dtype=float)
     coords = _scale(coords, src=[where[a] for a in src.tolist()], dst=[where[b] for b in dst.tolist()])
     out = {r: (float(coords[i, 0]), float(coords[i, 1])) for i, r in enumerate(rows)}

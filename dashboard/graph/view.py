@@ -21,7 +21,7 @@ from dashboard.graph.state import ViewState, encode_query
 from dashboard.store import Store
 
 LABEL_CHARS = 42
-ALWAYS_LABELLED = 12  # most cited papers in view that keep their label at any zoom
+ALWAYS_LABELLED = 8  # most cited papers in view that keep their label at any zoom
 
 
 @dataclass
@@ -49,8 +49,9 @@ def short_label(title: str) -> str:
     return title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1].rstrip() + "…"
 
 
-def node_size(citations: int) -> float:
-    return round(14.0 + 5.5 * math.log10(1.0 + max(citations, 0)), 1)
+def node_size(citations: int, seed: bool = False) -> float:
+    size = 14.0 + 5.5 * math.log10(1.0 + max(citations, 0))
+    return round(max(size, 42.0) if seed else size, 1)
 
 
 @lru_cache(maxsize=32)
@@ -92,12 +93,14 @@ def elements_for(store: Store, sub: Subgraph, state: ViewState) -> tuple[list[di
             classes.append("labelled")
         if r in truncated:
             classes.append("truncated")
+        if state.layout == "timeline":
+            classes.append("tl")
         x, y = pos.get(r, (0.0, 0.0))
         nodes.append({
             "data": {"id": ids[i], "label": short_label(titles[i]), "title": titles[i],
                      "year": years[i] if years[i] >= 0 else None, "areas": areas[i],
                      "citations": cites[i], "in_cited": in_cited[i], "color": cols[i],
-                     "size": node_size(cites[i]), "role": role},
+                     "size": node_size(cites[i], role == "seed"), "role": role},
             "position": {"x": round(x, 1), "y": round(y, 1)},
             "classes": " ".join(classes),
         })
@@ -108,7 +111,24 @@ def elements_for(store: Store, sub: Subgraph, state: ViewState) -> tuple[list[di
         sa, sb = ids[where[a]], ids[where[b]]
         edges.append({"data": {"id": f"{sa}>{sb}", "source": sa, "target": sb},
                       "classes": "cites touching" if sel in (a, b) else "cites"})
-    return nodes + edges, ids
+    axis = year_axis(pos, rows.tolist(), years) if state.layout == "timeline" else []
+    return nodes + axis + edges, ids
+
+
+def year_axis(pos: dict, rows: list[int], years: list[int]) -> list[dict]:
+    """Year labels above the columns of the timeline (not papers: class ``axis``, no events)."""
+    top: dict[int, tuple[float, float]] = {}
+    for r, y in zip(rows, years, strict=True):
+        if y < 0 or r not in pos:
+            continue
+        x, yy = pos[r]
+        top[y] = (x, min(yy, top.get(y, (x, yy))[1]))
+    if not top:
+        return []
+    ceiling = min(v[1] for v in top.values()) - 60.0
+    return [{"data": {"id": f"axis-{y}", "label": str(y)}, "position": {"x": round(x, 1), "y": round(ceiling, 1)},
+             "classes": "axis", "selectable": False, "grabbable": False}
+            for y, (x, _) in sorted(top.items())]
 
 
 def _truncation_info(store: Store, t: Truncation) -> dict:

@@ -1,0 +1,145 @@
+"""Browser fixtures: the app served on a free port, and headless Debian Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import DEFAULT_DATA, ROOT
+
+CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, cmd: list[str], port: int, env: dict | None = None) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"citemap-test-server-{port}.log"
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+                                     env={**os.environ, **(env or {})})
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if requests.get(self.url + "/health", timeout=2).ok:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def serve(data: Path) -> Server:
+    port = free_port()
+    return Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    s = serve(DEFAULT_DATA)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium (scripts/install-browser does it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page of the app with the console errors it logged and helpers to drive the graph."""
+
+    def __init__(self, browser, base: str, size: tuple[int, int] = (1280, 800)) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, query: str = "") -> Page:
+        self.page.goto(self.base + "/" + query)
+        self.wait_graph()
+        return self
+
+    def wait_graph(self, timeout: float = 30000) -> None:
+        self.page.wait_for_function("() => window.cy && window.cy.nodes('.paper').length > 0", timeout=timeout)
+        self.settle()
+
+    def settle(self, quiet_ms: int = 400, timeout: float = 30000) -> None:
+        """Wait until Dash has no callback in flight for ``quiet_ms``."""
+        self.page.wait_for_function(
+            """(quiet) => {
+                const busy = document.querySelector('[data-dash-is-loading="true"]')
+                    || (window.dash_clientside === undefined);
+                const now = performance.now();
+                if (busy) { window.__citemapQuiet = now; return false; }
+                if (window.__citemapQuiet === undefined) { window.__citemapQuiet = now; }
+                const n = window.cy ? window.cy.elements().length : -1;
+                if (n !== window.__citemapN) { window.__citemapN = n; window.__citemapQuiet = now; return false; }
+                return now - window.__citemapQuiet > quiet;
+            }""", arg=quiet_ms, timeout=timeout, polling=100)
+
+    def node_ids(self, selector: str = ".paper") -> set[str]:
+        return set(self.page.evaluate(f"() => window.cy.nodes('{selector}').map(n => n.id())"))
+
+    def classes(self, pid: str) -> list[str]:
+        return self.page.evaluate("id => window.cy.getElementById(id).classes()", pid)
+
+    def tap(self, pid: str) -> None:
+        before = self.page.evaluate("() => window.location.search")
+        self.page.evaluate("id => { window.cy.getElementById(id).emit('tap'); }", pid)  # return nothing
+        self.page.wait_for_function("b => window.location.search !== b", arg=before, timeout=15000)
+        self.settle()
+
+    def query(self) -> str:
+        return self.page.evaluate("() => decodeURIComponent(window.location.search)")
+
+    def text(self, selector: str) -> str:
+        return self.page.inner_text(selector)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture()
+def page(browser, server) -> Iterator[Page]:
+    p = Page(browser, server.url)
+    yield p
+    p.close()

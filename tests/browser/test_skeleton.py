@@ -1,0 +1,56 @@
+"""End to end in headless Chromium: the first view, clicks that expand and collapse, the panel."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import Page
+from tests.conftest import SEED_IDS
+
+
+def test_page_loads_with_seeds_and_no_console_errors(page: Page) -> None:
+    page.open()
+    ids = page.node_ids()
+    assert len(ids) == 156
+    assert page.node_ids(".seed") == set(SEED_IDS)
+    assert "1706.03762" in page.node_ids(".reference") and "2306.14048" in page.node_ids(".citer")
+    data = page.page.evaluate("() => window.cy.getElementById('2110.10090').data()")
+    assert data["label"].startswith("Inductive Biases") and data["year"] == 2021
+    assert data["areas"] == ["cs.LG", "stat.ML"] and data["citations"] == 144
+    assert page.page.evaluate("() => window.cy.edges().length") == 181
+    assert "seeds=2106.03764,2006.04862,2110.10090" in page.query()
+    assert "On the Expressive Power of Self-Attention Matrices" in page.text("#paper-title")
+    assert page.errors == []
+
+
+def test_tapping_a_seed_selects_it(page: Page) -> None:
+    page.open()
+    page.tap("2110.10090")
+    assert "selected=2110.10090" in page.query()
+    assert "selected" in page.classes("2110.10090")
+    assert page.text("#paper-title") == "Inductive Biases and Variable Creation in Self-Attention Mechanisms"
+    assert "Cited by 144 (source) · 50 citing papers in this dataset" in page.text("#div-paper")
+    assert len(page.node_ids()) == 156  # a seed is already expanded: nothing added
+    assert page.errors == []
+
+
+def test_tap_expands_and_tap_again_collapses(page: Page) -> None:
+    page.open("?seeds=2006.04862")
+    before = page.node_ids()
+    assert len(before) == 31
+    page.tap("2106.03764")
+    after = page.node_ids()
+    assert len(after) > len(before) + 50 and before < after
+    assert "1706.03762" in after  # one of 2106.03764's references
+    assert "expanded" in page.classes("2106.03764")
+    assert "expand=2106.03764" in page.query()
+    assert "On the Expressive Power of Self-Attention Matrices" in page.text("#paper-title")
+    page.tap("2106.03764")
+    assert page.node_ids() == before
+    assert "expand=" not in page.query()
+    assert page.errors == []
+
+
+def test_a_paper_with_nothing_more_to_show_says_so(page: Page) -> None:
+    page.open()
+    page.tap("2306.02010")  # cites two seeds, both shown; nothing else in the dataset
+    assert "has no references or citers to add" in page.text("#div-notices")
+    assert "expand=" not in page.query() and "selected=2306.02010" in page.query()

@@ -1,0 +1,35 @@
+"""Shared fixtures: paths to the seed pages and real data beside the project, the default dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboard.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SEEDS = SHARED / "seeds"
+ARXIV2023 = SHARED / "data" / "arxiv-2023"
+DEFAULT_DATA = ROOT / "data"
+SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
+
+
+def seed_pages() -> list[Path]:
+    return sorted(SEEDS.glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def store() -> Store:
+    return Store.load(DEFAULT_DATA)
+
+
+@pytest.fixture(scope="session")
+def arxiv_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """arxiv-2023 imported through the importer (33,868 papers), once per test session."""
+    from dashboard.importers import run_import
+
+    out = tmp_path_factory.mktemp("a23") / "a23"
+    run_import("arxiv2023", [ARXIV2023], out, argv=["test"], progress=False)
+    return Store.load(out)

@@ -1,0 +1,157 @@
+"""Graph logic: neighbourhoods, filters, caps, layouts and Cytoscape elements (plain data)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from dashboard.graph.layouts import positions
+from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
+from dashboard.graph.state import ViewState
+from dashboard.graph.view import compute_view
+from dashboard.store import Store
+from tests.conftest import SEED_IDS
+
+SEEDS = ViewState(SEED_IDS)
+
+
+def nodes(view) -> dict[str, dict]:
+    return {e["data"]["id"]: e for e in view.elements if "source" not in e["data"] and "paper" in e["classes"]}
+
+
+def edges(view) -> set[tuple[str, str]]:
+    return {(e["data"]["source"], e["data"]["target"]) for e in view.elements if "source" in e["data"]}
+
+
+def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
+    view = compute_view(store, SEEDS)
+    ns = nodes(view)
+    assert len(ns) == store.n == 156  # the seed pages list every paper of the default dataset
+    assert len(edges(view)) == 181
+    for pid in SEED_IDS:
+        assert "seed" in ns[pid]["classes"].split()
+    assert "reference" in ns["1706.03762"]["classes"] and "citer" in ns["2306.14048"]["classes"]
+    for n in ns.values():
+        assert {"label", "year", "areas", "citations"} <= n["data"].keys()
+    # node size grows with citations
+    assert ns["1706.03762"]["data"]["size"] > ns["2112.10644"]["data"]["size"]
+
+
+def test_edges_point_from_citing_to_cited(store: Store) -> None:
+    es = edges(compute_view(store, SEEDS))
+    assert ("2110.10090", "1706.03762") in es and ("2306.14048", "2106.03764") in es
+    assert ("2106.03764", "2006.04862") in es
+
+
+def test_expand_adds_neighbours_and_collapse_removes_them(store: Store) -> None:
+    base = ViewState(("2006.04862",))
+    before = set(nodes(compute_view(store, base)))
+    assert len(before) == 31
+    expanded = replace(base, expand=("2106.03764",), selected="2106.03764")
+    after = set(nodes(compute_view(store, expanded)))
+    added = after - before
+    row = store.row("2106.03764")
+    expected = set(store.ids(store.references(row))) | set(store.ids(store.citers(row)))
+    assert added == expected - before and len(added) > 50
+    assert "2106.03764" in after and "2306.09927" in before  # a shared citer is not added twice
+    assert set(nodes(compute_view(store, base))) == before
+
+
+def test_nothing_more_to_show(store: Store) -> None:
+    view = compute_view(store, SEEDS)
+    leaf = store.row("2306.02010")  # cites 2006.04862 and 2110.10090, both shown
+    assert new_neighbours(store, view.sub, leaf, SEEDS) == 0
+    base = ViewState(("2006.04862",))
+    row = store.row("2106.03764")
+    shown = set(nodes(compute_view(store, base)))
+    expected = (set(store.ids(store.references(row))) | set(store.ids(store.citers(row)))) - shown
+    assert new_neighbours(store, compute_view(store, base).sub, row, base) == len(expected) > 50
+
+
+def test_filters_keep_seeds_and_hide_others(store: Store) -> None:
+    state = replace(SEEDS, years=(2023, 2023), areas=("cs.LG",))
+    view = compute_view(store, state)
+    ns = nodes(view)
+    assert set(SEED_IDS) <= set(ns)
+    for pid, n in ns.items():
+        if pid not in SEED_IDS:
+            assert n["data"]["year"] == 2023 and "cs.LG" in n["data"]["areas"]
+    assert view.hidden > 0
+    unknown_only = compute_view(store, replace(SEEDS, areas=("unknown",)))
+    assert all("unknown" in n["data"]["areas"] for p, n in nodes(unknown_only).items() if p not in SEED_IDS)
+
+
+def test_min_citations(store: Store) -> None:
+    ns = nodes(compute_view(store, replace(SEEDS, min_citations=1000)))
+    assert all(n["data"]["citations"] >= 1000 for p, n in ns.items() if p not in SEED_IDS)
+    assert "1706.03762" in ns
+
+
+def test_filtering_does_not_move_what_stays(store: Store) -> None:
+    for layout in ("force", "timeline", "concentric"):
+        full = nodes(compute_view(store, replace(SEEDS, layout=layout)))
+        narrow = nodes(compute_view(store, replace(SEEDS, layout=layout, years=(2020, 2022))))
+        assert narrow and set(narrow) < set(full)
+        for pid, n in narrow.items():
+            assert n["position"] == full[pid]["position"], (layout, pid)
+
+
+def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
+    base = nodes(compute_view(store, SEEDS))
+    grown = nodes(compute_view(store, replace(SEEDS, expand=("1706.03762",))))
+    for pid, n in base.items():
+        assert grown[pid]["position"] == n["position"]
+
+
+def test_layouts_are_deterministic(store: Store) -> None:
+    for layout in ("force", "timeline", "concentric"):
+        state = replace(SEEDS, layout=layout)
+        a = nodes(compute_view(store, state))
+        from dashboard.graph import layouts
+
+        layouts._CACHE.clear()
+        b = nodes(compute_view(store, state))
+        assert {k: v["position"] for k, v in a.items()} == {k: v["position"] for k, v in b.items()}
+
+
+def test_timeline_puts_years_left_to_right_and_seeds_on_the_centre_line(store: Store) -> None:
+    state = replace(SEEDS, layout="timeline")
+    ns = nodes(compute_view(store, state))
+    by_year: dict[int, set[float]] = {}
+    for n in ns.values():
+        if n["data"]["year"] is not None:
+            by_year.setdefault(n["data"]["year"], set()).add(n["position"]["x"])
+    years = sorted(by_year)
+    assert all(len(xs) == 1 for xs in by_year.values())
+    xs = [next(iter(by_year[y])) for y in years]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    assert ns["2110.10090"]["position"]["y"] == 0.0
+    axis = [e for e in compute_view(store, state).elements if "axis" in e.get("classes", "")]
+    assert [a["data"]["label"] for a in axis] == [str(y) for y in years]
+
+
+def test_concentric_puts_more_cited_papers_nearer_the_centre(store: Store) -> None:
+    view = compute_view(store, replace(SEEDS, layout="concentric"))
+    ns = nodes(view)
+    radius = {p: float(np.hypot(n["position"]["x"], n["position"]["y"])) for p, n in ns.items()}
+    assert radius["1706.03762"] < radius["2112.10644"]
+
+
+def test_big_neighbourhoods_are_capped_most_cited_first(store: Store) -> None:
+    state = ViewState(("2110.10090",), limit=10)
+    view = compute_view(store, state)
+    row = store.row("2110.10090")
+    assert {(t["direction"], t["shown"], t["total"]) for t in view.truncated} == {("references", 10, 43),
+                                                                                  ("citers", 10, 50)}
+    ns = set(nodes(view))
+    assert set(store.ids(store.references(row, 10))) <= ns
+    assert not set(store.ids(store.references(row)[10:])) & ns - set(store.ids(store.citers(row)))
+
+
+def test_selected_paper_is_revealed(store: Store) -> None:
+    state = ViewState(("2006.04862",), selected="1706.03762")
+    sub = neighbourhood(store, state)
+    assert store.row("1706.03762") in sub.rows.tolist()
+    pos = positions(store, sub, "force")
+    assert all(r in pos for r in sub.rows.tolist())

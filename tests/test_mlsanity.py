@@ -1,0 +1,139 @@
+"""The seed-page importer: every page parsed, papers merged, bad pages named by file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from dashboard.dataset import read_meta
+from dashboard.importers import run_import
+from dashboard.importers.common import InputError
+from dashboard.importers.mlsanity import parse_page
+from dashboard.store import Store
+from tests.conftest import ARXIV2023, DEFAULT_DATA, SEEDS, seed_pages
+
+
+def page(name_start: str):
+    return parse_page(next(p for p in seed_pages() if p.name.startswith(name_start)))
+
+
+def test_markdown_page_with_references_and_citers() -> None:
+    p = page("000")
+    assert p.paper.id == "2106.03764"
+    assert p.paper.title == "On the Expressive Power of Self-Attention Matrices"
+    assert p.paper.posted == "2021-06-07" and p.paper.year == 2021
+    assert p.paper.cited_by == 47 and p.paper.reference_count == 46 and p.in_map_references == 31
+    assert len(p.references) == 30 and len(p.citers) == 30
+    assert p.references[0].id == "1706.03762" and p.references[0].title == "Attention Is All You Need"
+    assert p.references[0].year == 2017
+    assert p.citers[-1].id == "2112.10644"
+    assert p.data_through == "2026-10-14"
+
+
+def test_markdown_page_with_citers_only() -> None:
+    p = page("002")
+    assert p.paper.id == "2006.04862" and p.paper.posted == "2020-06-08"
+    assert p.paper.cited_by == 83 and p.paper.reference_count is None
+    assert len(p.references) == 0 and len(p.citers) == 30
+    assert "2106.03764" in [c.id for c in p.citers]
+
+
+def test_text_dump_page() -> None:
+    p = page("003")
+    assert p.paper.id == "2110.10090"
+    assert p.paper.title == "Inductive Biases and Variable Creation in Self-Attention Mechanisms"
+    assert p.paper.areas == ["cs.LG", "stat.ML"]
+    assert p.paper.cited_by == 144 and p.paper.reference_count == 79 and p.in_map_references == 43
+    assert p.paper.citations_by_year == {2022: 12, 2023: 42, 2024: 41, 2025: 26, 2026: 23}
+    assert len(p.references) == 43 and len(p.citers) == 50
+    first = p.references[0]
+    assert (first.title, first.year, first.cited_by) == ("Attention Is All You Need", 2017, 59932)
+    assert p.citers[0].title.startswith("H2O: Heavy-Hitter Oracle") and p.citers[0].cited_by == 805
+    # the abstract is skipped: no sentence of it becomes a paper
+    assert all("Self-attention, an architectural motif" not in r.title for r in p.references + p.citers)
+
+
+def test_default_dataset_merges_papers_across_pages(store: Store) -> None:
+    assert store.n == 156 and store.n_citations == 181
+    row = store.row("2106.03764")
+    p = store.paper(row)
+    # listed on page 002 (a citer of 2006.04862) and page 003 (a reference of 2110.10090): one node
+    assert store.id(row) == "2106.03764"
+    assert "2006.04862" in store.ids(store.references(row))
+    assert "2110.10090" in store.ids(store.citers(row))
+    assert p["cited_by"] == 47  # its own page wins over the listing's 44
+    titles = [t.lower() for t in store.titles(range(store.n))]
+    assert titles.count("on the expressive power of self-attention matrices") == 1
+    assert titles.count("attention is all you need") == 1
+
+
+def test_default_dataset_is_what_the_importer_builds(tmp_path: Path) -> None:
+    """data/ is exactly the output of the documented import command."""
+    meta = read_meta(DEFAULT_DATA)
+    out = tmp_path / "rebuilt"
+    run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023)
+    for name in ("papers.parquet", "citations.parquet"):
+        assert pq.read_table(out / name).equals(pq.read_table(DEFAULT_DATA / name)), name
+    rebuilt = read_meta(out)
+    assert rebuilt["build_id"] == meta["build_id"]
+    assert rebuilt["counts"] == meta["counts"] == {"papers": 156, "citations": 181}
+    assert meta["built_with"].startswith("citemap import mlsanity ../shared/seeds/")
+    assert "--areas-from ../shared/data/arxiv-2023" in meta["built_with"]
+
+
+def test_no_abstract_text_in_the_dataset() -> None:
+    text = b"".join(p.read_bytes() for p in DEFAULT_DATA.rglob("*") if p.is_file())
+    for page_file in seed_pages():
+        body = page_file.read_text()
+        abstract = body.split("Abstract (arXiv)", 1)[1].strip().splitlines()[0]
+        assert abstract[:60].encode() not in text
+
+
+def _broken(tmp_path: Path, source: str, old: str, new: str) -> Path:
+    text = (SEEDS / source).read_text() if (SEEDS / source).exists() else next(
+        p for p in seed_pages() if p.name.startswith(source)).read_text()
+    assert old in text
+    out = tmp_path / "broken.txt"
+    out.write_text(text.replace(old, new, 1))
+    return out
+
+
+def test_malformed_markdown_entry_names_file_and_line(tmp_path: Path) -> None:
+    bad = _broken(tmp_path, "000", "- [Reformer: The Efficient Transformer](https://mlsanity.com/paper/2001.04451/)",
+                  "- [Reformer: The Efficient Transformer(https://mlsanity.com/paper/2001.04451/)")
+    with pytest.raises(InputError) as e:
+        parse_page(bad)
+    line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if t.startswith("- [Reformer"))
+    assert str(bad) in str(e.value) and f"line {line}" in str(e.value) and "field 'entry'" in str(e.value)
+
+
+def test_malformed_text_entry_names_file_and_line(tmp_path: Path) -> None:
+    bad = _broken(tmp_path, "003", "2016Layer Normalizationcited by 5,579", "2016Layer Normalization cited 5,579")
+    with pytest.raises(InputError) as e:
+        parse_page(bad)
+    line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if "Layer Normalization" in t)
+    assert f"line {line}" in str(e.value) and "broken.txt" in str(e.value)
+
+
+def test_count_mismatch_is_reported(tmp_path: Path) -> None:
+    bad = _broken(tmp_path, "003", "References · 43", "References · 44")
+    with pytest.raises(InputError, match=r"line \d+, field 'References': the page says 44 entries, 43"):
+        parse_page(bad)
+
+
+def test_not_a_page(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("\n\nhello\n")
+    with pytest.raises(InputError, match=r"notes.txt, line 3: not a saved citation-map page"):
+        parse_page(bad)
+
+
+def test_failed_import_writes_nothing(tmp_path: Path) -> None:
+    bad = _broken(tmp_path, "003", "References · 43", "References · 40")
+    out = tmp_path / "out"
+    with pytest.raises(InputError):
+        run_import("mlsanity", [*seed_pages()[:2], bad], out, argv=["test"])
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []
