@@ -20,6 +20,11 @@ document.addEventListener("keydown", function (event) {
   }
 });
 
+document.addEventListener("click", function (event) {
+  var item = event.target && event.target.closest && event.target.closest(".export-menu button");
+  if (item) { item.closest("details").removeAttribute("open"); }
+});
+
 document.addEventListener("input", function (event) {
   if (event.target && event.target.id === "input-search") {
     var results = document.getElementById("div-search-results");

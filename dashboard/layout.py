@@ -8,6 +8,8 @@ from dash import dcc, html
 from dashboard.graph.state import LAYOUTS
 from dashboard.store import Store
 
+cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
+
 STYLESHEET: list[dict] = [
     {"selector": "node", "style": {
         "width": "data(size)", "height": "data(size)", "background-color": "data(color)",
@@ -159,6 +161,8 @@ def make_layout(store: Store) -> html.Div:
         dcc.Store(id="store-view-state"),
         dcc.Store(id="store-escape"),
         dcc.Download(id="download-export"),
+        html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
+        html.Div(id="div-rendered-panel", hidden=True),
         _header(store),
         html.Div(className="body", children=[
             html.Nav(className="sidebar", children=_filters(store)),

@@ -94,10 +94,10 @@ def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:
     copy = tmp_path / "d"
     shutil.copytree(DEFAULT_DATA, copy)
     (copy / "citations.parquet").write_bytes(b"PAR1 not really")
-    with pytest.raises(DatasetError, match="citations.parquet: cannot be read as Parquet"):
+    with pytest.raises(DatasetError, match=r"citations\.parquet: cannot be read as Parquet"):
         Store.load(copy)
     (copy / "citations.parquet").unlink()
-    with pytest.raises(DatasetError, match="citations.parquet: missing"):
+    with pytest.raises(DatasetError, match=r"citations\.parquet: missing"):
         Store.load(copy)
     (copy / "dataset.json").write_text("{ not json")
     with pytest.raises(DatasetError, match=r"dataset.json, line 1: not valid JSON"):

@@ -12,16 +12,12 @@ from dashboard.graph.view import View, build_view
 from dashboard.store import Store
 
 
-def _fmt(n: int | None) -> str:
-    return "?" if n is None else f"{n:,}"
-
-
 def status_text(view: View) -> str:
-    parts = [f"{view.n_nodes:,} papers · {view.n_edges:,} citations in view"]
-    if view.hidden:
-        parts.append(f"{view.hidden:,} neighbours hidden by filters")
+    parts = [f"{view.n_nodes:,} papers · {view.n_edges:,} citations"]
     for t in view.truncated[:3]:
         parts.append(f"showing {t['shown']:,} of {t['total']:,} {t['direction']} of “{t['title']}”")
+    if view.hidden:
+        parts.append(f"{view.hidden:,} hidden by filters")
     if len(view.truncated) > 3:
         parts.append(f"and {len(view.truncated) - 3} more capped lists")
     if view.capped:
@@ -83,6 +79,7 @@ def register(app: Dash, store: Store) -> None:
         Output("div-legend", "children"),
         Output("graph-overview", "figure"),
         Output("div-seeds", "children"),
+        Output("div-rendered-graph", "children"),
         Input("store-view-state", "data"),
         prevent_initial_call=True,
     )
@@ -92,13 +89,14 @@ def register(app: Dash, store: Store) -> None:
         more_style = {"display": "inline-block"} if view.truncated and state.limit < MAX_LIMIT else {"display": "none"}
         more_label = f"Show more (up to {min(MAX_LIMIT, state.limit * 2):,} each)"
         return (view.elements, status_text(view), more_style, more_label, legend(view, store),
-                figures.overview(store, view.sub.rows, state), seeds_list(store, view))
+                figures.overview(store, view.sub.rows, state), seeds_list(store, view), query)
 
     @app.callback(
         Output("div-paper", "children"),
         Output("div-lists", "children"),
         Output("graph-by-year", "figure"),
         Output("div-chart-caption", "children"),
+        Output("div-rendered-panel", "children"),
         Input("store-view-state", "data"),
         Input("radio-list-sort", "value"),
         prevent_initial_call=True,
@@ -113,8 +111,10 @@ def register(app: Dash, store: Store) -> None:
         facts = [
             html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
             html.Li("Areas: " + ", ".join(p["areas"])),
-            html.Li(f"Cited by {_fmt(p['cited_by'])} (source) · {p['in_cited']:,} citing papers in this dataset"),
-            html.Li(f"Builds on {p['in_refs']:,} of its {_fmt(p['reference_count'])} references in the map"),
+            html.Li(f"Cited by {p['cited_by']:,} (source) · {p['in_cited']:,} citing papers in this dataset"
+                    if p["cited_by"] is not None else f"Cited by {p['in_cited']:,} papers in this dataset"),
+            html.Li(f"Builds on {p['in_refs']:,} of its {p['reference_count']:,} references in the map"
+                    if p["reference_count"] is not None else f"Builds on {p['in_refs']:,} references in the map"),
         ]
         badge = "seed" if panel.is_seed else ("selected" if state.selected else "first seed")
         head = html.Div(className="paper-head", children=[
@@ -134,4 +134,4 @@ def register(app: Dash, store: Store) -> None:
         lists = [_list_block("Builds on", panel.references, "references"),
                  _list_block("Built on by", panel.citers, "citers")]
         figure, caption = figures.citations_by_year(store, row, state)
-        return head, lists, figure, caption
+        return head, lists, figure, caption, query

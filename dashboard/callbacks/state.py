@@ -84,7 +84,8 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
     if trig == "button-show-more":
         return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
     if trig == "graph-by-year":
-        return replace(state, years=_years_from_chart(value)), notices
+        years = _years_from_chart(value)  # a cleared selection (redrawn chart) keeps the filter
+        return (replace(state, years=years) if years else state), notices
     if trig == "store-escape":
         return replace(state, selected=None), notices
     if trig == "input-search":

@@ -81,7 +81,7 @@ def citations_by_year(store: Store, row: int, state: ViewState) -> tuple[dict, s
                                                 for y in all_years], "opacity": _opacity(all_years, state)},
                            "hovertemplate": "%{x}: %{y} citing papers<extra></extra>"})
         caption = f"Counted from the {len(citers):,} citing papers in this dataset that pass the filters."
-    layout = _layout(title, 190, dragmode="select", selectdirection="h")
+    layout = _layout(title, 190, dragmode="select", selectdirection="h", uirevision=paper["id"])
     return {"data": traces, "layout": layout}, caption
 
 

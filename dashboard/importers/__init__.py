@@ -48,9 +48,31 @@ def _arxiv2023(sources: list[Path], meta: Path | None = None, progress: bool = T
     return arxiv2023.build(sources, meta=meta, progress=progress)
 
 
+def _openalex(sources: list[Path], progress: bool = True, **_: Any) -> tuple[DatasetBuilder, dict]:
+    from dashboard.importers import openalex
+
+    return openalex.build(sources, progress=progress)
+
+
+def _s2(sources: list[Path], progress: bool = True, **_: Any) -> tuple[DatasetBuilder, dict]:
+    from dashboard.importers import s2
+
+    return s2.build(sources, progress=progress)
+
+
+def _csv(sources: list[Path], mapping: str | None = None, progress: bool = True,
+         **_: Any) -> tuple[DatasetBuilder, dict]:
+    from dashboard.importers import csv_tables
+
+    return csv_tables.build(sources, mapping=mapping, progress=progress)
+
+
 FORMATS: dict[str, Callable[..., tuple[DatasetBuilder, dict]]] = {
     "mlsanity": _mlsanity,
     "arxiv2023": _arxiv2023,
+    "openalex": _openalex,
+    "s2": _s2,
+    "csv": _csv,
 }
 
 

@@ -146,7 +146,7 @@ def build(sources: list[Path], meta: Path | None = None, progress: bool = True) 
             if not 0 <= v < n:
                 raise InputError(edges_path, f"node {v} is not in ids.csv.gz ({n} nodes)", line=line, field=name)
         builder.cite(keys[a], keys[b])
-    info = {"name": f"arxiv-2023 ({folder.name})", "source": str(folder),
+    info = {"name": folder.name, "source": str(folder),
             "notes": ["citation counts count citations inside this graph only",
                       "areas are primary arXiv categories"]}
     return builder, info

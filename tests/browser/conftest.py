@@ -102,19 +102,17 @@ class Page:
         self.page.wait_for_function("() => window.cy && window.cy.nodes('.paper').length > 0", timeout=timeout)
         self.settle()
 
-    def settle(self, quiet_ms: int = 400, timeout: float = 30000) -> None:
-        """Wait until Dash has no callback in flight for ``quiet_ms``."""
+    def settle(self, timeout: float = 30000) -> None:
+        """Wait until the graph and the panel have drawn the state in the URL and nothing is loading."""
         self.page.wait_for_function(
-            """(quiet) => {
-                const busy = document.querySelector('[data-dash-is-loading="true"]')
-                    || (window.dash_clientside === undefined);
-                const now = performance.now();
-                if (busy) { window.__citemapQuiet = now; return false; }
-                if (window.__citemapQuiet === undefined) { window.__citemapQuiet = now; }
-                const n = window.cy ? window.cy.elements().length : -1;
-                if (n !== window.__citemapN) { window.__citemapN = n; window.__citemapQuiet = now; return false; }
-                return now - window.__citemapQuiet > quiet;
-            }""", arg=quiet_ms, timeout=timeout, polling=100)
+            """() => {
+                const q = window.location.search;
+                const g = document.getElementById('div-rendered-graph');
+                const p = document.getElementById('div-rendered-panel');
+                return g && p && g.textContent === q && p.textContent === q
+                    && !document.querySelector('[data-dash-is-loading="true"]');
+            }""", timeout=timeout, polling=100)
+        self.page.wait_for_timeout(150)  # let Cytoscape finish drawing the new elements
 
     def node_ids(self, selector: str = ".paper") -> set[str]:
         return set(self.page.evaluate(f"() => window.cy.nodes('{selector}').map(n => n.id())"))

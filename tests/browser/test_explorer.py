@@ -1,0 +1,259 @@
+"""End to end in headless Chromium: each part of the explorer driven through the page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests.browser.conftest import Page, serve
+from tests.conftest import SEED_IDS
+
+
+def wait_query(page: Page, needle: str, timeout: float = 15000) -> None:
+    page.page.wait_for_function("n => decodeURIComponent(window.location.search).includes(n)", arg=needle,
+                                timeout=timeout)
+    page.settle()
+
+
+def list_entries(page: Page, direction: str) -> list[tuple[str, str]]:
+    """(title, meta) of the entries of a panel list: "references" or "citers"."""
+    return page.page.evaluate(
+        """d => Array.from(document.querySelectorAll('.list-' + d + ' li.entry')).map(li =>
+             [li.querySelector('button').innerText, li.querySelector('.meta').innerText])""", direction)
+
+
+def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
+    page.open("?seeds=2110.10090")
+    head = page.text("#div-paper")
+    assert "First posted 2021-10-19" in head and "Areas: cs.LG, stat.ML" in head
+    assert "Builds on 43 of its 79 references in the map" in head
+    refs = list_entries(page, "references")
+    assert len(refs) == 43 and refs[0][0] == "Attention Is All You Need"
+    counts = [int(m.split("cited by ")[1].replace(",", "")) for _, m in refs]
+    assert counts == sorted(counts, reverse=True)
+    assert "Built on by · 50" in page.text("#div-lists")
+    page.page.click("#radio-list-sort >> text=year")
+    page.page.wait_for_function("() => document.querySelector('.list-references li.entry .meta')"
+                                ".innerText.startsWith('2021')")
+    years = [int(m[:4]) for _, m in list_entries(page, "references")]
+    assert years == sorted(years, reverse=True)
+    # an entry selects its paper and reveals it in the graph
+    page.page.click(".list-citers button:text-is('H2O: Heavy-Hitter Oracle for Efficient Generative Inference of "
+                    "Large Language Models')")
+    wait_query(page, "selected=2306.14048")
+    assert "selected" in page.classes("2306.14048")
+    assert page.text("#paper-title").startswith("H2O: Heavy-Hitter Oracle")
+    assert page.errors == []
+
+
+def test_selecting_a_paper_not_in_view_reveals_it(page: Page) -> None:
+    page.open("?seeds=2006.04862&selected=2106.03764")
+    assert "2110.10090" not in page.node_ids()
+    page.page.click(".list-citers button:text-is('Inductive Biases and Variable Creation in Self-Attention "
+                    "Mechanisms')")
+    wait_query(page, "selected=2110.10090")
+    assert "2110.10090" in page.node_ids() and "selected" in page.classes("2110.10090")
+
+
+def test_chart_selection_filters_graph_and_lists(page: Page) -> None:
+    page.open("?seeds=2110.10090")
+    assert "Citing papers per year as the source reports them." in page.text("#div-chart-caption")
+    box = page.page.locator("#graph-by-year .nsewdrag").bounding_box()
+    # the source's figures cover 2022-2026: drag across the middle three bars (2023-2025)
+    y = box["y"] + box["height"] / 2
+    page.page.mouse.move(box["x"] + box["width"] * 0.25, y)
+    page.page.mouse.down()
+    page.page.mouse.move(box["x"] + box["width"] * 0.5, y, steps=5)
+    page.page.mouse.move(box["x"] + box["width"] * 0.75, y, steps=5)
+    page.page.mouse.up()
+    wait_query(page, "years=2023-2025")
+    years = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('year'))")
+    assert years and all(2023 <= y <= 2025 for y in years), sorted(years)
+    citers = list_entries(page, "citers")
+    assert citers and all(2023 <= int(m[:4]) <= 2025 for _, m in citers)
+    assert "(filtered)" in page.text("#div-lists")
+
+
+def test_filters_update_graph_lists_and_overview(page: Page) -> None:
+    page.open()
+    page.page.click("#dropdown-areas")
+    page.page.click("label[role=option]:has(input[value='cs.LG'])")
+    wait_query(page, "areas=cs.LG")
+    page.page.keyboard.press("Escape")
+    ids = page.node_ids()
+    areas = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('areas'))")
+    assert all("cs.LG" in a for a in areas) and set(SEED_IDS) <= ids and len(ids) < 60
+    overview = page.page.evaluate("() => document.getElementById('graph-overview')"
+                                  ".querySelector('.js-plotly-plot').data.map(t => t.name)")
+    assert overview == ["cs.LG"] or set(overview) <= {"cs.LG", "unknown", "stat.ML"}
+    # minimum citations, typed
+    page.page.fill("#input-min-citations", "1000")
+    wait_query(page, "min_citations=1000")
+    cites = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('citations'))")
+    assert cites and all(c >= 1000 for c in cites)
+    # year slider, by keyboard on its handles
+    page.page.click("#button-reset")
+    page.page.wait_for_function("() => !window.location.search.includes('areas')")
+    page.settle()
+    page.page.focus("#range-years [role=slider] >> nth=0")
+    for _ in range(7):
+        page.page.keyboard.press("ArrowRight")
+    wait_query(page, "years=2021-2025")
+    years = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('year'))")
+    assert years and min(years) >= 2021
+
+
+def test_search_selects_or_adds_a_seed(page: Page) -> None:
+    page.open("?seeds=2006.04862")
+    page.page.fill("#input-search", "attention is all")
+    page.page.wait_for_selector(".search-item")
+    assert page.text(".search-item >> nth=0").startswith("Attention Is All You Need")
+    page.page.click(".search-select >> nth=0")
+    wait_query(page, "selected=1706.03762")
+    assert "1706.03762" in page.node_ids() and page.text("#paper-title") == "Attention Is All You Need"
+    page.page.fill("#input-search", "inductive biases var")
+    page.page.wait_for_selector(".search-item")
+    page.page.click(".search-seed >> nth=0")
+    wait_query(page, "seeds=2006.04862,2110.10090")
+    assert page.node_ids(".seed") == {"2006.04862", "2110.10090"}
+    # remove a seed, then reset
+    page.page.click("#div-seeds .seed-item:has-text('O(n) Connections') .remove")
+    page.page.wait_for_function("() => window.location.search.startsWith('?seeds=2110.10090')")
+    page.settle()
+    assert page.node_ids(".seed") == {"2110.10090"}
+    page.page.click("#button-reset")
+    wait_query(page, "seeds=2106.03764,2006.04862,2110.10090")
+    assert page.node_ids(".seed") == set(SEED_IDS)
+
+
+def test_colour_and_layout(page: Page) -> None:
+    page.open()
+    area_colors = page.page.evaluate("() => window.cy.nodes('.paper').map(n => n.data('color'))")
+    assert "Colour: primary area" in page.text("#div-legend") and "cs.LG" in page.text("#div-legend")
+    page.page.click("#radio-color >> text=year")
+    wait_query(page, "color=year")
+    assert page.page.evaluate("() => window.cy.nodes('.paper').map(n => n.data('color'))") != area_colors
+    assert "Colour: year" in page.text("#div-legend")
+    page.page.click("#radio-layout >> text=timeline")
+    wait_query(page, "layout=timeline")
+    pts = page.page.evaluate("() => window.cy.nodes('.paper').map(n => [n.data('year'), n.position('x')])")
+    by_year = {}
+    for year, x in pts:
+        if year is not None:
+            by_year.setdefault(year, set()).add(round(x))
+    assert all(len(v) == 1 for v in by_year.values())
+    xs = [next(iter(by_year[y])) for y in sorted(by_year)]
+    assert xs == sorted(xs)
+    assert page.node_ids(".axis") >= {"axis-2017", "axis-2021"}
+    page.page.click("#radio-layout >> text=concentric")
+    wait_query(page, "layout=concentric")
+    seed = page.page.evaluate("() => window.cy.getElementById('2106.03764').position()")
+    assert abs(seed["x"]) < 200 and abs(seed["y"]) < 200
+
+
+def test_url_restores_the_view_after_reload(page: Page) -> None:
+    q = "?seeds=2110.10090&layout=timeline&color=area&years=2021-2024"
+    page.open(q)
+    first = page.page.evaluate("() => window.cy.nodes('.paper').map(n => [n.id(), n.position()])")
+    assert page.query() == "?seeds=2110.10090&years=2021-2024&layout=timeline"
+    page.page.reload()
+    page.wait_graph()
+    again = page.page.evaluate("() => window.cy.nodes('.paper').map(n => [n.id(), n.position()])")
+    assert sorted(map(json.dumps, first)) == sorted(map(json.dumps, again))
+    assert page.page.input_value("#range-years .dash-range-slider-min-input") == "2021"
+    assert page.page.is_checked("#radio-layout input[value=timeline]")
+    assert page.errors == []
+
+
+def test_unknown_id_and_bad_values_show_a_notice(page: Page) -> None:
+    page.open("?seeds=nope&layout=spiral&years=abc")
+    notices = page.text("#div-notices")
+    assert "'nope'" in notices and "layout='spiral'" in notices and "years='abc'" in notices
+    assert page.node_ids(".seed") == set(SEED_IDS)  # the rest of the page works
+    page.tap("2110.10090")
+    assert "selected=2110.10090" in page.query()
+    assert [e for e in page.errors if "500" in e] == []
+
+
+def test_exports(page: Page, tmp_path) -> None:
+    page.open("?seeds=2006.04862")
+    files = {}
+    for button in ("csv", "bibtex", "json", "graphml", "png", "svg"):
+        page.page.click(".export summary")
+        with page.page.expect_download(timeout=20000) as dl:
+            page.page.click(f"#button-export-{button}")
+        d = dl.value
+        path = tmp_path / d.suggested_filename
+        d.save_as(path)
+        files[button] = path
+    assert files["csv"].name == "citemap-2006.04862-31-papers.csv"
+    rows = list(csv.DictReader(io.StringIO(files["csv"].read_text())))
+    assert len(rows) == 31 and {r["id"] for r in rows} == page.node_ids()
+    assert files["bibtex"].read_text().count("@misc{") == 31
+    doc = json.loads(files["json"].read_text())
+    assert len(doc["papers"]) == 31 and len(doc["citations"]) == page.page.evaluate("() => cy.edges().length")
+    assert "<graphml" in files["graphml"].read_text() and files["graphml"].name.endswith("subgraph.graphml")
+    assert files["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and files["png"].name.endswith("graph.png")
+    assert b"<svg" in files["svg"].read_bytes()[:2000]
+
+
+def test_escape_clears_the_selection(page: Page) -> None:
+    page.open("?seeds=2006.04862&selected=2106.03764")
+    assert "selected" in page.classes("2106.03764")
+    page.page.keyboard.press("Escape")
+    page.page.wait_for_function("() => !window.location.search.includes('selected')")
+    page.settle()
+    assert "selected" not in page.classes("2106.03764")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_fits_laptop_and_projector(browser, server, size) -> None:
+    p = Page(browser, server.url, size)
+    try:
+        p.open()
+        dims = p.page.evaluate("""() => ({sw: document.documentElement.scrollWidth,
+            sh: document.documentElement.scrollHeight,
+            g: document.getElementById('graph-citations').getBoundingClientRect().toJSON(),
+            panel: document.querySelector('.panel').getBoundingClientRect().toJSON(),
+            side: document.querySelector('.sidebar').getBoundingClientRect().toJSON()})""")
+        assert dims["sw"] <= size[0] and dims["sh"] <= size[1]
+        assert dims["g"]["width"] >= size[0] * 0.45 and dims["g"]["height"] >= size[1] * 0.75
+        assert dims["panel"]["right"] <= size[0] + 1 and dims["side"]["left"] >= 0
+        # the labelled papers' labels are at least 11 px on screen at the fitted zoom
+        px = p.page.evaluate("() => parseFloat(cy.getElementById('2110.10090').style('font-size')) * cy.zoom()")
+        assert px >= 11
+    finally:
+        p.close()
+
+
+@pytest.fixture(scope="module")
+def arxiv_server(arxiv_store):
+    s = serve(arxiv_store.folder)
+    yield s
+    s.stop()
+
+
+def test_big_neighbourhood_on_arxiv_2023(browser, arxiv_server) -> None:
+    p = Page(browser, arxiv_server.url)
+    try:
+        p.open("?seeds=1412.6980")
+        status = p.text("#span-status")
+        assert "showing 300 of 4,038 citers of “Adam: A Method for Stochastic Optimization”" in status
+        assert len(p.node_ids()) == 307
+        p.page.click("#button-show-more")
+        wait_query(p, "limit=600")
+        assert len(p.node_ids()) == 607
+        # search, select, expand a paper on the big dataset
+        p.page.fill("#input-search", "graph attention net")
+        p.page.wait_for_selector(".search-item")
+        p.page.click(".search-select >> nth=0")
+        wait_query(p, "selected=")
+        sel = p.query().split("selected=")[1].split("&")[0]
+        p.tap(sel)
+        assert f"expand={sel}" in p.query() or "no references or citers to add" in p.text("#div-notices")
+        assert p.errors == []
+    finally:
+        p.close()
