@@ -1,6 +1,32 @@
 /* citemap: clientside functions (namespace "citemap") and keyboard shortcuts. */
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
+    /* The columnar graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query drawn. */
+    elementsFromPayload: function (text) {
+      if (!text) { return [[], ""]; }
+      var p = JSON.parse(text), n = p.nodes, out = [], i;
+      for (i = 0; i < n.id.length; i++) {
+        out.push({
+          data: {id: n.id[i], label: n.label[i], title: n.title[i], year: n.year[i], areas: n.areas[i],
+                 citations: n.citations[i], in_cited: n.in_cited[i], color: n.color[i], size: n.size[i],
+                 role: n.role[i]},
+          position: {x: n.x[i], y: n.y[i]},
+          classes: n.classes[i]
+        });
+      }
+      for (i = 0; i < p.axis.length; i++) {
+        var a = p.axis[i];
+        out.push({data: {id: "axis-" + a.year, label: String(a.year)}, position: {x: a.x, y: a.y},
+                  classes: "axis", selectable: false, grabbable: false});
+      }
+      var src = p.edges.source, dst = p.edges.target, sel = p.selected;
+      for (i = 0; i < src.length; i++) {
+        var s = n.id[src[i]], t = n.id[dst[i]];
+        out.push({data: {id: s + ">" + t, source: s, target: t},
+                  classes: (s === sel || t === sel) ? "cites touching" : "cites"});
+      }
+      return [out, p.query];
+    },
     hoverCard: function (data) {
       if (!data || !data.title) { return ""; }
       var year = data.year === null || data.year === undefined ? "?" : data.year;

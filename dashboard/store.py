@@ -30,6 +30,18 @@ log = logging.getLogger(__name__)
 WORD = re.compile(r"\w+", re.UNICODE)
 
 
+def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR lists of ``rows`` concatenated: (index into ``rows`` of each value's owner, values)."""
+    starts = offsets[rows]
+    lengths = (offsets[rows + 1] - starts).astype(np.int64)
+    total = int(lengths.sum())
+    if not total:
+        return np.empty(0, np.int64), values[:0]
+    owner = np.repeat(np.arange(len(rows)), lengths)
+    pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(starts, lengths)
+    return owner, values[pos]
+
+
 class Store:
     """One loaded dataset. Rows are ints in ``range(n)``; ids are the dataset's paper ids."""
 
@@ -40,7 +52,8 @@ class Store:
         imeta = index.read_index_meta(index_folder) or {}
         self.area_names: list[str] = list(imeta.get("areas", []))
         try:
-            self.arrays = index.load_arrays(index_folder)
+            # plain ndarray views of the memory maps: no np.memmap overhead on every slice
+            self.arrays = {k: np.asarray(v) for k, v in index.load_arrays(index_folder).items()}
             self.papers = index.load_papers(index_folder)
         except (OSError, ValueError, pa.ArrowException) as e:
             raise DatasetError(f"{index_folder / index.INDEX_DIR}: index file unreadable ({e})") from e
@@ -126,13 +139,13 @@ class Store:
 
     def areas_of(self, rows: Sequence[int] | np.ndarray) -> list[list[str]]:
         """Area names of each row; papers without areas get ``["unknown"]``."""
-        off, codes = self.arrays["area_offsets"], self.arrays["area_codes"]
+        rows = np.asarray(rows, dtype=np.int64)
+        owner, codes = gather(self.arrays["area_offsets"], self.arrays["area_codes"], rows)
         names = self.area_names
-        out = []
-        for r in np.asarray(rows, dtype=np.int64):
-            c = codes[off[r]:off[r + 1]]
-            out.append([names[i] for i in c] if len(c) else [index.UNKNOWN_AREA])
-        return out
+        out: list[list[str]] = [[] for _ in range(len(rows))]
+        for i, c in zip(owner.tolist(), codes.tolist(), strict=True):
+            out[i].append(names[c])
+        return [a or [index.UNKNOWN_AREA] for a in out]
 
     def paper(self, row: int) -> dict[str, Any]:
         """All facts of one paper, as plain Python values."""
@@ -172,18 +185,10 @@ class Store:
     def edges_among(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Citation edges (citing, cited) with both ends in ``rows``."""
         rows = np.unique(np.asarray(rows, dtype=np.int64))
-        if not len(rows):
-            return np.empty(0, np.int64), np.empty(0, np.int64)
-        off, tgt = self.arrays["ref_offsets"], self.arrays["ref_targets"]
-        starts, ends = off[rows], off[rows + 1]
-        lengths = (ends - starts).astype(np.int64)
-        total = int(lengths.sum())
-        if not total:
-            return np.empty(0, np.int64), np.empty(0, np.int64)
-        src = np.repeat(rows, lengths)
-        pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(starts, lengths)
-        dst = tgt[pos].astype(np.int64)
-        keep = np.isin(dst, rows, assume_unique=False)
+        owner, dst = gather(self.arrays["ref_offsets"], self.arrays["ref_targets"], rows)
+        src = rows[owner]
+        dst = dst.astype(np.int64)
+        keep = np.isin(dst, rows)
         return src[keep], dst[keep]
 
     # -- filters ------------------------------------------------------------------------------
@@ -193,18 +198,13 @@ class Store:
         rows = np.asarray(rows, dtype=np.int64)
         if not wanted or not len(rows):
             return np.zeros(len(rows), dtype=bool)
-        off, codes = self.arrays["area_offsets"], self.arrays["area_codes"]
-        lengths = (off[rows + 1] - off[rows]).astype(np.int64)
+        off = self.arrays["area_offsets"]
         unknown = self.area_names.index(index.UNKNOWN_AREA) if index.UNKNOWN_AREA in self.area_names else -1
         mask = np.zeros(len(rows), dtype=bool)
         if unknown in wanted:
-            mask |= lengths == 0
-        total = int(lengths.sum())
-        if total:
-            owner = np.repeat(np.arange(len(rows)), lengths)
-            pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(off[rows], lengths)
-            hit = np.isin(codes[pos], np.fromiter(wanted, dtype=np.int64))
-            mask[owner[hit]] = True
+            mask |= off[rows + 1] == off[rows]
+        owner, codes = gather(off, self.arrays["area_codes"], rows)
+        mask[owner[np.isin(codes, np.fromiter(wanted, dtype=np.int64))]] = True
         return mask
 
     def filter_mask(self, rows: np.ndarray, *, years: tuple[int, int] | None = None,

@@ -17,11 +17,16 @@ SEEDS = ViewState(SEED_IDS)
 
 
 def nodes(view) -> dict[str, dict]:
-    return {e["data"]["id"]: e for e in view.elements if "source" not in e["data"] and "paper" in e["classes"]}
+    """Paper nodes of a view's payload, by id: {"data": {...}, "position": {x, y}, "classes": str}."""
+    n = view.payload["nodes"]
+    fields = [f for f in n if f not in ("x", "y", "classes")]
+    return {n["id"][i]: {"data": {f: n[f][i] for f in fields}, "position": {"x": n["x"][i], "y": n["y"][i]},
+                         "classes": n["classes"][i]} for i in range(len(n["id"]))}
 
 
 def edges(view) -> set[tuple[str, str]]:
-    return {(e["data"]["source"], e["data"]["target"]) for e in view.elements if "source" in e["data"]}
+    ids, e = view.payload["nodes"]["id"], view.payload["edges"]
+    return {(ids[a], ids[b]) for a, b in zip(e["source"], e["target"], strict=True)}
 
 
 def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
@@ -127,8 +132,8 @@ def test_timeline_puts_years_left_to_right_and_seeds_on_the_centre_line(store: S
     xs = [next(iter(by_year[y])) for y in years]
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
     assert ns["2110.10090"]["position"]["y"] == 0.0
-    axis = [e for e in compute_view(store, state).elements if "axis" in e.get("classes", "")]
-    assert [a["data"]["label"] for a in axis] == [str(y) for y in years]
+    axis = compute_view(store, state).payload["axis"]
+    assert [a["year"] for a in axis] == years
 
 
 def test_concentric_puts_more_cited_papers_nearer_the_centre(store: Store) -> None:

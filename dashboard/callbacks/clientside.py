@@ -7,6 +7,13 @@ from dash import ClientsideFunction, Dash, Input, Output
 
 def register(app: Dash) -> None:
     app.clientside_callback(
+        ClientsideFunction(namespace="citemap", function_name="elementsFromPayload"),
+        Output("graph-citations", "elements"),
+        Output("div-rendered-graph", "children"),
+        Input("store-graph", "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
         ClientsideFunction(namespace="citemap", function_name="hoverCard"),
         Output("div-hover", "children"),
         Input("graph-citations", "mouseoverNodeData"),

@@ -1,4 +1,10 @@
-"""The view model: everything a state shows, as plain lists and dicts (Cytoscape elements included).
+"""The view model: everything a state shows, as plain lists and dicts.
+
+The graph goes to the browser as a compact columnar *payload* (one list per node field, edges as
+pairs of node positions), serialised once with orjson; ``assets/citemap.js`` (``elementsFromPayload``)
+turns it into Cytoscape elements. Node ids are paper ids; node data carries ``label``, ``title``,
+``year``, ``areas``, ``citations``, ``in_cited``, ``color``, ``size``, ``role``; classes say
+seed / reference / citer / selected / expanded / labelled / truncated; edge ids are ``citing>cited``.
 
 ``build_view(store, state)`` is cached per canonical URL, so the several Dash callbacks that render
 one state (graph, panel, charts) compute the neighbourhood and layout once per worker.
@@ -6,13 +12,13 @@ one state (graph, panel, charts) compute the neighbourhood and layout once per w
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
+import orjson
 
 from dashboard.graph import colors
 from dashboard.graph.layouts import positions
@@ -28,8 +34,8 @@ ALWAYS_LABELLED = 8  # most cited papers in view that keep their label at any zo
 class View:
     state: ViewState
     sub: Subgraph
-    elements: list[dict]
-    ids: list[str]  # visible paper ids, in element order
+    payload: dict  # columnar graph for the browser (see module docstring)
+    ids: list[str]  # visible paper ids, in node order
     legend: list[tuple[str, str]]  # (name, colour) for colour by area
     truncated: list[dict] = field(default_factory=list)
     hidden: int = 0
@@ -43,15 +49,14 @@ class View:
     def n_edges(self) -> int:
         return len(self.sub.src)
 
+    @cached_property
+    def payload_json(self) -> str:
+        return orjson.dumps(self.payload).decode()
+
 
 def short_label(title: str) -> str:
     title = " ".join(title.split())
     return title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1].rstrip() + "…"
-
-
-def node_size(citations: int, seed: bool = False) -> float:
-    size = 14.0 + 5.5 * math.log10(1.0 + max(citations, 0))
-    return round(max(size, 42.0) if seed else size, 1)
 
 
 @lru_cache(maxsize=32)
@@ -67,52 +72,53 @@ def node_colors(store: Store, rows: np.ndarray, mode: str) -> list[str]:
     return [cmap[names[c]] if c >= 0 else colors.UNKNOWN_COLOR for c in store.primary_area[rows].tolist()]
 
 
-def elements_for(store: Store, sub: Subgraph, state: ViewState) -> tuple[list[dict], list[str]]:
+def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, list[str]]:
+    """The columnar graph payload of a subgraph, and the node ids."""
     rows = sub.rows
+    row_list = rows.tolist()
     pos = positions(store, sub, state.layout)
     ids = store.ids(rows)
     titles = store.titles(rows)
-    areas = store.areas_of(rows)
     years = store.year[rows].tolist()
-    cites = store.citations[rows].tolist()
-    in_cited = store.in_cited[rows].tolist()
-    cols = node_colors(store, rows, state.color)
-    order = np.argsort(-store.citations[rows], kind="stable")[:ALWAYS_LABELLED].tolist()
-    top = {int(rows[i]) for i in order}
+    cites_arr = store.citations[rows]
+    roles = [sub.role[r] for r in row_list]
+    seed_mask = np.fromiter((role == "seed" for role in roles), dtype=bool, count=len(roles))
+    sizes = np.round(14.0 + 5.5 * np.log10(1.0 + np.maximum(cites_arr, 0)), 1)
+    sizes = np.where(seed_mask, np.maximum(sizes, 42.0), sizes)
+    top = {row_list[i] for i in np.argsort(-cites_arr, kind="stable")[:ALWAYS_LABELLED].tolist()}
     expanded = set(sub.expanded)
     truncated = {t.paper for t in sub.truncated}
-    nodes: list[dict] = []
-    for i, r in enumerate(rows.tolist()):
-        role = sub.role[r]
-        classes = ["paper", role]
+    labelled = top | expanded | set(sub.seeds) | {sub.selected}
+    tail = " tl" if state.layout == "timeline" else ""
+    classes = []
+    for r, role in zip(row_list, roles, strict=True):
+        c = "paper " + role
         if r in expanded:
-            classes.append("expanded")
+            c += " expanded"
         if r == sub.selected:
-            classes.append("selected")
-        if role == "seed" or r in expanded or r == sub.selected or r in top:
-            classes.append("labelled")
+            c += " selected"
+        if r in labelled:
+            c += " labelled"
         if r in truncated:
-            classes.append("truncated")
-        if state.layout == "timeline":
-            classes.append("tl")
-        x, y = pos.get(r, (0.0, 0.0))
-        nodes.append({
-            "data": {"id": ids[i], "label": short_label(titles[i]), "title": titles[i],
-                     "year": years[i] if years[i] >= 0 else None, "areas": areas[i],
-                     "citations": cites[i], "in_cited": in_cited[i], "color": cols[i],
-                     "size": node_size(cites[i], role == "seed"), "role": role},
-            "position": {"x": round(x, 1), "y": round(y, 1)},
-            "classes": " ".join(classes),
-        })
-    where = {r: i for i, r in enumerate(rows.tolist())}
-    edges: list[dict] = []
-    sel = sub.selected
-    for a, b in zip(sub.src.tolist(), sub.dst.tolist(), strict=True):
-        sa, sb = ids[where[a]], ids[where[b]]
-        edges.append({"data": {"id": f"{sa}>{sb}", "source": sa, "target": sb},
-                      "classes": "cites touching" if sel in (a, b) else "cites"})
-    axis = year_axis(pos, rows.tolist(), years) if state.layout == "timeline" else []
-    return nodes + axis + edges, ids
+            c += " truncated"
+        classes.append(c + tail)
+    xy = [pos.get(r, (0.0, 0.0)) for r in row_list]
+    order = np.argsort(rows, kind="stable")
+    nodes = {
+        "id": ids, "label": [short_label(t) for t in titles], "title": titles,
+        "year": [y if y >= 0 else None for y in years], "areas": store.areas_of(rows),
+        "citations": cites_arr.tolist(), "in_cited": store.in_cited[rows].tolist(),
+        "color": node_colors(store, rows, state.color), "size": sizes.tolist(), "role": roles,
+        "x": [round(p[0], 1) for p in xy], "y": [round(p[1], 1) for p in xy], "classes": classes,
+    }
+    edges = {
+        "source": order[np.searchsorted(rows[order], sub.src)].tolist(),
+        "target": order[np.searchsorted(rows[order], sub.dst)].tolist(),
+    }
+    axis = year_axis(pos, row_list, years) if state.layout == "timeline" else []
+    selected = store.id(sub.selected) if sub.selected is not None else None
+    return {"query": encode_query(state), "nodes": nodes, "edges": edges, "axis": axis,
+            "selected": selected}, ids
 
 
 def year_axis(pos: dict, rows: list[int], years: list[int]) -> list[dict]:
@@ -126,9 +132,7 @@ def year_axis(pos: dict, rows: list[int], years: list[int]) -> list[dict]:
     if not top:
         return []
     ceiling = min(v[1] for v in top.values()) - 60.0
-    return [{"data": {"id": f"axis-{y}", "label": str(y)}, "position": {"x": round(x, 1), "y": round(ceiling, 1)},
-             "classes": "axis", "selectable": False, "grabbable": False}
-            for y, (x, _) in sorted(top.items())]
+    return [{"year": y, "x": round(x, 1), "y": round(ceiling, 1)} for y, (x, _) in sorted(top.items())]
 
 
 def _truncation_info(store: Store, t: Truncation) -> dict:
@@ -138,13 +142,13 @@ def _truncation_info(store: Store, t: Truncation) -> dict:
 
 def compute_view(store: Store, state: ViewState) -> View:
     sub = neighbourhood(store, state)
-    elements, ids = elements_for(store, sub, state)
+    payload, ids = graph_payload(store, sub, state)
     shown_areas: list[str] = []
     if len(sub.rows):
         codes = np.unique(store.primary_area[sub.rows])
         shown_areas = [store.area_names[c] for c in sorted(codes.tolist()) if c >= 0]
     return View(
-        state=state, sub=sub, elements=elements, ids=ids,
+        state=state, sub=sub, payload=payload, ids=ids,
         legend=colors.area_legend(store.area_names, shown_areas),
         truncated=[_truncation_info(store, t) for t in sub.truncated],
         hidden=sub.hidden, capped=sub.capped,
