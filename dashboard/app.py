@@ -9,12 +9,15 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
-from dash import Dash
+from dash import Dash, html, set_props
 
+from dashboard import security
 from dashboard.callbacks import register_callbacks
+from dashboard.dataset import DatasetError
 from dashboard.layout import make_layout
 from dashboard.store import Store
 
@@ -34,10 +37,13 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
         update_title=None,
         serve_locally=True,
         compress=False,
+        on_error=callback_error,
     )
     app.layout = make_layout(store)
     register_callbacks(app, store)
     app.server.config["CITEMAP_STORE"] = store
+    app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
+    security.install(app.server, list(app.csp_hashes()))
 
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
@@ -48,6 +54,15 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
     return app
 
 
+def callback_error(err: Exception) -> None:
+    """A callback failed: log it with an id, tell the visitor the id, keep the rest of the page."""
+    eid = security.error_id()
+    log.error("callback error %s", eid, exc_info=err)
+    set_props("div-notices", {"children": [html.Div(
+        f"Something went wrong while updating the view (error id {eid}); the rest of the page still works.",
+        className="notice")]})
+
+
 _APP: Dash | None = None
 
 
@@ -56,7 +71,12 @@ def get_app() -> Dash:
     if _APP is None:
         from dashboard.cli import default_data
 
-        _APP = create_app(os.environ.get("CITEMAP_DATA") or default_data())
+        data = os.environ.get("CITEMAP_DATA") or default_data()
+        try:
+            _APP = create_app(data)
+        except DatasetError as e:  # fail fast, with the file named, and no traceback to dig through
+            print(f"citemap: error: cannot load the dataset: {e}", file=sys.stderr, flush=True)
+            raise SystemExit(3) from None
     return _APP
 
 

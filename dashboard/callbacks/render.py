@@ -73,7 +73,7 @@ def _list_block(title: str, plist: PaperList, direction: str) -> html.Div:
 def register(app: Dash, store: Store) -> None:
     @app.callback(Output("store-pong", "data"), Input("store-ping", "data"), prevent_initial_call=True)
     def pong(data):  # a no-op round trip: the benchmarks' baseline
-        return data if isinstance(data, int | float | str) else None
+        return data if isinstance(data, int) and abs(data) < 2**53 else None
 
     @app.callback(
         Output("store-graph", "data"),

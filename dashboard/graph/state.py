@@ -25,7 +25,7 @@ DEFAULT_LIMIT = 300
 LIMIT_STEP = 300
 MAX_LIMIT = 3000
 MAX_QUERY = 8000
-YEAR_RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:-|–|\.\.)\s*(\d{1,4})\s*$")
+YEAR_RANGE = re.compile(r"^\s*(\d{1,9})\s*(?:-|–|\.\.)\s*(\d{1,9})\s*$")
 ID_OK = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
 
 

@@ -1,0 +1,25 @@
+"""`citemap serve --production`: gunicorn with the settings of dashboard/gunicorn_conf.py, as the Procfile."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+
+def gunicorn_command(data: Path, host: str, port: int, workers: int | None) -> list[str]:
+    exe = shutil.which("gunicorn") or str(Path(sys.executable).with_name("gunicorn"))
+    cmd = [exe, "--config", "python:dashboard.gunicorn_conf", "--bind", f"{host}:{port}"]
+    if workers:
+        cmd += ["--workers", str(workers)]
+    return [*cmd, "dashboard.app:server"]
+
+
+def serve_production(data: Path, host: str, port: int, workers: int | None = None) -> int:
+    """Replace this process by gunicorn serving ``data`` (it never returns on success)."""
+    os.environ["CITEMAP_DATA"] = str(Path(data).resolve())
+    cmd = gunicorn_command(data, host, port, workers)
+    print("citemap: " + " ".join(cmd), file=sys.stderr)
+    os.execv(cmd[0], cmd)
+    return 1  # not reached

@@ -1,0 +1,181 @@
+"""Hosting hardening for a public read-only viewer: request limits, payload validation, error pages
+without tracebacks, and security headers.
+
+Anyone can POST anything to ``/_dash-update-component``. Before Dash sees a request, its body must be
+small, valid JSON (nesting bounded by orjson), and shaped like a call of one of this app's server-side
+callbacks with exactly that callback's inputs and state; anything else is a 4xx with a short message.
+What still fails inside a callback is logged with an error id that the visitor sees and can quote.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from typing import Any
+
+import orjson
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("citemap.security")
+
+MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is a few kB
+MAX_LIST = 2000  # items of a pattern-matching input list
+UPDATE_PATH = "/_dash-update-component"
+
+
+def error_id() -> str:
+    return uuid.uuid4().hex[:10]
+
+
+def _numbers_ok(value: Any) -> bool:
+    """No integer beyond what JavaScript represents exactly, anywhere in a parsed body."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int) and not -(2**53) <= v <= 2**53:
+            return False
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return True
+
+
+def _is_pattern(spec_id: Any) -> bool:
+    return isinstance(spec_id, str) and spec_id.startswith("{")
+
+
+def _check_args(given: Any, spec: list[dict], what: str) -> str | None:
+    if not isinstance(given, list) or len(given) != len(spec):
+        return f"{what}: expected a list of {len(spec)} items"
+    for item, want in zip(given, spec, strict=True):
+        if _is_pattern(want["id"]):
+            if not isinstance(item, list) or len(item) > MAX_LIST:
+                return f"{what}: {want['id']} expects a list of at most {MAX_LIST} items"
+            for sub in item:
+                if not isinstance(sub, dict) or not isinstance(sub.get("id"), dict) \
+                        or sub.get("property") != want["property"]:
+                    return f"{what}: malformed item for {want['id']}.{want['property']}"
+                pattern = orjson.loads(want["id"])
+                if any(k not in sub["id"] for k in pattern):
+                    return f"{what}: item id does not match {want['id']}"
+        else:
+            if not isinstance(item, dict) or item.get("id") != want["id"] or item.get("property") != want["property"]:
+                return f"{what}: expected {want['id']}.{want['property']}"
+    return None
+
+
+def validate_update(body: bytes, callback_map: dict[str, dict]) -> str | None:
+    """Why a callback request is not acceptable, or None if it is."""
+    if len(body) > MAX_BODY:
+        return "request body too large"
+    try:
+        payload = orjson.loads(body)
+    except orjson.JSONDecodeError as e:
+        return f"body is not valid JSON ({str(e)[:80]})"
+    if not isinstance(payload, dict):
+        return "body must be a JSON object"
+    if not _numbers_ok(payload):
+        return "a number is out of range (a browser sends at most 2**53)"
+    output = payload.get("output")
+    if not isinstance(output, str) or output not in callback_map:
+        return "unknown callback output"
+    spec = callback_map[output]
+    if "callback" not in spec:
+        return "this callback runs in the browser"
+    for name, what in (("inputs", "inputs"), ("state", "state")):
+        problem = _check_args(payload.get(name, []), spec.get(name, []), what)
+        if problem:
+            return problem
+    changed = payload.get("changedPropIds", [])
+    if not isinstance(changed, list) or len(changed) > 64 or not all(isinstance(c, str) for c in changed):
+        return "changedPropIds must be a short list of strings"
+    return _check_outputs(payload.get("outputs"), output)
+
+
+def output_specs(output: str) -> tuple[bool, list[tuple[str, str]]]:
+    """(multi, [(id, property), ...]) of a callback's output key ("a.b" or "..a.b...c.d..")."""
+    multi = output.startswith("..")
+    parts = output[2:-2].split("...") if multi else [output]
+    return multi, [tuple(p.rsplit(".", 1)) for p in parts]  # type: ignore[misc]
+
+
+def _check_outputs(outputs: Any, output: str) -> str | None:
+    multi, specs = output_specs(output)
+    items = outputs if multi else [outputs]
+    if not isinstance(items, list) or len(items) != len(specs):
+        return f"outputs: expected {len(specs)} output(s)"
+    for item, (oid, prop) in zip(items, specs, strict=True):
+        if not isinstance(item, dict) or item.get("id") != oid or item.get("property") != prop:
+            return f"outputs: expected {oid}.{prop}"
+    return None
+
+
+def _problem(status: int, message: str) -> Response:
+    resp = jsonify({"error": message, "status": status})
+    resp.status_code = status
+    return resp
+
+
+def content_security_policy(dash_hashes: list[str], frame_ancestors: str) -> str:
+    """A CSP the app works under: scripts only from this origin plus Dash's one inline bootstrap script
+    (by hash); styles inline too (Plotly and Cytoscape set them); images as data/blob (exports)."""
+    return "; ".join([
+        "default-src 'self'",
+        "script-src 'self' " + " ".join(dash_hashes),
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        f"frame-ancestors {frame_ancestors}",
+    ])
+
+
+def install(server: Flask, dash_hashes: list[str]) -> None:
+    """Request limits, validation, error handlers and security headers on the Flask server."""
+    frame_ancestors = os.environ.get("CITEMAP_FRAME_ANCESTORS", "'none'")
+    csp = content_security_policy(dash_hashes, frame_ancestors)
+    server.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+
+    @server.before_request
+    def check_callback_request() -> Response | None:
+        if request.path != UPDATE_PATH:
+            return None
+        if request.method != "POST":
+            return _problem(405, "callbacks are POST requests")
+        length = request.content_length
+        if length is not None and length > MAX_BODY:
+            return _problem(413, "request body too large")
+        body = request.get_data(cache=True)
+        problem = validate_update(body, server.config["CITEMAP_CALLBACK_MAP"])
+        if problem:
+            return _problem(400, problem)
+        return None
+
+    @server.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers["Content-Security-Policy"] = csp
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        if frame_ancestors == "'none'":
+            resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers.pop("Server", None)
+        return resp
+
+    @server.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Response:
+        return _problem(e.code or 400, e.description or e.name)
+
+    @server.errorhandler(Exception)
+    def unexpected(e: Exception) -> Response:
+        eid = error_id()
+        log.exception("error %s on %s %s", eid, request.method, request.path)
+        return _problem(500, f"Something went wrong on the server (error id {eid}).")

@@ -1,0 +1,129 @@
+"""Hosting: gunicorn with the project's settings, a read-only dataset, a killed worker, a bad dataset."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import DEFAULT_DATA, ROOT
+
+spec = importlib.util.spec_from_file_location("citemap_load", ROOT / "bench" / "load.py")
+load = importlib.util.module_from_spec(spec)
+sys.modules["citemap_load"] = load
+spec.loader.exec_module(load)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture()
+def read_only_copy(tmp_path: Path):
+    """A copy of the default dataset mounted read-only (bind mount when allowed, else chmod)."""
+    src, ro = tmp_path / "src", tmp_path / "ro"
+    shutil.copytree(DEFAULT_DATA, src)
+    ro.mkdir()
+    mounted = subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True).returncode == 0 and \
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], capture_output=True).returncode == 0
+    if not mounted:
+        ro.rmdir()
+        shutil.copytree(src, ro)
+        for p in [ro, *ro.rglob("*")]:
+            p.chmod(0o555 if p.is_dir() else 0o444)
+    try:
+        yield ro, mounted
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(ro)], capture_output=True)
+
+
+def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
+    ro, mounted = read_only_copy
+    before = snapshot(ro)
+    if mounted:
+        with pytest.raises(OSError):
+            (ro / "probe").write_text("x")
+    server = load.Gunicorn(ro, workers=2)
+    try:
+        health = requests.get(server.url + "/health", timeout=10).json()
+        assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181}
+        page = requests.get(server.url + "/", timeout=10)
+        assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+        assert len(server.workers()) == 2
+        papers = load.sample_papers(ro, n=20)
+        stats, _ = load.run_load(server.url, papers, users=2, seconds=4, max_requests=400)
+        assert stats.count > 20 and stats.errors == []
+    finally:
+        server.stop()
+    assert snapshot(ro) == before
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_killing_a_worker_loses_only_requests_in_flight() -> None:
+    server = load.Gunicorn(DEFAULT_DATA, workers=2)
+    try:
+        papers = load.sample_papers(DEFAULT_DATA, n=20)
+        killed: dict[str, int] = {}
+
+        def tick(t: float) -> None:
+            if "pid" not in killed and t > 2:
+                killed["pid"] = server.workers()[0]
+                os.kill(killed["pid"], signal.SIGKILL)
+
+        users = 4
+        stats, _ = load.run_load(server.url, papers, users=users, seconds=6, max_requests=5000, on_tick=tick)
+        assert killed and stats.count > 50
+        assert len(stats.errors) <= users  # the sync worker had at most one request; others retried none
+        deadline = time.time() + 15
+        while time.time() < deadline and (killed["pid"] in server.workers() or len(server.workers()) != 2):
+            time.sleep(0.2)
+        assert killed["pid"] not in server.workers() and len(server.workers()) == 2
+        assert requests.get(server.url + "/health", timeout=10).ok
+    finally:
+        server.stop()
+
+
+def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    shutil.copytree(DEFAULT_DATA, bad)
+    (bad / "papers.parquet").write_bytes(b"truncated")
+    t = time.time()
+    r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--production", "--data", str(bad),
+                        "--port", str(load.free_port())], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert r.returncode != 0 and time.time() - t < 30
+    assert f"{bad / 'papers.parquet'}: cannot be read as Parquet" in r.stderr
+    missing = tmp_path / "missing"
+    r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--data", str(missing)], capture_output=True,
+                       text=True, timeout=60, cwd=ROOT)
+    assert r.returncode == 2 and "no such dataset folder" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    shutil.copytree(DEFAULT_DATA, data)
+    server = load.Gunicorn(data, workers=2)
+    try:
+        master = server.proc.pid
+        (data / "citations.parquet").write_bytes(b"junk")  # a bad dataset appears on disk
+        os.kill(master, signal.SIGUSR2)  # gunicorn's zero-downtime upgrade: a new master loads the data
+        deadline = time.time() + 30
+        while time.time() < deadline and "cannot load the dataset" not in server.log.read_text():
+            time.sleep(0.2)
+        log = server.log.read_text()
+        assert f"cannot load the dataset: {data / 'citations.parquet'}: cannot be read as Parquet" in log
+        for _ in range(5):
+            assert requests.get(server.url + "/health", timeout=10).json()["papers"] == 156
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
