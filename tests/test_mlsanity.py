@@ -137,3 +137,32 @@ def test_failed_import_writes_nothing(tmp_path: Path) -> None:
         run_import("mlsanity", [*seed_pages()[:2], bad], out, argv=["test"])
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+LINES = st.one_of(
+    st.text(max_size=60),
+    st.builds(lambda t, i, y: f"- [{t}](https://mlsanity.com/paper/{i}/) ({y})", st.text(max_size=30),
+              st.text(max_size=12), st.integers(0, 99999)),
+    st.builds(lambda n, y, t, c: f"  {n}. {y}{t}cited by {c}", st.integers(0, 99), st.integers(0, 9999),
+              st.text(max_size=30), st.text(max_size=8)),
+    st.sampled_from(["## Builds on (most cited first, 2 of 3)", "## Built on by", "References · 2", "Built on by",
+                     "Key facts. Cited by 3 papers", "arXiv: https://arxiv.org/abs/2101.00001",
+                     "Citing papers per year: 2022: x", "First posted on arXiv 31 Feb 2021"]),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["# A paper", "mlsanityData to 7 Oct 2026", ""]), st.lists(LINES, max_size=12))
+def test_page_parser_property(tmp_path: Path, first: str, lines: list[str]) -> None:
+    """Any page: a Page whose papers all have titles, or an InputError naming the file."""
+    path = tmp_path / "page.txt"
+    path.write_text("\n".join([first, *lines]) + "\n")
+    try:
+        p = parse_page(path)
+    except InputError as e:
+        assert str(path) in str(e)
+        return
+    assert p.paper.id and all(r.title for r in p.references + p.citers)

@@ -136,6 +136,8 @@ class DatasetBuilder:
             if cur.id:
                 cur.alt_ids.append(cur.id)
             cur.id = rec.id
+        elif rec.id and rec.id != cur.id and rec.id not in cur.alt_ids:
+            cur.alt_ids.append(rec.id)  # merged by title: the other id still names this paper
         override = authoritative and not p.authoritative
         for name in ("year", "posted", "cited_by", "reference_count", "citations_by_year"):
             new = getattr(rec, name)
