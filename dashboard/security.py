@@ -36,8 +36,8 @@ def _numbers_ok(value: Any) -> bool:
         v = stack.pop()
         if isinstance(v, bool):
             continue
-        if isinstance(v, int) and not -(2**53) <= v <= 2**53:
-            return False
+        if isinstance(v, int | float) and not -(2**53) <= v <= 2**53:
+            return False  # also floats: a huge integer may parse as one here and as an int in Dash
         if isinstance(v, dict):
             stack.extend(v.values())
         elif isinstance(v, list):
