@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from dashboard.importers import run_import
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, normalise_title
 from dashboard.importers.csv_tables import DEFAULT_COLUMNS, build, parse_mapping, parse_paper_row
-from dashboard.importers.openalex import Where
+from dashboard.importers.fields import Where
 from dashboard.store import Store
 
 S2_PAPER = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures" / "semanticscholar" / "Paper.json"

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from dashboard.importers import run_import
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, normalise_title
-from dashboard.importers.openalex import Where, build, parse_work, referenced_works
+from dashboard.importers.fields import Where
+from dashboard.importers.openalex import build, parse_work, referenced_works
 from dashboard.store import Store
 
 FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures" / "openalex"

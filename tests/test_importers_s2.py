@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dashboard.importers import run_import
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, normalise_title
-from dashboard.importers.openalex import Where
+from dashboard.importers.fields import Where
 from dashboard.importers.s2 import build, parse_paper
 from dashboard.store import Store
 

@@ -41,7 +41,7 @@ from typing import IO, Any
 from tqdm import tqdm
 
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, parse_int
-from dashboard.importers.openalex import (
+from dashboard.importers.fields import (
     ARXIV_BARE,
     INT64_MAX,
     YEAR_MAX,

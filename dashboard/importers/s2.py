@@ -31,7 +31,7 @@ from typing import Any
 from tqdm import tqdm
 
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id
-from dashboard.importers.openalex import (
+from dashboard.importers.fields import (
     ARXIV_BARE,
     Where,
     arxiv_key,
