@@ -1,27 +1,48 @@
 /* citemap: clientside functions (namespace "citemap") and keyboard shortcuts. */
+
+/* A node label: the title cut to LABEL_CHARS (dashboard/graph/view.py) with an ellipsis. */
+var CITEMAP_LABEL_CHARS = 42;
+function citemapLabel(title) {
+  title = String(title || "").replace(/\s+/g, " ").trim();
+  return title.length <= CITEMAP_LABEL_CHARS ? title : title.slice(0, CITEMAP_LABEL_CHARS - 1).trimEnd() + "…";
+}
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
-    /* The columnar graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query drawn. */
+    /* The graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query it draws. */
     elementsFromPayload: function (text) {
       if (!text) { return [[], ""]; }
-      var p = JSON.parse(text), n = p.nodes, out = [], i;
-      for (i = 0; i < n.id.length; i++) {
+      var p = JSON.parse(text), nodes = p.nodes, pal = p.palette, out = [], i, k;
+      var ROLE = {s: "seed", r: "reference", c: "citer", x: "selected"};
+      var flags = new Array(nodes.length);
+      function mark(list, bit) { for (k = 0; k < list.length; k++) { flags[list[k]] |= bit; } }
+      for (i = 0; i < nodes.length; i++) { flags[i] = 0; }
+      mark(p.expanded, 1); mark(p.truncated, 8); mark(p.top, 4); mark(p.seeds, 4 | 16); mark(p.expanded, 4);
+      var sel = p.selected, tail = p.layout === "timeline" ? " tl" : "";
+      for (i = 0; i < nodes.length; i++) {
+        var n = nodes[i], f = flags[i], role = ROLE[p.role[i]];
+        if (n.id === sel) { f |= 2 | 4; }
+        var classes = "paper " + role + (f & 1 ? " expanded" : "") + (f & 2 ? " selected" : "") +
+          (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + tail;
+        var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.citations, 0))) * 10) / 10;
+        if (f & 16) { size = Math.max(size, 42); }
+        var color = p.color === "year"
+          ? (n.year === null ? pal.unknown : (pal.year[n.year - pal.year0] || pal.unknown))
+          : (pal.area[n.areas[0]] || pal.unknown);
         out.push({
-          data: {id: n.id[i], label: n.label[i], title: n.title[i], year: n.year[i], areas: n.areas[i],
-                 citations: n.citations[i], in_cited: n.in_cited[i], color: n.color[i], size: n.size[i],
-                 role: n.role[i]},
-          position: {x: n.x[i], y: n.y[i]},
-          classes: n.classes[i]
+          data: {id: n.id, label: citemapLabel(n.title), title: n.title, year: n.year, areas: n.areas,
+                 citations: n.citations, in_cited: n.in_cited, color: color, size: size, role: role},
+          position: {x: p.x[i], y: p.y[i]},
+          classes: classes
         });
       }
       for (i = 0; i < p.axis.length; i++) {
-        var a = p.axis[i];
-        out.push({data: {id: "axis-" + a.year, label: String(a.year)}, position: {x: a.x, y: a.y},
+        var ax = p.axis[i];
+        out.push({data: {id: "axis-" + ax.year, label: String(ax.year)}, position: {x: ax.x, y: ax.y},
                   classes: "axis", selectable: false, grabbable: false});
       }
-      var src = p.edges.source, dst = p.edges.target, sel = p.selected;
+      var src = p.edges.source, dst = p.edges.target;
       for (i = 0; i < src.length; i++) {
-        var s = n.id[src[i]], t = n.id[dst[i]];
+        var s = nodes[src[i]].id, t = nodes[dst[i]].id;
         out.push({data: {id: s + ">" + t, source: s, target: t},
                   classes: (s === sel || t === sel) ? "cites touching" : "cites"});
       }

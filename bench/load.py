@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-import orjson
 import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from loadgen import dash_payload
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,19 +46,7 @@ class DashClient:
         return next(k for k in self.callbacks if k.lstrip(".").startswith(output_prefix))
 
     def body(self, output: str, values: dict[str, object], changed: list[str]) -> bytes:
-        spec = self.callbacks[output]
-
-        def arg(s: dict) -> object:
-            if isinstance(s["id"], dict) or str(s["id"]).startswith("{"):
-                return []
-            return {"id": s["id"], "property": s["property"], "value": values.get(f"{s['id']}.{s['property']}")}
-
-        multi = output.startswith("..")
-        outs = [dict(zip(("id", "property"), p.rsplit(".", 1), strict=True))
-                for p in (output[2:-2].split("...") if multi else [output])]
-        return orjson.dumps({"output": output, "outputs": outs if multi else outs[0],
-                             "inputs": [arg(s) for s in spec["inputs"]], "state": [arg(s) for s in spec["state"]],
-                             "changedPropIds": changed})
+        return dash_payload(self.callbacks[output], {k: values[k] for k in [*changed, *values] if k in values})
 
     def call(self, output_prefix: str, values: dict[str, object], changed: list[str] | None = None,
              timeout: float = 30) -> requests.Response:

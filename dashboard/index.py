@@ -23,6 +23,9 @@ file                       dtype        content
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
 ``search.sqlite``          SQLite FTS5  contentless title index, rowid = rank
+``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON object
+                                        (id, title, year, areas, citations, in_cited), so that a
+                                        view's payload joins text instead of building objects
 =========================  ===========  ====================================================
 """
 
@@ -33,11 +36,12 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
 INDEX_DIR = "index"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 UNKNOWN_AREA = "unknown"
 ARRAYS = (
     "year", "citations", "in_cited", "in_refs", "rank_rows", "row_rank",
@@ -113,7 +117,7 @@ def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, rank_rows
     try:
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
-        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, content='', prefix='1 2 3', "
+        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, content='', prefix='1 2 3 4 5', "
                     "tokenize='unicode61 remove_diacritics 2')")
         ordered = pc.take(titles, pa.array(rank_rows)).to_pylist()
         con.executemany("INSERT INTO titles(rowid, title) VALUES (?, ?)",
@@ -122,6 +126,29 @@ def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, rank_rows
         con.commit()
     finally:
         con.close()
+
+
+def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str]) -> list[str]:
+    """Each paper's graph-node fields as a JSON object (see the table above)."""
+    ids = papers.column("id").to_pylist()
+    titles = papers.column("title").to_pylist()
+    years = arrays["year"].tolist()
+    cites = arrays["citations"].tolist()
+    in_cited = arrays["in_cited"].tolist()
+    off = arrays["area_offsets"].tolist()
+    codes = arrays["area_codes"].tolist()
+    out = []
+    for i in range(len(ids)):
+        areas = [names[c] for c in codes[off[i]:off[i + 1]]] or [UNKNOWN_AREA]
+        out.append(orjson.dumps({"id": ids[i], "title": titles[i] or "", "year": years[i] if years[i] >= 0 else None,
+                                 "areas": areas, "citations": cites[i], "in_cited": in_cited[i]}).decode())
+    return out
+
+
+def write_node_json(path: Path, papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str]) -> None:
+    table = pa.table({"json": pa.array(node_json(papers, arrays, names), pa.string())})
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
+        w.write_table(table)
 
 
 def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: str) -> None:
@@ -134,6 +161,7 @@ def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: s
     with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, papers.schema) as w:
         w.write_table(papers)
     write_search_index(out / "search.sqlite", papers.column("title"), arrays["rank_rows"])
+    write_node_json(out / "nodes.arrow", papers, arrays, names)
     meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
             "citations": citations.num_rows, "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
@@ -151,6 +179,16 @@ def read_index_meta(folder: Path) -> dict | None:
 def load_arrays(folder: Path) -> dict[str, np.ndarray]:
     out = Path(folder) / INDEX_DIR
     return {name: np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
+
+
+def load_node_json(folder: Path) -> pa.Array:
+    source = pa.memory_map(str(Path(folder) / INDEX_DIR / "nodes.arrow"), "r")
+    return single_array(pa.ipc.open_file(source).read_all().column("json"))
+
+
+def single_array(col: pa.ChunkedArray) -> pa.Array:
+    """A column as one array, without copying when it is one chunk already (the memory map stays shared)."""
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
 
 
 def load_papers(folder: Path) -> pa.Table:

@@ -166,6 +166,7 @@ def make_layout(store: Store) -> html.Div:
         dcc.Download(id="download-export"),
         html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
         html.Div(id="div-rendered-panel", hidden=True),
+        html.Div(id="div-rendered-side", hidden=True),
         _header(store),
         html.Div(className="body", children=[
             html.Nav(className="sidebar", children=_filters(store)),

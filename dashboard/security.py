@@ -92,8 +92,8 @@ def validate_update(body: bytes, callback_map: dict[str, dict]) -> str | None:
         if problem:
             return problem
     changed = payload.get("changedPropIds", [])
-    if not isinstance(changed, list) or len(changed) > 64 or not all(isinstance(c, str) for c in changed):
-        return "changedPropIds must be a short list of strings"
+    if not isinstance(changed, list) or len(changed) > 5 * MAX_LIST or not all(isinstance(c, str) for c in changed):
+        return "changedPropIds must be a list of strings"
     return _check_outputs(payload.get("outputs"), output)
 
 

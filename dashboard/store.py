@@ -15,7 +15,8 @@ import shutil
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +69,12 @@ class Store:
         self.in_cited = a["in_cited"]
         self.in_refs = a["in_refs"]
         self.primary_area = a["primary_area"]
-        self._ids = self.papers.column("id").combine_chunks()
-        self._titles = self.papers.column("title").combine_chunks()
+        self._ids = index.single_array(self.papers.column("id"))
+        self._titles = index.single_array(self.papers.column("title"))
+        try:
+            self._node_json = index.load_node_json(index_folder)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise DatasetError(f"{index_folder / index.INDEX_DIR / 'nodes.arrow'}: unreadable ({e})") from e
         self._search_path = index_folder / index.INDEX_DIR / "search.sqlite"
         self._local = threading.local()
         known = self.year[self.year >= 0]
@@ -134,6 +139,10 @@ class Store:
     def ids(self, rows: Sequence[int] | np.ndarray) -> list[str]:
         return self._ids.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
 
+    def node_json(self, rows: Sequence[int] | np.ndarray) -> str:
+        """The fixed graph-node fields of ``rows`` as JSON objects separated by commas (see index.py)."""
+        return ",".join(self._node_json.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist())
+
     def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
         return self._titles.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
 
@@ -184,12 +193,26 @@ class Store:
 
     def edges_among(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Citation edges (citing, cited) with both ends in ``rows``."""
-        rows = np.unique(np.asarray(rows, dtype=np.int64))
+        rows = np.asarray(rows, dtype=np.int64)
         owner, dst = gather(self.arrays["ref_offsets"], self.arrays["ref_targets"], rows)
-        src = rows[owner]
-        dst = dst.astype(np.int64)
-        keep = np.isin(dst, rows)
-        return src[keep], dst[keep]
+        if not len(dst):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        with self.marked(rows) as inside:
+            keep = inside[dst]
+        return rows[owner[keep]], dst[keep].astype(np.int64)
+
+    @contextmanager
+    def marked(self, rows: np.ndarray) -> Iterator[np.ndarray]:
+        """A per-thread boolean array over all rows, True at ``rows`` while the block runs: membership
+        tests of many rows at one array lookup each, without sorting."""
+        mask = getattr(self._local, "mask", None)
+        if mask is None:
+            mask = self._local.mask = np.zeros(self.n, dtype=bool)
+        mask[rows] = True
+        try:
+            yield mask
+        finally:
+            mask[rows] = False
 
     # -- filters ------------------------------------------------------------------------------
     def area_mask(self, rows: np.ndarray, areas: Iterable[str]) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -9,7 +11,7 @@ import numpy as np
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
+from dashboard.graph.view import compute_view, short_label
 from dashboard.store import Store
 from tests.conftest import SEED_IDS
 
@@ -17,16 +19,27 @@ SEEDS = ViewState(SEED_IDS)
 
 
 def nodes(view) -> dict[str, dict]:
-    """Paper nodes of a view's payload, by id: {"data": {...}, "position": {x, y}, "classes": str}."""
-    n = view.payload["nodes"]
-    fields = [f for f in n if f not in ("x", "y", "classes")]
-    return {n["id"][i]: {"data": {f: n[f][i] for f in fields}, "position": {"x": n["x"][i], "y": n["y"][i]},
-                         "classes": n["classes"][i]} for i in range(len(n["id"]))}
+    """Paper nodes of a view's payload by id: the fixed fields, and role, classes and position as
+    assets/citemap.js derives them (the browser tests check the browser's own result)."""
+    p = json.loads(view.payload_json)
+    roles = {"s": "seed", "r": "reference", "c": "citer", "x": "selected"}
+    out = {}
+    for i, n in enumerate(p["nodes"]):
+        role = roles[p["role"][i]]
+        classes = ["paper", role] + ["expanded"] * (i in p["expanded"]) + ["selected"] * (n["id"] == p["selected"])
+        if i in p["top"] or i in p["seeds"] or i in p["expanded"] or n["id"] == p["selected"]:
+            classes.append("labelled")
+        size = round(14 + 5.5 * math.log10(1 + max(n["citations"], 0)), 1)
+        out[n["id"]] = {"data": {**n, "label": short_label(n["title"]), "role": role,
+                                 "size": max(size, 42) if i in p["seeds"] else size},
+                        "position": {"x": p["x"][i], "y": p["y"][i]}, "classes": " ".join(classes)}
+    return out
 
 
 def edges(view) -> set[tuple[str, str]]:
-    ids, e = view.payload["nodes"]["id"], view.payload["edges"]
-    return {(ids[a], ids[b]) for a, b in zip(e["source"], e["target"], strict=True)}
+    p = json.loads(view.payload_json)
+    ids = [n["id"] for n in p["nodes"]]
+    return {(ids[a], ids[b]) for a, b in zip(p["edges"]["source"], p["edges"]["target"], strict=True)}
 
 
 def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
@@ -82,7 +95,7 @@ def test_filters_keep_seeds_and_hide_others(store: Store) -> None:
     for pid, n in ns.items():
         if pid not in SEED_IDS:
             assert n["data"]["year"] == 2023 and "cs.LG" in n["data"]["areas"]
-    assert view.hidden > 0
+    assert view.sub.hidden > 0
     unknown_only = compute_view(store, replace(SEEDS, areas=("unknown",)))
     assert all("unknown" in n["data"]["areas"] for p, n in nodes(unknown_only).items() if p not in SEED_IDS)
 
@@ -115,7 +128,7 @@ def test_layouts_are_deterministic(store: Store) -> None:
         a = nodes(compute_view(store, state))
         from dashboard.graph import layouts
 
-        layouts._CACHE.clear()
+        layouts._BASE_CACHE.clear()
         b = nodes(compute_view(store, state))
         assert {k: v["position"] for k, v in a.items()} == {k: v["position"] for k, v in b.items()}
 

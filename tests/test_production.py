@@ -60,6 +60,9 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
         assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181}
         page = requests.get(server.url + "/", timeout=10)
         assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+        deadline = time.time() + 20
+        while len(server.workers()) < 2 and time.time() < deadline:
+            time.sleep(0.2)
         assert len(server.workers()) == 2
         papers = load.sample_papers(ro, n=20)
         stats, _ = load.run_load(server.url, papers, users=2, seconds=4, max_requests=400)

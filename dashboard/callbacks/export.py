@@ -7,7 +7,7 @@ from dash.exceptions import PreventUpdate
 
 from dashboard.callbacks.common import read_state
 from dashboard.graph.export import export, file_stem
-from dashboard.graph.view import build_view
+from dashboard.graph.view import build_subgraph, compute_view
 from dashboard.store import Store
 
 
@@ -24,8 +24,7 @@ def register(app: Dash, store: Store) -> None:
         if kind is None:
             raise PreventUpdate
         state, _ = read_state(store, query)
-        view = build_view(store, state)
-        stem = file_stem(state.seeds, view.n_nodes).removesuffix("-papers")
+        stem = file_stem(state.seeds, len(build_subgraph(store, state).rows)).removesuffix("-papers")
         return {"type": kind, "action": "download", "filename": f"{stem}-graph",
                 "options": {"full": True, "scale": 2, "bg": "#ffffff"}}
 
@@ -43,7 +42,7 @@ def register(app: Dash, store: Store) -> None:
         if kind not in ("csv", "bibtex", "json", "graphml"):
             raise PreventUpdate
         state, _ = read_state(store, args[-1])
-        content, name = export(store, build_view(store, state), kind)
+        content, name = export(store, compute_view(store, state), kind)
         if isinstance(content, bytes):
             content = content.decode()
         return dcc.send_string(content, name)

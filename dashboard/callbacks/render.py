@@ -5,41 +5,43 @@ from __future__ import annotations
 from dash import Dash, Input, Output, html
 
 from dashboard.callbacks.common import read_state
-from dashboard.graph import figures
+from dashboard.graph import colors, figures
+from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import PaperList, paper_panel
-from dashboard.graph.state import MAX_LIMIT
-from dashboard.graph.view import View, build_view
+from dashboard.graph.state import MAX_LIMIT, ViewState
+from dashboard.graph.view import build_subgraph, graph_json, short_label, shown_areas
 from dashboard.store import Store
 
 
-def status_text(view: View) -> str:
-    parts = [f"{view.n_nodes:,} papers · {view.n_edges:,} citations"]
-    for t in view.truncated[:3]:
-        parts.append(f"showing {t['shown']:,} of {t['total']:,} {t['direction']} of “{t['title']}”")
-    if view.hidden:
-        parts.append(f"{view.hidden:,} hidden by filters")
-    if len(view.truncated) > 3:
-        parts.append(f"and {len(view.truncated) - 3} more capped lists")
-    if view.capped:
+def status_text(store: Store, sub: Subgraph) -> str:
+    parts = [f"{len(sub.rows):,} papers · {len(sub.src):,} citations"]
+    for t in sub.truncated[:3]:
+        title = short_label(store.titles([t.paper])[0])
+        parts.append(f"showing {t.shown:,} of {t.total:,} {t.direction} of “{title}”")
+    if len(sub.truncated) > 3:
+        parts.append(f"and {len(sub.truncated) - 3} more capped lists")
+    if sub.hidden:
+        parts.append(f"{sub.hidden:,} hidden by filters")
+    if sub.capped:
         parts.append("node limit reached")
     return " · ".join(parts)
 
 
-def legend(view: View, store: Store) -> list:
-    if view.state.color == "year":
+def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
+    if state.color == "year":
         lo, hi = store.year_min, store.year_max
         return [html.Div("Colour: year", className="legend-title"),
                 html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))])]
     items = [html.Div("Colour: primary area", className="legend-title")]
-    for name, color in view.legend:
+    for name, color in colors.area_legend(store.area_names, shown_areas(store, sub)):
         items.append(html.Div(className="legend-item", children=[
             html.Span(className="swatch", style={"backgroundColor": color}), html.Span(name)]))
     return items
 
 
-def seeds_list(store: Store, view: View) -> list:
+def seeds_list(store: Store, state: ViewState) -> list:
     out = []
-    for pid in view.state.seeds:
+    for pid in state.seeds:
         row = store.row(pid)
         title = store.titles([row])[0] if row is not None else pid
         out.append(html.Div(className="seed-item", children=[
@@ -75,24 +77,29 @@ def register(app: Dash, store: Store) -> None:
     def pong(data):  # a no-op round trip: the benchmarks' baseline
         return data if isinstance(data, int) and abs(data) < 2**53 else None
 
+    @app.callback(Output("store-graph", "data"), Input("store-view-state", "data"), prevent_initial_call=True)
+    def render_graph(query):  # the graph alone, as one JSON text: the hot path of every click
+        state, _ = read_state(store, query)
+        return graph_json(store, state)
+
     @app.callback(
-        Output("store-graph", "data"),
         Output("span-status", "children"),
         Output("button-show-more", "style"),
         Output("button-show-more", "children"),
         Output("div-legend", "children"),
         Output("graph-overview", "figure"),
         Output("div-seeds", "children"),
+        Output("div-rendered-side", "children"),
         Input("store-view-state", "data"),
         prevent_initial_call=True,
     )
-    def render_graph(query):
+    def render_side(query):  # what goes around the graph: needs the papers in view, not their positions
         state, _ = read_state(store, query)
-        view = build_view(store, state)
-        more_style = {"display": "inline-block"} if view.truncated and state.limit < MAX_LIMIT else {"display": "none"}
+        sub = build_subgraph(store, state)
+        more_style = {"display": "inline-block"} if sub.truncated and state.limit < MAX_LIMIT else {"display": "none"}
         more_label = f"Show more (up to {min(MAX_LIMIT, state.limit * 2):,} each)"
-        return (view.payload_json, status_text(view), more_style, more_label, legend(view, store),
-                figures.overview(store, view.sub.rows, state), seeds_list(store, view))
+        return (status_text(store, sub), more_style, more_label, legend(store, sub, state),
+                figures.overview(store, sub.rows, state), seeds_list(store, state), query)
 
     @app.callback(
         Output("div-paper", "children"),
@@ -106,10 +113,10 @@ def register(app: Dash, store: Store) -> None:
     )
     def render_panel(query, sort):
         state, _ = read_state(store, query)
-        view = build_view(store, state)
         pid = state.selected or state.seeds[0]
         row = store.row(pid)
-        panel = paper_panel(store, row, view, sort if sort in ("citations", "year") else "citations")
+        panel = paper_panel(store, row, build_subgraph(store, state), state,
+                            sort if sort in ("citations", "year") else "citations")
         p = panel.paper
         facts = [
             html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),

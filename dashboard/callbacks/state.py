@@ -24,7 +24,7 @@ from dashboard.graph.state import (
     remove_seed,
     toggle_expand,
 )
-from dashboard.graph.view import build_view
+from dashboard.graph.view import build_subgraph
 from dashboard.store import Store
 
 
@@ -57,7 +57,7 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         if row is None:
             return state, notices
         expanding = pid not in state.seeds and pid not in state.expand
-        if expanding and new_neighbours(store, build_view(store, state).sub, row, state) == 0:
+        if expanding and new_neighbours(store, build_subgraph(store, state), row, state) == 0:
             title = store.titles([row])[0]
             notices.append(f"“{title}” has no references or citers to add: all of them are already shown, "
                            "hidden by the filters, or not in this dataset.")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import random
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
 import igraph as ig
@@ -29,12 +28,12 @@ from dashboard.store import Store
 
 Positions = dict[int, tuple[float, float]]
 EDGE_LENGTH = 110.0  # px, median edge length of a force layout
+SMALL_STAR = 24  # one seed with at most this many neighbours: a ring, no force layout needed
 NODE_GAP = 46.0  # px between nodes on an arc or in a column
 YEAR_GAP = 300.0  # px between the columns of the timeline
-_CACHE: OrderedDict[tuple, Positions] = OrderedDict()
-_CACHE_SIZE = 64
-_LOCK = threading.Lock()
 _RNG_LOCK = threading.Lock()
+_LOCK = threading.Lock()
+_BASE_CACHE: dict[tuple, Positions] = {}  # insertion-ordered; the oldest goes first
 
 
 def _jitter(row: int, salt: int = 0) -> tuple[float, float]:
@@ -44,49 +43,65 @@ def _jitter(row: int, salt: int = 0) -> tuple[float, float]:
     return math.cos(a), math.sin(a)
 
 
-def force_base(store: Store, seeds: Sequence[int], rows: Sequence[int], parent: dict[int, int]) -> Positions:
-    """Fruchterman-Reingold positions of the seeds and their neighbours, scaled to pixels."""
-    key = (store.meta.get("build_id"), id(store), tuple(seeds), tuple(rows))
-    with _LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
+def force_base(store: Store, seeds: Sequence[int], rows: Sequence[int], parent: dict[int, int],
+               sub: Subgraph | None = None) -> Positions:
+    """Fruchterman-Reingold positions of the seeds and their neighbours, scaled to pixels (cached).
+    ``sub``: a subgraph whose edges already cover ``rows`` (saves looking them up again)."""
+    if len(seeds) == 1 and len(rows) <= SMALL_STAR:  # a star: its force layout is a ring, drawn directly
+        seed = seeds[0]
+        return {seed: (0.0, 0.0), **place_around((0.0, 0.0), (0.0, 0.0), [r for r in rows if r != seed],
+                                                  full=True)}
+    key = (store, tuple(seeds), tuple(rows), tuple(parent.get(r, -1) for r in rows))
+    cached = _BASE_CACHE.get(key)
+    if cached is None:
+        edges = None
+        if sub is not None:
+            wanted = set(rows)
+            keep = np.fromiter((a in wanted and b in wanted for a, b in zip(sub.src.tolist(), sub.dst.tolist(),
+                                                                           strict=True)), dtype=bool,
+                               count=len(sub.src))
+            edges = (sub.src[keep], sub.dst[keep])
+        cached = _force_base(*key, edges=edges)
+        with _LOCK:
+            _BASE_CACHE[key] = cached
+            while len(_BASE_CACHE) > 64:
+                _BASE_CACHE.pop(next(iter(_BASE_CACHE)))
+    return cached
+
+
+def _force_base(store: Store, seeds: tuple[int, ...], rows: tuple[int, ...], parents: tuple[int, ...],
+                edges: tuple[np.ndarray, np.ndarray] | None = None) -> Positions:
     rows_arr = np.asarray(rows, dtype=np.int64)
     where = {r: i for i, r in enumerate(rows)}
-    src, dst = store.edges_among(rows_arr)
-    edges = [(where[a], where[b]) for a, b in zip(src.tolist(), dst.tolist(), strict=True)]
+    src, dst = store.edges_among(rows_arr) if edges is None else edges
+    si = [where[a] for a in src.tolist()]
+    di = [where[b] for b in dst.tolist()]
     n = len(rows)
     # start: seeds on a circle, every other paper near the seed that brought it in
     start = []
     ring = max(1.0, math.sqrt(n) / 2)
-    for i, r in enumerate(rows):
+    for i, (r, p) in enumerate(zip(rows, parents, strict=True)):
         if r in seeds:
-            k = list(seeds).index(r)
-            a = 2 * math.pi * k / max(1, len(seeds))
-            start.append([ring * math.cos(a) if len(seeds) > 1 else 0.0, ring * math.sin(a) if len(seeds) > 1 else 0.0])
+            a = 2 * math.pi * seeds.index(r) / len(seeds)
+            start.append([ring * math.cos(a), ring * math.sin(a)] if len(seeds) > 1 else [0.0, 0.0])
         else:
-            p = parent.get(r)
-            base = start[where[p]] if p is not None and where.get(p, n) < i else [0.0, 0.0]
+            base = start[where[p]] if p in where and where[p] < i else [0.0, 0.0]
             jx, jy = _jitter(r)
             start.append([base[0] + jx, base[1] + jy])
     if n == 1:
         coords = np.zeros((1, 2))
     else:
-        g = ig.Graph(n=n, edges=edges, directed=False)
+        g = ig.Graph(n=n, edges=list(zip(si, di, strict=True)), directed=False)
         with _RNG_LOCK:  # igraph's FR draws random numbers even from a given start: seed them
             ig.set_random_number_generator(random.Random(n))
             try:
-                layout = g.layout_fruchterman_reingold(seed=start, niter=300, grid="nogrid" if n < 1500 else "grid")
+                layout = g.layout_fruchterman_reingold(seed=start, niter=min(300, 60 + 4 * n),
+                                                       grid="nogrid" if n < 1500 else "grid")
             finally:
                 ig.set_random_number_generator(random)
         coords = np.asarray(layout.coords, dtype=float)
-    coords = _scale(coords, src=[where[a] for a in src.tolist()], dst=[where[b] for b in dst.tolist()])
-    out = {r: (float(coords[i, 0]), float(coords[i, 1])) for i, r in enumerate(rows)}
-    with _LOCK:
-        _CACHE[key] = out
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return out
+    coords = _scale(coords, src=si, dst=di)
+    return {r: (float(coords[i, 0]), float(coords[i, 1])) for i, r in enumerate(rows)}
 
 
 def _scale(coords: np.ndarray, src: list[int], dst: list[int]) -> np.ndarray:
@@ -121,54 +136,46 @@ def _nearest_distances(coords: np.ndarray, chunk: int = 512) -> np.ndarray:
 
 
 def place_around(centre: tuple[float, float], away_from: tuple[float, float], rows: Sequence[int],
-                 occupied: int = 0) -> Positions:
-    """Arcs of nodes around ``centre`` facing away from ``away_from`` (the middle of the picture)."""
-    out: Positions = {}
-    if not rows:
-        return out
+                 full: bool = False) -> Positions:
+    """Arcs of nodes around ``centre`` facing away from ``away_from`` (the middle of the picture): the
+    first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out. ``full``: whole
+    circles (for a node in the middle)."""
+    k = len(rows)
+    if not k:
+        return {}
     cx, cy = centre
     dx, dy = cx - away_from[0], cy - away_from[1]
     facing = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
-    radius = 130.0 + 40.0 * occupied
-    i = 0
-    while i < len(rows):
-        span = min(2 * math.pi, max(math.pi / 2, (len(rows) - i) * NODE_GAP / radius))
+    xs, ys = np.empty(k), np.empty(k)
+    radius, i = 130.0, 0
+    while i < k:
+        span = 2 * math.pi if full else min(2 * math.pi, max(math.pi / 2, (k - i) * NODE_GAP / radius))
         capacity = max(1, int(span * radius / NODE_GAP))
-        chunk = rows[i:i + capacity]
-        for j, r in enumerate(chunk):
-            a = facing + (j - (len(chunk) - 1) / 2) * (span / max(len(chunk), 1))
-            out[r] = (cx + radius * math.cos(a), cy + radius * math.sin(a))
-        i += capacity
+        m = min(capacity, k - i)
+        angles = facing + (np.arange(m) - (m - 1) / 2) * (span / m)
+        xs[i:i + m] = cx + radius * np.cos(angles)
+        ys[i:i + m] = cy + radius * np.sin(angles)
+        i += m
         radius += NODE_GAP * 1.3
-    return out
+    return dict(zip(rows, zip(xs.tolist(), ys.tolist(), strict=True), strict=True))
 
 
 def force(store: Store, sub: Subgraph) -> Positions:
-    rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
-    parent = sub.layout_parent or sub.parent
+    """Force layout of the seeds and their neighbours, then each expanded paper's own on arcs around it."""
     seeds = set(sub.seeds)
-    base_rows = [r for r in rows if r in seeds or parent.get(r) in seeds]
-    pos = dict(force_base(store, sub.seeds, base_rows, parent))
+    parent = sub.layout_parent or sub.parent
+    base_rows = list(sub.seeds) + [r for src, new in sub.layout_groups if src in seeds for r in new]
+    same = sub.layout_rows is None or len(sub.layout_rows) == len(sub.rows)
+    pos = dict(force_base(store, sub.seeds, base_rows, parent, sub if same else None))
     placed = np.array(list(pos.values())) if pos else np.zeros((1, 2))
     middle = (float(placed[:, 0].mean()), float(placed[:, 1].mean()))
-    children: dict[int, list[int]] = {}
-    for r in rows:
-        if r not in pos:
-            children.setdefault(parent.get(r, -1), []).append(r)
-    # parents in the order they were expanded; their children are placed after them
-    for p in list(children):
-        if p == -1:
-            continue
-        if p not in pos:
-            continue
-        pos.update(place_around(pos[p], middle, children.pop(p)))
-    pending = [r for kids in children.values() for r in kids]
-    for k, r in enumerate(pending):  # no placed parent (e.g. a selected paper out of view): outer ring
-        p = parent.get(r)
-        if p in pos:
-            pos.update(place_around(pos[p], middle, [r]))
-            continue
-        spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0)
+    for src, new in sub.layout_groups:  # in walk order: a paper is placed before what it brings in
+        if src not in seeds and src in pos:
+            pos.update(place_around(pos[src], middle, new))
+    rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
+    pending = [r for r in rows if r not in pos]  # no placed parent (a selected paper out of view): a ring
+    spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0)
+    for k, r in enumerate(pending):
         a = 2 * math.pi * k / max(1, len(pending)) - math.pi / 2
         pos[r] = (middle[0] + spread * 0.7 * math.cos(a), middle[1] + spread * 0.7 * math.sin(a))
     return pos

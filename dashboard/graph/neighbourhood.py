@@ -41,13 +41,17 @@ class Subgraph:
     capped: bool = False  # MAX_NODES reached
     layout_rows: np.ndarray | None = None
     layout_parent: dict[int, int] = field(default_factory=dict)
+    # (paper, the rows it brought in) in walk order, over layout_rows: what a layout places around what
+    layout_groups: list[tuple[int, list[int]]] = field(default_factory=list)
 
 
 def _walk(store: Store, sources: list[int], seeds: list[int], limit: int,
-          state: ViewState | None) -> tuple[dict[int, str], dict[int, int], list[Truncation], int, bool]:
+          state: ViewState | None) -> tuple[dict[int, str], dict[int, int], list[Truncation], int, bool,
+                                            list[tuple[int, list[int]]]]:
     """Breadth of one step from each source in order; ``state`` None = no filters."""
-    role: dict[int, str] = {s: "seed" for s in seeds}
+    role: dict[int, str] = dict.fromkeys(seeds, "seed")
     parent: dict[int, int] = {}
+    groups: list[tuple[int, list[int]]] = []
     truncated: list[Truncation] = []
     hidden = 0
     capped = False
@@ -55,26 +59,24 @@ def _walk(store: Store, sources: list[int], seeds: list[int], limit: int,
         if src not in role:
             continue  # an expanded paper that is not in view adds nothing
         for direction, fetch in (("references", store.references), ("citers", store.citers)):
-            nbrs = np.asarray(fetch(src), dtype=np.int64)
+            nbrs = fetch(src)
             total = len(nbrs)
             if state is not None and total:
                 mask = store.filter_mask(nbrs, years=state.years, areas=state.areas,
                                          min_citations=state.min_citations)
                 hidden += int(total - mask.sum())
                 nbrs = nbrs[mask]
-            matching = len(nbrs)
-            if matching > limit:
-                truncated.append(Truncation(src, direction, limit, matching))
+            if len(nbrs) > limit:
+                truncated.append(Truncation(src, direction, limit, len(nbrs)))
                 nbrs = nbrs[:limit]
-            kind = "reference" if direction == "references" else "citer"
-            for r in nbrs.tolist():
-                if r not in role:
-                    if len(role) >= MAX_NODES:
-                        capped = True
-                        break
-                    role[r] = kind
-                    parent[r] = src
-    return role, parent, truncated, hidden, capped
+            new = [r for r in nbrs.tolist() if r not in role]  # a CSR list has no repeats
+            if len(role) + len(new) > MAX_NODES:
+                new, capped = new[: max(0, MAX_NODES - len(role))], True
+            role.update(dict.fromkeys(new, "reference" if direction == "references" else "citer"))
+            parent.update(dict.fromkeys(new, src))
+            if new:
+                groups.append((src, new))
+    return role, parent, truncated, hidden, capped, groups
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
@@ -84,26 +86,33 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
     selected = store.row(state.selected) if state.selected else None
     sources = seeds + expand
     filtered = state.years is not None or state.areas is not None or state.min_citations > 0
-    role, parent, truncated, hidden, capped = _walk(store, sources, seeds, state.limit, state)
+    role, parent, truncated, hidden, capped, groups = _walk(store, sources, seeds, state.limit,
+                                                            state if filtered else None)
     if filtered:
-        layout_role, layout_parent, _, _, _ = _walk(store, sources, seeds, state.limit, None)
+        layout_role, layout_parent, _, _, _, layout_groups = _walk(store, sources, seeds, state.limit, None)
     else:
-        layout_role, layout_parent = role, parent
+        layout_role, layout_parent, layout_groups = role, parent, groups
     if selected is not None and selected not in role:
         role[selected] = "selected"
     rows = np.fromiter(role.keys(), dtype=np.int64, count=len(role))
     src, dst = store.edges_among(rows)
     layout_rows = list(layout_role)
     extra = [r for r in role if r not in layout_role]
-    layout_parent = dict(layout_parent)
-    for r in extra:
-        if r in parent:
-            layout_parent[r] = parent[r]
+    if extra:  # papers only the filters let in (beyond a cap): placed around what brought them in
+        layout_parent = dict(layout_parent)
+        layout_groups = list(layout_groups)
+        by_parent: dict[int, list[int]] = {}
+        for r in extra:
+            if r in parent:
+                layout_parent[r] = parent[r]
+                by_parent.setdefault(parent[r], []).append(r)
+        layout_groups += list(by_parent.items())
     return Subgraph(
         rows=rows, role=role, parent=parent, src=src, dst=dst,
         expanded=[e for e in expand if e in role], seeds=seeds, selected=selected,
         truncated=truncated, hidden=hidden, capped=capped,
         layout_rows=np.asarray(layout_rows + extra, dtype=np.int64), layout_parent=layout_parent,
+        layout_groups=layout_groups,
     )
 
 

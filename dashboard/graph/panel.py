@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import View
 from dashboard.store import Store
 
 LIST_SHOWN = 100  # entries rendered per list; the rest are counted
@@ -57,9 +57,8 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
     return PaperList(entries, total, matching, matching - len(head))
 
 
-def paper_panel(store: Store, row: int, view: View, sort: str = "citations") -> PaperPanel:
-    state = view.state
-    shown = set(view.sub.rows.tolist())
+def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: str = "citations") -> PaperPanel:
+    shown = set(sub.rows.tolist())
     pid = store.id(row)
     return PaperPanel(
         paper=store.paper(row),

@@ -1,19 +1,28 @@
-"""The view model: everything a state shows, as plain lists and dicts.
+"""The view model: everything a state shows, as plain data, and the graph payload the browser draws.
 
-The graph goes to the browser as a compact columnar *payload* (one list per node field, edges as
-pairs of node positions), serialised once with orjson; ``assets/citemap.js`` (``elementsFromPayload``)
-turns it into Cytoscape elements. Node ids are paper ids; node data carries ``label``, ``title``,
-``year``, ``areas``, ``citations``, ``in_cited``, ``color``, ``size``, ``role``; classes say
-seed / reference / citer / selected / expanded / labelled / truncated; edge ids are ``citing>cited``.
+The payload is JSON text built for speed (an expand must cost about one no-op callback):
 
-``build_view(store, state)`` is cached per canonical URL, so the several Dash callbacks that render
-one state (graph, panel, charts) compute the neighbourhood and layout once per worker.
+* ``nodes``: each paper's fixed fields (``id``, ``title``, ``year``, ``areas``, ``citations``,
+  ``in_cited``), spliced in as prepared JSON from the index (``Store.node_json``);
+* per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
+  x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
+  ``truncated``, ``top`` (most cited, always labelled) papers; ``edges`` as ``source``/``target``
+  node positions; timeline ``axis`` labels; the ``palette`` for colour by area or by year.
+
+``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
+ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
+``citations``, ``in_cited``, ``color``, ``size``, ``role``; classes say paper + seed / reference /
+citer / selected, then expanded / selected / labelled / truncated (and ``tl`` on the timeline); edge
+ids are ``citing>cited``.
+
+``build_subgraph(store, state)`` and ``graph_json(store, state)`` are cached per state (a frozen,
+canonical dataclass), so the Dash callbacks that draw one state compute its neighbourhood and layout
+once per worker.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -24,34 +33,35 @@ from dashboard.graph import colors
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
 from dashboard.graph.state import ViewState, encode_query
+from dashboard.index import UNKNOWN_AREA
 from dashboard.store import Store
 
-LABEL_CHARS = 42
+LABEL_CHARS = 42  # assets/citemap.js cuts labels to the same length
 ALWAYS_LABELLED = 8  # most cited papers in view that keep their label at any zoom
+ROLE_LETTER = {"seed": "s", "reference": "r", "citer": "c", "selected": "x"}
 
 
 @dataclass
 class View:
+    store: Store
     state: ViewState
     sub: Subgraph
-    payload: dict  # columnar graph for the browser (see module docstring)
-    ids: list[str]  # visible paper ids, in node order
-    legend: list[tuple[str, str]]  # (name, colour) for colour by area
+    payload: dict  # the per-view part of the payload (see the module docstring)
+    payload_json: str  # the whole payload, fixed node fields included
     truncated: list[dict] = field(default_factory=list)
-    hidden: int = 0
-    capped: bool = False
+
+    @cached_property
+    def ids(self) -> list[str]:
+        """Visible paper ids, in node order."""
+        return self.store.ids(self.sub.rows)
 
     @property
     def n_nodes(self) -> int:
-        return len(self.ids)
+        return len(self.sub.rows)
 
     @property
     def n_edges(self) -> int:
         return len(self.sub.src)
-
-    @cached_property
-    def payload_json(self) -> str:
-        return orjson.dumps(self.payload).decode()
 
 
 def short_label(title: str) -> str:
@@ -59,66 +69,50 @@ def short_label(title: str) -> str:
     return title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1].rstrip() + "…"
 
 
-@lru_cache(maxsize=32)
-def _area_color_map(names: tuple[str, ...]) -> dict[str, str]:
-    return {a: colors.area_color(list(names), a) for a in names}
+@lru_cache(maxsize=8)
+def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | None) -> dict:
+    """Colours the browser needs: by primary area, and by year from ``year0``."""
+    lo, hi = year_min, year_max
+    return {
+        "area": {a: colors.area_color(list(area_names), a) for a in area_names} | {UNKNOWN_AREA: colors.UNKNOWN_COLOR},
+        "unknown": colors.UNKNOWN_COLOR,
+        "year0": lo,
+        "year": [colors.year_color(y, lo, hi) for y in range(lo, hi + 1)] if lo is not None and hi is not None else [],
+    }
 
 
-def node_colors(store: Store, rows: np.ndarray, mode: str) -> list[str]:
-    if mode == "year":
-        return [colors.year_color(int(y), store.year_min, store.year_max) for y in store.year[rows].tolist()]
-    cmap = _area_color_map(tuple(store.area_names))
-    names = store.area_names
-    return [cmap[names[c]] if c >= 0 else colors.UNKNOWN_COLOR for c in store.primary_area[rows].tolist()]
+def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
+    """Positions in ``rows`` of a few ``wanted`` rows (a broadcast compare: no sorting)."""
+    w = np.fromiter(wanted, dtype=np.int64)
+    if not len(w) or not len(rows):
+        return []
+    return np.flatnonzero((rows[:, None] == w[None, :]).any(axis=1)).tolist()
 
 
-def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, list[str]]:
-    """The columnar graph payload of a subgraph, and the node ids."""
+def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, str]:
+    """The per-view part of the graph payload, and the whole payload as JSON text."""
     rows = sub.rows
     row_list = rows.tolist()
     pos = positions(store, sub, state.layout)
-    ids = store.ids(rows)
-    titles = store.titles(rows)
-    years = store.year[rows].tolist()
-    cites_arr = store.citations[rows]
-    roles = [sub.role[r] for r in row_list]
-    seed_mask = np.fromiter((role == "seed" for role in roles), dtype=bool, count=len(roles))
-    sizes = np.round(14.0 + 5.5 * np.log10(1.0 + np.maximum(cites_arr, 0)), 1)
-    sizes = np.where(seed_mask, np.maximum(sizes, 42.0), sizes)
-    top = {row_list[i] for i in np.argsort(-cites_arr, kind="stable")[:ALWAYS_LABELLED].tolist()}
-    expanded = set(sub.expanded)
-    truncated = {t.paper for t in sub.truncated}
-    labelled = top | expanded | set(sub.seeds) | {sub.selected}
-    tail = " tl" if state.layout == "timeline" else ""
-    classes = []
-    for r, role in zip(row_list, roles, strict=True):
-        c = "paper " + role
-        if r in expanded:
-            c += " expanded"
-        if r == sub.selected:
-            c += " selected"
-        if r in labelled:
-            c += " labelled"
-        if r in truncated:
-            c += " truncated"
-        classes.append(c + tail)
-    xy = [pos.get(r, (0.0, 0.0)) for r in row_list]
+    origin = (0.0, 0.0)
+    xy = np.round(np.array([pos.get(r, origin) for r in row_list], dtype=float).reshape(-1, 2), 1)
     order = np.argsort(rows, kind="stable")
-    nodes = {
-        "id": ids, "label": [short_label(t) for t in titles], "title": titles,
-        "year": [y if y >= 0 else None for y in years], "areas": store.areas_of(rows),
-        "citations": cites_arr.tolist(), "in_cited": store.in_cited[rows].tolist(),
-        "color": node_colors(store, rows, state.color), "size": sizes.tolist(), "role": roles,
-        "x": [round(p[0], 1) for p in xy], "y": [round(p[1], 1) for p in xy], "classes": classes,
+    years = store.year[rows]
+    payload = {
+        "query": encode_query(state), "layout": state.layout, "color": state.color,
+        "selected": store.id(sub.selected) if sub.selected is not None else None,
+        "role": "".join(map(ROLE_LETTER.__getitem__, map(sub.role.__getitem__, row_list))),
+        "x": np.ascontiguousarray(xy[:, 0]), "y": np.ascontiguousarray(xy[:, 1]),
+        "seeds": _where(rows, sub.seeds), "expanded": _where(rows, sub.expanded),
+        "truncated": _where(rows, [t.paper for t in sub.truncated]),
+        "top": np.argsort(-store.citations[rows], kind="stable")[:ALWAYS_LABELLED],
+        "edges": {"source": order[np.searchsorted(rows[order], sub.src)],
+                  "target": order[np.searchsorted(rows[order], sub.dst)]},
+        "axis": year_axis(pos, row_list, years.tolist()) if state.layout == "timeline" else [],
+        "palette": palette(tuple(store.area_names), store.year_min, store.year_max),
     }
-    edges = {
-        "source": order[np.searchsorted(rows[order], sub.src)].tolist(),
-        "target": order[np.searchsorted(rows[order], sub.dst)].tolist(),
-    }
-    axis = year_axis(pos, row_list, years) if state.layout == "timeline" else []
-    selected = store.id(sub.selected) if sub.selected is not None else None
-    return {"query": encode_query(state), "nodes": nodes, "edges": edges, "axis": axis,
-            "selected": selected}, ids
+    text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
+    return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
 
 
 def year_axis(pos: dict, rows: list[int], years: list[int]) -> list[dict]:
@@ -141,36 +135,27 @@ def _truncation_info(store: Store, t: Truncation) -> dict:
 
 
 def compute_view(store: Store, state: ViewState) -> View:
-    sub = neighbourhood(store, state)
-    payload, ids = graph_payload(store, sub, state)
-    shown_areas: list[str] = []
-    if len(sub.rows):
-        codes = np.unique(store.primary_area[sub.rows])
-        shown_areas = [store.area_names[c] for c in sorted(codes.tolist()) if c >= 0]
-    return View(
-        state=state, sub=sub, payload=payload, ids=ids,
-        legend=colors.area_legend(store.area_names, shown_areas),
-        truncated=[_truncation_info(store, t) for t in sub.truncated],
-        hidden=sub.hidden, capped=sub.capped,
-    )
+    sub = build_subgraph(store, state)
+    payload, text = graph_payload(store, sub, state)
+    return View(store=store, state=state, sub=sub, payload=payload, payload_json=text,
+                truncated=[_truncation_info(store, t) for t in sub.truncated])
 
 
-_CACHE: OrderedDict[tuple[int, str], View] = OrderedDict()
-_LOCK = threading.Lock()
-_CACHE_SIZE = 48
+def shown_areas(store: Store, sub: Subgraph) -> list[str]:
+    """The primary areas of the papers in view, in the dataset's order (most frequent first)."""
+    if not len(sub.rows):
+        return []
+    codes = np.unique(store.primary_area[sub.rows])
+    return [store.area_names[c] for c in sorted(codes.tolist()) if c >= 0]
 
 
-def build_view(store: Store, state: ViewState) -> View:
-    """The view of a state, cached per worker by canonical URL."""
-    key = (id(store), encode_query(state))
-    with _LOCK:
-        view = _CACHE.get(key)
-        if view is not None:
-            _CACHE.move_to_end(key)
-            return view
-    view = compute_view(store, state)
-    with _LOCK:
-        _CACHE[key] = view
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return view
+# Per-worker caches, keyed by the (frozen, canonical) state: the callbacks that draw one state share the
+# subgraph; the graph is kept as its JSON text only (a View holds thousands of small objects, and keeping
+# many alive costs more in allocation and garbage collection than it saves).
+build_subgraph = lru_cache(maxsize=32)(neighbourhood)
+
+
+@lru_cache(maxsize=64)
+def graph_json(store: Store, state: ViewState) -> str:
+    """The graph payload of a state as JSON text (what render_graph sends)."""
+    return compute_view(store, state).payload_json

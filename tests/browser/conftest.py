@@ -109,7 +109,8 @@ class Page:
                 const q = window.location.search;
                 const g = document.getElementById('div-rendered-graph');
                 const p = document.getElementById('div-rendered-panel');
-                return g && p && g.textContent === q && p.textContent === q
+                const s = document.getElementById('div-rendered-side');
+                return g && p && s && g.textContent === q && p.textContent === q && s.textContent === q
                     && !document.querySelector('[data-dash-is-loading="true"]');
             }""", timeout=timeout, polling=100)
         self.page.wait_for_timeout(150)  # let Cytoscape finish drawing the new elements
