@@ -1,0 +1,514 @@
+"""citemap benchmarks: one command, a table of ratios against baselines measured in the same run.
+
+    python bench/run.py                       # sizes small and large, full counts (< 10 minutes)
+    python bench/run.py --quick               # smoke run: size small, few requests, 5 s of load
+    python bench/run.py --sizes large --quick
+
+For each size a synthetic dataset is generated with bench/synth.py into bench/out/ (reused when its
+``dataset.json`` says it was made with the same size, seed and generator version), then:
+
+* startup: ``Store.load`` plus what a first request touches, vs reading the tables into a
+  ``networkx.DiGraph`` (fresh process each);
+* memory: resident memory added by loading (every mapped page touched) vs the DiGraph;
+* expand: HTTP round trip of the ``render_graph`` callback for ``?seeds=S&expand=P`` (P with about 300
+  neighbours, a different P for every request) vs the no-op ``pong`` callback, on gunicorn with 2 workers;
+* search: ``Store.search`` of realistic partial queries vs one no-op round trip; the search callback over
+  HTTP is reported too;
+* throughput: expand requests per second under 8 concurrent connections vs the no-op's.
+
+Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import gc
+import json
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+for p in (ROOT, BENCH):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import loadgen  # noqa: E402
+import synth  # noqa: E402
+
+OUT = BENCH / "out"
+SEED = 1
+SIZES: dict[str, tuple[int, int]] = {
+    "tiny": (20_000, 150_000),  # for trying the bench itself
+    "small": (170_000, 1_200_000),  # ogbn-arxiv's size
+    "large": (1_000_000, 10_000_000),
+}
+HOST = "127.0.0.1"
+POOL_RANGE = (250, 350)  # references + citers of an expanded paper
+POOL_MIN = 120  # distinct expand queries needed to defeat the per-worker view cache (LRU of 48)
+FEW_NEIGHBOURS = 10  # a seed S has at most this many references + citers (else the fewest there are)
+SUGGESTIONS = 8  # what the search box asks for (dashboard/callbacks/search.py)
+TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
+    "startup": ("<=", 1 / 20),
+    "memory": ("<=", 0.5),
+    "expand latency median": ("<=", 2.0),
+    "search median": ("<", 1.0),
+    "expand throughput": (">=", 0.5),
+}
+
+
+@dataclass
+class Row:
+    size: str
+    measure: str
+    citemap: float
+    baseline: float
+    unit: str  # s | ms | MB | /s
+    baseline_name: str
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.citemap / self.baseline if self.baseline else float("inf")
+
+    @property
+    def target(self) -> str:
+        t = TARGETS.get(self.measure)
+        return f"{t[0]} {t[1]:.3g}" if t else "(info)"
+
+    @property
+    def ok(self) -> bool | None:
+        t = TARGETS.get(self.measure)
+        if t is None:
+            return None
+        op, bound = t
+        return {"<=": self.ratio <= bound, "<": self.ratio < bound, ">=": self.ratio >= bound}[op]
+
+
+# -- processes we start: always ended, also on Ctrl-C / SIGTERM / exceptions ----------------------------
+_LIVE: list[subprocess.Popen] = []
+
+
+def _stop(proc: subprocess.Popen, grace: float = 25.0) -> None:
+    """End a process group we started (gunicorn master and its workers), by its id."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)  # any worker left behind in the group
+    if proc in _LIVE:
+        _LIVE.remove(proc)
+
+
+def _stop_all() -> None:
+    for proc in list(_LIVE):
+        _stop(proc, grace=5.0)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _run_child(args: list[str], timeout: float) -> subprocess.CompletedProcess:
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=ROOT)
+    _LIVE.append(proc)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        _stop(proc, grace=2.0)
+        raise
+    _LIVE.remove(proc)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+# -- datasets -------------------------------------------------------------------------------------------
+def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
+    """bench/out/<name>, generated unless a dataset of the same size, seed and generator is there."""
+    folder = OUT / f"{name}-{papers}-{edges}-s{seed}"
+    meta_path = folder / "dataset.json"
+    want = synth.synth_meta(papers, edges, seed)
+    with contextlib.suppress(OSError, ValueError):
+        meta = json.loads(meta_path.read_text())
+        if meta.get("synth") == want and (folder / "index" / "meta.json").is_file():
+            log(f"[{name}] reusing {folder.relative_to(ROOT)}")
+            return folder
+    log(f"[{name}] generating {papers:,} papers / {edges:,} edges (seed {seed}) ...")
+    t0 = time.perf_counter()
+    res = _run_child([sys.executable, str(BENCH / "synth.py"), "--papers", str(papers), "--edges", str(edges),
+                      "--seed", str(seed), "--out", str(folder)], timeout=900)
+    if res.returncode:
+        raise SystemExit(f"bench/synth.py failed:\n{res.stderr[-3000:]}")
+    log(f"[{name}] {res.stdout.strip()} ({time.perf_counter() - t0:.0f} s)")
+    return folder
+
+
+# -- startup and memory: fresh processes ---------------------------------------------------------------
+def probe(kind: str, folder: Path) -> dict[str, Any]:
+    res = _run_child([sys.executable, str(BENCH / "probes.py"), kind, str(folder)], timeout=900)
+    if res.returncode:
+        raise SystemExit(f"bench/probes.py {kind} failed:\n{res.stderr[-3000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def measure_startup(size: str, folder: Path, repeats: int) -> list[Row]:
+    stores = [probe("store", folder) for _ in range(repeats)]
+    log(f"[{size}] store: " + ", ".join(f"{s['seconds']:.3f} s" for s in stores))
+    nx = probe("networkx", folder)
+    log(f"[{size}] networkx DiGraph: {nx['seconds']:.1f} s, {(nx['rss_full'] - nx['rss_base']) / 2**20:,.0f} MB")
+    seconds = statistics.median(s["seconds"] for s in stores)
+    store_mem = statistics.median(s["rss_full"] - s["rss_base"] for s in stores) / 2**20
+    lazy_mem = statistics.median(s["rss_ready"] - s["rss_base"] for s in stores) / 2**20
+    return [
+        Row(size, "startup", seconds, nx["seconds"], "s", "networkx DiGraph build",
+            f"median of {repeats} fresh processes; DiGraph: 1 process"),
+        Row(size, "memory", store_mem, (nx["rss_full"] - nx["rss_base"]) / 2**20, "MB", "networkx DiGraph RSS",
+            f"every mapped page touched; {lazy_mem:,.0f} MB right after start-up"),
+    ]
+
+
+# -- workload: expand pool and search queries ------------------------------------------------------------
+def expand_pool(store: Any, rng: np.random.Generator) -> tuple[list[tuple[str, str]], tuple[int, int]]:
+    """(S, P) pairs: P has POOL_RANGE references + citers, S is a neighbour of P with few of its own."""
+    deg = np.diff(store.arrays["ref_offsets"]) + np.diff(store.arrays["cit_offsets"])
+    lo, hi = POOL_RANGE
+    cands = np.flatnonzero((deg >= lo) & (deg <= hi))
+    while len(cands) < POOL_MIN and lo > 50:  # a small dataset: widen the range, and say so
+        lo, hi = lo - 25, hi + 25
+        cands = np.flatnonzero((deg >= lo) & (deg <= hi))
+    cands = rng.permutation(cands)[:400]
+    pairs = []
+    for p in cands.tolist():
+        nbrs = np.unique(np.concatenate([store.references(p), store.citers(p)]).astype(np.int64))
+        few = nbrs[deg[nbrs] <= FEW_NEIGHBOURS]
+        s = int(rng.choice(few)) if len(few) else int(nbrs[np.argmin(deg[nbrs])])
+        pairs.append((store.id(s), store.id(p)))
+    return pairs, (lo, hi)
+
+
+def search_queries(store: Any, rng: np.random.Generator, n: int) -> list[str]:
+    """Partial queries as typed: 1-3 consecutive words of a real title, the last cut to 1-6 letters
+    (at least 2 characters in all: the search box does not search a single character)."""
+    word = re.compile(r"\w+")
+    rows = rng.integers(0, store.n, size=n * 2)
+    out: list[str] = []
+    for title in store.titles(rows):
+        words = word.findall((title or "").lower())
+        if not words:
+            continue
+        k = min(len(words), int(rng.choice([1, 2, 3], p=[0.4, 0.35, 0.25])))
+        start = int(rng.integers(0, len(words) - k + 1))
+        picked = words[start:start + k]
+        cut = min(len(picked[-1]), int(rng.integers(1, 7)))
+        if k == 1:
+            cut = max(cut, min(2, len(picked[-1])))
+        picked[-1] = picked[-1][:cut]
+        q = " ".join(picked)
+        if len(q) >= 2:
+            out.append(q)
+        if len(out) == n:
+            break
+    return out
+
+
+def measure_search_inprocess(store: Any, queries: list[str]) -> tuple[list[float], dict[str, float]]:
+    store.search("warm up")  # opens the SQLite connection
+    times = []
+    by_len: dict[int, list[float]] = {}
+    for q in queries:
+        t0 = time.perf_counter()
+        store.search(q, SUGGESTIONS)
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        by_len.setdefault(len(re.findall(r"\w+", q)[-1]) if re.findall(r"\w+", q) else 0, []).append(dt)
+    detail = {f"last word {k} letters": statistics.median(v) * 1000 for k, v in sorted(by_len.items())}
+    slow = sorted(zip(times, queries, strict=True), reverse=True)[:3]
+    detail.update({f"slow: {q!r}": t * 1000 for t, q in slow})
+    return times, detail
+
+
+# -- the server ---------------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int]]:
+    """gunicorn with the project's config and 2 workers on a free loopback port, as (port, master pid);
+    ended on exit."""
+    import requests
+
+    port = free_port()
+    env = {**os.environ, "CITEMAP_DATA": str(folder), "WEB_CONCURRENCY": "2"}
+    cmd = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
+           "--bind", f"{HOST}:{port}"]
+    with open(log_path, "w") as logf:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logf, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    _LIVE.append(proc)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"gunicorn exited with {proc.returncode}; see {log_path}")
+            try:
+                r = requests.get(f"http://{HOST}:{port}/health", timeout=5)
+                if r.status_code == 200 and r.json().get("status") == "ok":
+                    break
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"gunicorn did not answer /health in 180 s; see {log_path}")
+            time.sleep(0.2)
+        yield port, proc.pid
+    finally:
+        _stop(proc)
+
+
+def server_cpu(master: int) -> float:
+    """CPU seconds used so far by the workers of a gunicorn master (user + system), including workers
+    that ended (``max_requests`` restarts them) and were reaped by the master."""
+    import psutil
+
+    proc = psutil.Process(master)
+    t = proc.cpu_times()
+    total = t.children_user + t.children_system
+    for child in proc.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            c = child.cpu_times()
+            total += c.user + c.system
+    return total
+
+
+def find_callback(deps: list[dict[str, Any]], input_key: str, output_part: str) -> dict[str, Any]:
+    for cb in deps:
+        keys = [f"{d['id']}.{d['property']}" for d in cb.get("inputs", [])]
+        if keys == [input_key] and output_part in cb.get("output", ""):
+            return cb
+    raise SystemExit(f"no callback with input {input_key} and output {output_part} in /_dash-dependencies")
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str]], queries: list[str],
+                 search_median_ms: float, n: int, load_seconds: float) -> tuple[list[Row], dict[str, Any]]:
+    import requests
+
+    extra: dict[str, Any] = {}
+    with server(folder, OUT / f"gunicorn-{size}.log") as (port, master):
+        base = f"http://{HOST}:{port}"
+        health = requests.get(f"{base}/health", timeout=10).json()
+        if health.get("papers") != store.n:
+            raise SystemExit(f"the server serves {health} instead of {folder}")
+        deps = requests.get(f"{base}/_dash-dependencies", timeout=30).json()
+        pong = find_callback(deps, "store-ping.data", "store-pong.data")
+        render = find_callback(deps, "store-view-state.data", "store-graph.data")
+        suggest = find_callback(deps, "input-search.value", "div-search-results.children")
+        path = "/_dash-update-component"
+        noop_req = loadgen.post_request(HOST, port, path, loadgen.dash_payload(pong, {"store-ping.data": 1}))
+        expand_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
+            render, {"store-view-state.data": f"?seeds={s}&expand={p}"})) for s, p in pairs]
+        search_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
+            suggest, {"input-search.value": q})) for q in queries]
+
+        # check that the requests do what they should, once
+        status, body = loadgen.send(HOST, port, noop_req)
+        assert status == 200 and json.loads(body)["response"]["store-pong"]["data"] == 1, body[:300]
+        status, body = loadgen.send(HOST, port, expand_reqs[0])
+        assert status == 200, body[:300]
+        graph = json.loads(json.loads(body)["response"]["store-graph"]["data"])
+        nodes = len(graph["nodes"]["id"])
+        extra["expand_nodes_first"] = nodes
+        extra["expand_bytes_first"] = len(body)
+        if nodes < 100 or pairs[0][1] not in graph["nodes"]["id"]:
+            raise SystemExit(f"the expand request shows {nodes} nodes; expected about 300")
+        status, body = loadgen.send(HOST, port, search_reqs[0])
+        assert status == 200 and b"search-item" in body, body[:300]
+
+        # warm-up: both workers busy (2 concurrent connections), every kind of request
+        warm = len(pairs) - 1
+        loadgen.parallel(lambda i: loadgen.timed(HOST, port, noop_req), 60, 2)
+        loadgen.parallel(lambda i: loadgen.timed(HOST, port, expand_reqs[warm - i]), 20, 2)
+        loadgen.parallel(lambda i: loadgen.timed(HOST, port, search_reqs[-1 - i]), 20, 2)
+
+        # sequential round trips, interleaved so that drift hits all kinds alike; a different P each time
+        noop_t, expand_t, search_t = [], [], []
+        for i in range(n):
+            noop_t.append(loadgen.timed(HOST, port, noop_req))
+            expand_t.append(loadgen.timed(HOST, port, expand_reqs[i % len(expand_reqs)]))
+            search_t.append(loadgen.timed(HOST, port, search_reqs[i % len(search_reqs)]))
+        ms = 1000.0
+        noop_med, expand_med, search_med = (statistics.median(v) * ms for v in (noop_t, expand_t, search_t))
+        log(f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {pct(noop_t, 90) * ms:.2f}), expand "
+            f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms")
+
+        # bounded load: 8 connections for load_seconds, no-op then expand
+        cpu: dict[str, float] = {}
+        loads: dict[str, loadgen.LoadResult] = {}
+        for name, reqs in (("no-op", [noop_req]), ("expand", expand_reqs)):
+            time.sleep(0.5)
+            cpu0 = server_cpu(master)
+            res = loads[name] = loadgen.load(HOST, port, reqs, connections=8, seconds=load_seconds,
+                                             max_requests=200_000)
+            cpu[name] = (server_cpu(master) - cpu0) / max(res.done, 1) * ms
+            log(f"[{size}] load {name}: {res.done:,} in {res.seconds:.1f} s = {res.rate:,.0f}/s, {res.errors} errors"
+                + (f" ({res.first_error[:200]})" if res.errors else "")
+                + (f", median {statistics.median(res.latencies) * ms:.1f} ms" if res.latencies else "")
+                + f", server CPU {cpu[name]:.2f} ms a request")
+            if res.errors:
+                raise SystemExit(f"{res.errors} failed requests under load: {res.first_error[:300]}")
+        noop_load, expand_load = loads["no-op"], loads["expand"]
+        extra.update(noop_p90_ms=pct(noop_t, 90) * ms, expand_p90_ms=pct(expand_t, 90) * ms,
+                     expand_rate=expand_load.rate, noop_rate=noop_load.rate,
+                     expand_load_median_ms=statistics.median(expand_load.latencies) * ms,
+                     noop_load_median_ms=statistics.median(noop_load.latencies) * ms,
+                     noop_cpu_ms=cpu["no-op"], expand_cpu_ms=cpu["expand"])
+    rows = [
+        Row(size, "expand latency median", expand_med, noop_med, "ms", "no-op callback round trip",
+            f"{len(pairs)} distinct ?seeds=S&expand=P, {n} sequential requests"),
+        Row(size, "expand latency p90", pct(expand_t, 90) * ms, pct(noop_t, 90) * ms, "ms", "no-op p90"),
+        Row(size, "search median", search_median_ms, noop_med, "ms", "no-op callback round trip",
+            f"Store.search in process, {len(queries)} partial queries"),
+        Row(size, "search callback median", search_med, noop_med, "ms", "no-op callback round trip",
+            "suggestions over HTTP"),
+        Row(size, "expand throughput", expand_load.rate, noop_load.rate, "/s", "no-op requests/s",
+            f"8 connections, {load_seconds:g} s each"),
+    ]
+    return rows, extra
+
+
+# -- output --------------------------------------------------------------------------------------------------
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def fmt(value: float, unit: str) -> str:
+    if unit == "s":
+        return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+    if unit == "ms":
+        return f"{value:.2f} ms"
+    if unit == "MB":
+        return f"{value:,.0f} MB"
+    return f"{value:,.0f}/s"
+
+
+def table(rows: list[Row]) -> str:
+    head = ("size", "measure", "citemap", "baseline", "ratio", "target", "result")
+    body = [(r.size, r.measure, fmt(r.citemap, r.unit), fmt(r.baseline, r.unit), f"{r.ratio:.3g}", r.target,
+             "" if r.ok is None else ("PASS" if r.ok else "FAIL")) for r in rows]
+    widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"  # noqa: E731
+    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(head), sep, *(line(b) for b in body)])
+
+
+def machine() -> str:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    import psutil
+
+    return (f"{os.cpu_count()} CPUs ({cpu}), {psutil.virtual_memory().total / 2**30:.0f} GiB RAM, "
+            f"Python {platform.python_version()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default=None, help=f"comma-separated, of {', '.join(SIZES)} "
+                    "(default: small,large; with --quick: small)")
+    ap.add_argument("--quick", action="store_true", help="smoke run: fewer requests, 5 s of load")
+    ap.add_argument("--seed", type=int, default=SEED)
+    args = ap.parse_args(argv)
+    sizes = (args.sizes or ("small" if args.quick else "small,large")).split(",")
+    bad = [s for s in sizes if s not in SIZES]
+    if bad:
+        ap.error(f"unknown size(s) {bad}; choose from {', '.join(SIZES)}")
+    n_seq = 40 if args.quick else 200
+    n_search = 100 if args.quick else 300
+    load_seconds = 5.0 if args.quick else 20.0
+    repeats = 1 if args.quick else 3
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with SIGINT ignored
+    atexit.register(_stop_all)
+    OUT.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    rows: list[Row] = []
+    extras: dict[str, Any] = {}
+    from dashboard.store import Store
+
+    try:
+        folders = {size: ensure_dataset(size, *SIZES[size], args.seed) for size in sizes}
+        for size in sizes:
+            folder = folders[size]
+            rows += measure_startup(size, folder, repeats)
+            store = Store.load(folder)
+            rng = np.random.default_rng(args.seed)
+            pairs, used_range = expand_pool(store, rng)
+            log(f"[{size}] expand pool: {len(pairs)} papers with {used_range[0]}-{used_range[1]} references + citers")
+            if len(pairs) < POOL_MIN:
+                log(f"[{size}] warning: fewer than {POOL_MIN} distinct expand queries; the view cache may help")
+            queries = search_queries(store, rng, n_search)
+            search_t, by_len = measure_search_inprocess(store, queries)
+            search_ms = statistics.median(search_t) * 1000
+            log(f"[{size}] Store.search: median {search_ms:.2f} ms, p90 {pct(search_t, 90) * 1000:.2f} ms, "
+                f"max {max(search_t) * 1000:.1f} ms; median by length of the last word: "
+                + ", ".join(f"{k.split()[2]}: {v:.2f}" for k, v in by_len.items() if k.startswith("last"))
+                + "; slowest: " + ", ".join(f"{k[6:]} {v:.1f} ms" for k, v in by_len.items() if k.startswith("slow")))
+            http_rows, extra = measure_http(size, folder, store, pairs, queries, search_ms, n_seq, load_seconds)
+            rows += http_rows
+            extras[size] = {"pool": len(pairs), "pool_range": used_range, "search_p90_ms": pct(search_t, 90) * 1000,
+                            "search_by_last_word_ms": by_len, **extra}
+            del store
+            gc.collect()
+    except KeyboardInterrupt:
+        log("interrupted")
+        _stop_all()
+        return 130
+    finally:
+        _stop_all()
+    elapsed = time.perf_counter() - started
+    print(table(rows))
+    failed = [r for r in rows if r.ok is False]
+    print(f"\n{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
+          f"{elapsed:.0f} s on {machine()}")
+    result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %z"), "machine": machine(), "seconds": elapsed,
+              "quick": args.quick, "seed": args.seed,
+              "rows": [{**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok} for r in rows],
+              "extra": extras}
+    name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ".json"
+    (OUT / name).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"details: {(OUT / name).relative_to(ROOT)}, server logs: bench/out/gunicorn-<size>.log")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

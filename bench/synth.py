@@ -1,0 +1,315 @@
+"""A seeded synthetic citemap dataset shaped like a real citation graph.
+
+    python bench/synth.py --papers 1000000 --edges 10000000 --seed 1 --out bench/out/large
+
+writes a real dataset folder through :func:`dashboard.dataset.write_dataset` (Parquet tables,
+``dataset.json`` and the ``index/`` the store memory-maps). Everything is vectorised with numpy and
+pyarrow; the same arguments give the same dataset, byte for byte in its tables.
+
+Shape:
+
+* years 1990..2024 with exponential growth of papers per year (about 13 % a year, like arXiv), months
+  uniform; papers are numbered by date, and a paper cites only papers with a lower number (older, or
+  earlier in the same month), so there is never a cycle, a self-loop or a duplicate edge;
+* ids like arXiv ids, ``YYMM.NNNNN`` from the posting month and the order within it; ``posted`` is
+  the matching date;
+* citations by preferential attachment, year by year: a paper of year *y* cites earlier papers with
+  probability proportional to ``fitness * (3 + citations received before y) ** 0.75``, two thirds of the
+  time within the last four years (citations age), else anywhere before it; fitness is log-normal. This
+  gives a heavy-tailed in-degree: at 1M papers / 10M edges the ten most cited papers have 6,000 to 43,000
+  citers, the median paper 3, and about 80 % of papers are cited at least once (at 170k / 1.2M: 1,400 to
+  4,300, like ogbn-arxiv's 169k papers);
+* references per paper: log-normal, growing with the year, at most half the older papers and 600;
+* 1-2 areas per paper out of 40 arXiv-like categories with a Zipf distribution, about 2 % without area;
+* titles of 5-14 words drawn from a 4,000-word vocabulary (:mod:`vocab`) with a Zipf distribution;
+* ``cited_by`` / ``reference_count`` = the counts inside the dataset (null for about 3 % of papers, as
+  when a source does not say); no ``citations_by_year``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if str(ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(ROOT / "bench"))
+
+GENERATOR_VERSION = 1
+YEAR_FIRST, YEAR_LAST = 1990, 2024
+GROWTH = 0.13  # papers per year grow by e^0.13 ~ 14 % a year
+RECENT_SHARE = 0.66  # citations that go to the last RECENT_YEARS years
+RECENT_YEARS = 4
+MAX_REFS = 600
+PA_EXPONENT = 0.75  # weight of a paper ~ fitness * (ATTRACT + citations so far) ** PA_EXPONENT
+ATTRACT = 3.0
+FITNESS_SIGMA = 0.8
+NULL_COUNT_SHARE = 0.03
+NO_AREA_SHARE = 0.02
+TWO_AREAS_SHARE = 0.4
+VOCABULARY = 4000
+AREAS = (
+    "cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "cs.RO", "cs.CR", "cs.IR", "cs.NE", "eess.IV",
+    "cs.SE", "cs.DC", "cs.HC", "eess.SP", "eess.SY", "math.OC", "cs.IT", "cs.NI", "cs.DS", "cs.SD",
+    "eess.AS", "cs.CY", "cs.MA", "cs.GT", "cs.DB", "cs.SI", "quant-ph", "cs.LO", "cs.PL", "cs.CC",
+    "cs.GR", "cs.MM", "physics.comp-ph", "q-bio.QM", "q-bio.NC", "math.ST", "stat.ME", "econ.EM",
+    "astro-ph.IM", "cond-mat.dis-nn",
+)
+
+
+def zipf_weights(n: int, s: float = 1.0, q: float = 2.7) -> np.ndarray:
+    """Zipf-Mandelbrot probabilities of ranks 0..n-1."""
+    w = 1.0 / (np.arange(n) + 1.0 + q) ** s
+    return w / w.sum()
+
+
+def _digits(values: np.ndarray, width: int) -> np.ndarray:
+    """ASCII digits of non-negative ints, zero-padded, as an (n, width) uint8 array."""
+    out = np.empty((len(values), width), dtype=np.uint8)
+    v = values.astype(np.int64).copy()
+    for k in range(width - 1, -1, -1):
+        out[:, k] = 48 + v % 10
+        v //= 10
+    return out
+
+
+def _strings(chars: np.ndarray) -> pa.Array:
+    """An Arrow string array from an (n, width) uint8 array of ASCII."""
+    n, width = chars.shape
+    offsets = pa.py_buffer((np.arange(n + 1, dtype=np.int32) * width).tobytes())
+    return pa.Array.from_buffers(pa.string(), n, [None, offsets, pa.py_buffer(np.ascontiguousarray(chars).tobytes())])
+
+
+def dates(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Year, month, day and number within the month of ``n`` papers, sorted by date."""
+    years = np.arange(YEAR_FIRST, YEAR_LAST + 1)
+    p = np.exp(GROWTH * (years - YEAR_FIRST))
+    per_year = rng.multinomial(n, p / p.sum())
+    year = np.repeat(years, per_year).astype(np.int16)
+    month = rng.integers(1, 13, size=n).astype(np.int16)
+    order = np.lexsort((month, year))
+    year, month = year[order], month[order]
+    key = (year.astype(np.int64) - YEAR_FIRST) * 12 + month - 1
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    lengths = np.diff(np.r_[starts, n])
+    if lengths.max(initial=0) > 99_999:
+        raise SystemExit(f"{lengths.max()} papers in one month do not fit YYMM.NNNNN ids; use fewer papers")
+    seq = np.arange(n) - np.repeat(starts, lengths) + 1
+    day = 1 + ((seq - 1) * 28 // np.repeat(lengths, lengths))
+    return year, month, day.astype(np.int16), seq
+
+
+def out_degrees(rng: np.random.Generator, year: np.ndarray, edges: int) -> np.ndarray:
+    """References per paper: log-normal, growing with the year, capped; summing to ``edges``."""
+    n = len(year)
+    cap = np.minimum(np.arange(n) // 2, MAX_REFS)
+    if edges > int(cap.sum()):
+        raise SystemExit(f"{edges} edges cannot fit {n} papers (at most {int(cap.sum())})")
+    w = rng.lognormal(0.0, 0.8, size=n) * np.exp(0.03 * (year - YEAR_FIRST))
+    deg = np.zeros(n, dtype=np.int64)
+    for _ in range(30):  # scale up to the target; capped papers drop out
+        room = cap - deg
+        free = room > 0
+        missing = edges - int(deg.sum())
+        if missing <= 0 or not free.any():
+            break
+        share = w * free
+        add = np.floor(share / share.sum() * missing + rng.random(n)).astype(np.int64)
+        deg += np.minimum(add, room)
+    surplus = int(deg.sum()) - edges
+    while surplus > 0:  # random rounding overshot: take back one reference from random papers
+        take = rng.choice(np.flatnonzero(deg > 0), size=surplus, replace=False)
+        deg[take] -= 1
+        surplus = int(deg.sum()) - edges
+    while surplus < 0:
+        room = np.flatnonzero(cap > deg)
+        give = rng.choice(room, size=min(-surplus, len(room)), replace=False)
+        deg[give] += 1
+        surplus = int(deg.sum()) - edges
+    return deg
+
+
+def citations(rng: np.random.Generator, year: np.ndarray, deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Citation edges (citing, cited) by yearly preferential attachment; cited < citing always."""
+    n = len(year)
+    fitness = rng.lognormal(0.0, FITNESS_SIGMA, size=n)
+    indeg = np.zeros(n, dtype=np.int64)
+    year_start = np.searchsorted(year, np.arange(YEAR_FIRST, YEAR_LAST + 2))
+    src_parts: list[np.ndarray] = []
+    dst_parts: list[np.ndarray] = []
+    for k in range(YEAR_LAST - YEAR_FIRST + 1):
+        lo, hi = int(year_start[k]), int(year_start[k + 1])
+        if hi <= lo or not deg[lo:hi].any():
+            continue
+        weight = fitness * (ATTRACT + indeg) ** PA_EXPONENT
+        cum = np.zeros(n + 1)
+        np.cumsum(weight, out=cum[1:])
+        citing = np.repeat(np.arange(lo, hi), deg[lo:hi])
+        window = int(year_start[max(0, k - RECENT_YEARS)])
+        cited = _draw_distinct(rng, cum, citing, window, deg[lo:hi], lo)
+        src_parts.append(citing)
+        dst_parts.append(cited)
+        indeg += np.bincount(cited, minlength=n)
+    src = np.concatenate(src_parts) if src_parts else np.empty(0, np.int64)
+    dst = np.concatenate(dst_parts) if dst_parts else np.empty(0, np.int64)
+    return src, dst
+
+
+def _draw(rng: np.random.Generator, cum: np.ndarray, citing: np.ndarray, window: int) -> np.ndarray:
+    """One cited paper per citing slot: weighted by ``cum`` (prefix sums), among rows below the citing
+    row; a share of the draws restricted to rows from ``window`` on."""
+    recent = rng.random(len(citing)) < RECENT_SHARE
+    start = np.where(recent & (citing > window), window, 0)
+    low, high = cum[start], cum[citing]
+    u = low + rng.random(len(citing)) * (high - low)
+    cited = np.searchsorted(cum, u, side="right") - 1
+    return np.clip(cited, start, citing - 1)
+
+
+def _draw_distinct(rng: np.random.Generator, cum: np.ndarray, citing: np.ndarray, window: int,
+                   deg: np.ndarray, lo: int) -> np.ndarray:
+    """Like :func:`_draw`, redrawing duplicate (citing, cited) pairs until there are none."""
+    n = len(cum) - 1
+    cited = _draw(rng, cum, citing, window)
+    for attempt in range(60):
+        key = citing * n + cited
+        order = np.argsort(key, kind="stable")
+        dup = np.zeros(len(key), dtype=bool)
+        dup[order[1:]] = key[order[1:]] == key[order[:-1]]
+        if not dup.any():
+            return cited
+        idx = np.flatnonzero(dup)
+        if attempt < 20:
+            cited[idx] = _draw(rng, cum, citing[idx], window)
+        else:  # a young paper citing most of the few before it: uniform draws settle it
+            cited[idx] = (rng.random(len(idx)) * citing[idx]).astype(np.int64)
+    raise RuntimeError("could not draw distinct references")
+
+
+def areas(rng: np.random.Generator, n: int) -> pa.Array:
+    """1-2 areas per paper out of AREAS (Zipf), about NO_AREA_SHARE with none."""
+    p = zipf_weights(len(AREAS), s=1.1, q=0.5)
+    first = rng.choice(len(AREAS), size=n, p=p)
+    second = rng.choice(len(AREAS), size=n, p=p)
+    second = np.where(second == first, (first + 1 + rng.integers(0, len(AREAS) - 1, size=n)) % len(AREAS), second)
+    count = np.where(rng.random(n) < TWO_AREAS_SHARE, 2, 1)
+    count[rng.random(n) < NO_AREA_SHARE] = 0
+    codes = np.stack([first, second], axis=1)[np.arange(2)[None, :] < count[:, None]]
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(count, out=offsets[1:])
+    values = pa.array(AREAS, pa.string()).take(pa.array(codes))
+    return pa.ListArray.from_arrays(pa.array(offsets), values)
+
+
+def titles(rng: np.random.Generator, n: int) -> pa.Array:
+    """Titles of 5-14 words from a Zipf vocabulary, first letter upper case."""
+    from vocab import vocabulary
+
+    words = pa.array(vocabulary(VOCABULARY), pa.string())
+    lengths = 5 + rng.binomial(9, 0.5, size=n)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    cum = np.cumsum(zipf_weights(len(words)))
+    picks = np.minimum(np.searchsorted(cum, rng.random(int(offsets[-1])) * cum[-1], side="right"), len(words) - 1)
+    lists = pa.ListArray.from_arrays(pa.array(offsets), words.take(pa.array(picks)))
+    return pc.utf8_capitalize(pc.binary_join(lists, " "))
+
+
+def generate(papers: int, edges: int, seed: int) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """The papers and citations tables of a synthetic dataset, and a summary."""
+    from dashboard.dataset import CBY_TYPE, CITATIONS_SCHEMA, PAPERS_SCHEMA
+
+    rng = np.random.default_rng(seed)
+    n = papers
+    year, month, day, seq = dates(rng, n)
+    yy = (year.astype(np.int64) % 100) * 100 + month
+    id_chars = np.concatenate([_digits(yy, 4), np.full((n, 1), ord("."), np.uint8), _digits(seq, 5)], axis=1)
+    ids = _strings(id_chars)
+    dash = np.full((n, 1), ord("-"), np.uint8)
+    posted = _strings(np.concatenate([_digits(year, 4), dash, _digits(month, 2), dash, _digits(day, 2)], axis=1))
+    deg = out_degrees(rng, year, edges)
+    src, dst = citations(rng, year, deg)
+    in_cited = np.bincount(dst, minlength=n)
+    out_refs = np.bincount(src, minlength=n)
+    unknown = rng.random(n) < NULL_COUNT_SHARE
+    area_lists = areas(rng, n)
+    title_array = titles(rng, n)
+    table = pa.table({
+        "id": ids,
+        "title": title_array,
+        "year": pa.array(year, pa.int16()),
+        "posted": posted,
+        "areas": area_lists,
+        "cited_by": pa.array(in_cited, pa.int64(), mask=unknown),
+        "reference_count": pa.array(out_refs, pa.int64(), mask=unknown),
+        "citations_by_year": pa.nulls(n, CBY_TYPE),
+    }, schema=PAPERS_SCHEMA)
+    cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))}, schema=CITATIONS_SCHEMA)
+    top = int(np.argmax(in_cited)) if n else 0
+    summary = {
+        "papers": n, "edges": len(src), "max_in_degree": int(in_cited.max(initial=0)),
+        "most_cited": ids[top].as_py() if n else None, "max_out_degree": int(out_refs.max(initial=0)),
+        "papers_with_citers": int(np.count_nonzero(in_cited)),
+        "years": [int(year.min()), int(year.max())] if n else None,
+        "papers_first_year": int(np.count_nonzero(year == year.min())) if n else 0,
+        "papers_last_year": int(np.count_nonzero(year == year.max())) if n else 0,
+    }
+    return table, cites, summary
+
+
+def synth_meta(papers: int, edges: int, seed: int) -> dict[str, Any]:
+    """The ``synth`` block of ``dataset.json`` (what bench/run.py compares before reusing a dataset)."""
+    return {"papers": papers, "edges": edges, "seed": seed, "version": GENERATOR_VERSION}
+
+
+def build(papers: int, edges: int, seed: int, out: str | Path, quiet: bool = False) -> dict[str, Any]:
+    """Generate and write a dataset folder; returns the summary (with timings)."""
+    from dashboard.dataset import write_dataset
+
+    t0 = time.perf_counter()
+    table, cites, summary = generate(papers, edges, seed)
+    t1 = time.perf_counter()
+    meta = {
+        "name": f"synthetic {papers:,} papers / {edges:,} edges (seed {seed})",
+        "source": "bench/synth.py",
+        "command": f"python bench/synth.py --papers {papers} --edges {edges} --seed {seed} --out {out}",
+        "notes": "Synthetic benchmark data: not real papers.",
+        "synth": synth_meta(papers, edges, seed),
+        "summary": summary,
+    }
+    write_dataset(out, table, cites, meta)
+    t2 = time.perf_counter()
+    summary = {**summary, "generate_s": round(t1 - t0, 1), "write_s": round(t2 - t1, 1)}
+    if not quiet:
+        print(f"{summary['papers']:,} papers, {summary['edges']:,} edges, years {summary['years'][0]}-"
+              f"{summary['years'][1]} ({summary['papers_first_year']:,} -> {summary['papers_last_year']:,} papers "
+              f"a year); max in-degree {summary['max_in_degree']:,} ({summary['most_cited']}), max out-degree "
+              f"{summary['max_out_degree']:,}, {summary['papers_with_citers']:,} papers cited; generated in "
+              f"{summary['generate_s']} s, written with the index in {summary['write_s']} s -> {Path(out).resolve()}")
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--papers", type=int, required=True)
+    ap.add_argument("--edges", type=int, required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
+    args = ap.parse_args(argv)
+    if args.papers < 2 or args.edges < 0:
+        ap.error("--papers must be at least 2 and --edges at least 0")
+    build(args.papers, args.edges, args.seed, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
