@@ -141,7 +141,13 @@ class Store:
 
     def node_json(self, rows: Sequence[int] | np.ndarray) -> str:
         """The fixed graph-node fields of ``rows`` as JSON objects separated by commas (see index.py)."""
-        return ",".join(self._node_json.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist())
+        if not len(rows):
+            return ""
+        taken = self._node_json.take(pa.array(np.asarray(rows, dtype=np.int64)))
+        # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
+        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32, count=len(taken) + 1, offset=taken.offset * 4)
+        data = taken.buffers()[2]
+        return data[int(offsets[0]):int(offsets[-1]) - 1].to_pybytes().decode()
 
     def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
         return self._titles.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()

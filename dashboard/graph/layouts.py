@@ -27,6 +27,7 @@ from dashboard.graph.neighbourhood import Subgraph
 from dashboard.store import Store
 
 Positions = dict[int, tuple[float, float]]
+Placed = tuple[np.ndarray, np.ndarray]  # rows, and their (n, 2) positions
 EDGE_LENGTH = 110.0  # px, median edge length of a force layout
 SMALL_STAR = 24  # one seed with at most this many neighbours: a ring, no force layout needed
 NODE_GAP = 46.0  # px between nodes on an arc or in a column
@@ -135,53 +136,70 @@ def _nearest_distances(coords: np.ndarray, chunk: int = 512) -> np.ndarray:
     return out
 
 
-def place_around(centre: tuple[float, float], away_from: tuple[float, float], rows: Sequence[int],
-                 full: bool = False) -> Positions:
-    """Arcs of nodes around ``centre`` facing away from ``away_from`` (the middle of the picture): the
-    first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out. ``full``: whole
-    circles (for a node in the middle)."""
-    k = len(rows)
+def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, full: bool = False) -> np.ndarray:
+    """(k, 2) positions on arcs around ``centre`` facing away from ``away_from`` (the middle of the
+    picture): the first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out.
+    ``full``: whole circles (for a node in the middle)."""
+    out = np.empty((k, 2))
     if not k:
-        return {}
+        return out
     cx, cy = centre
     dx, dy = cx - away_from[0], cy - away_from[1]
     facing = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
-    xs, ys = np.empty(k), np.empty(k)
     radius, i = 130.0, 0
     while i < k:
         span = 2 * math.pi if full else min(2 * math.pi, max(math.pi / 2, (k - i) * NODE_GAP / radius))
-        capacity = max(1, int(span * radius / NODE_GAP))
-        m = min(capacity, k - i)
+        m = min(max(1, int(span * radius / NODE_GAP)), k - i)
         angles = facing + (np.arange(m) - (m - 1) / 2) * (span / m)
-        xs[i:i + m] = cx + radius * np.cos(angles)
-        ys[i:i + m] = cy + radius * np.sin(angles)
+        out[i:i + m, 0] = cx + radius * np.cos(angles)
+        out[i:i + m, 1] = cy + radius * np.sin(angles)
         i += m
         radius += NODE_GAP * 1.3
-    return dict(zip(rows, zip(xs.tolist(), ys.tolist(), strict=True), strict=True))
+    return out
 
 
-def force(store: Store, sub: Subgraph) -> Positions:
+def place_around(centre: tuple[float, float], away_from: tuple[float, float], rows: Sequence[int],
+                 full: bool = False) -> Positions:
+    """:func:`arc_xy` as a dict row -> (x, y)."""
+    xy = arc_xy(centre, away_from, len(rows), full)
+    return dict(zip(rows, zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True), strict=True))
+
+
+def force(store: Store, sub: Subgraph) -> Placed:
     """Force layout of the seeds and their neighbours, then each expanded paper's own on arcs around it."""
     seeds = set(sub.seeds)
     parent = sub.layout_parent or sub.parent
     base_rows = list(sub.seeds) + [r for src, new in sub.layout_groups if src in seeds for r in new]
     same = sub.layout_rows is None or len(sub.layout_rows) == len(sub.rows)
-    pos = dict(force_base(store, sub.seeds, base_rows, parent, sub if same else None))
-    placed = np.array(list(pos.values())) if pos else np.zeros((1, 2))
+    base = force_base(store, sub.seeds, base_rows, parent, sub if same else None)
+    placed = np.array(list(base.values())) if base else np.zeros((1, 2))
     middle = (float(placed[:, 0].mean()), float(placed[:, 1].mean()))
+    where = dict(base)  # where the papers that bring others in are
+    rows_out, xy_out = [np.fromiter(base.keys(), dtype=np.int64, count=len(base))], [placed[: len(base)]]
+    expanded = set(sub.expanded)
     for src, new in sub.layout_groups:  # in walk order: a paper is placed before what it brings in
-        if src not in seeds and src in pos:
-            pos.update(place_around(pos[src], middle, new))
-    rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
-    pending = [r for r in rows if r not in pos]  # no placed parent (a selected paper out of view): a ring
-    spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0)
-    for k, r in enumerate(pending):
-        a = 2 * math.pi * k / max(1, len(pending)) - math.pi / 2
-        pos[r] = (middle[0] + spread * 0.7 * math.cos(a), middle[1] + spread * 0.7 * math.sin(a))
-    return pos
+        if src not in seeds and src in where:
+            xy = arc_xy(where[src], middle, len(new))
+            rows_out.append(np.asarray(new, dtype=np.int64))
+            xy_out.append(xy)
+            where.update((r, (xy[i, 0], xy[i, 1])) for i, r in enumerate(new) if r in expanded)
+    done = np.concatenate(rows_out)
+    rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
+    pending = rows[~np.isin(rows, done)]  # no placed parent (a selected paper out of view): a ring
+    if len(pending):
+        spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0) * 0.7
+        a = 2 * math.pi * np.arange(len(pending)) / len(pending) - math.pi / 2
+        rows_out.append(pending)
+        xy_out.append(np.column_stack([middle[0] + spread * np.cos(a), middle[1] + spread * np.sin(a)]))
+    return np.concatenate(rows_out), np.concatenate(xy_out)
 
 
-def timeline(store: Store, sub: Subgraph) -> Positions:
+def _placed(pos: Positions) -> Placed:
+    rows = np.fromiter(pos.keys(), dtype=np.int64, count=len(pos))
+    return rows, np.array(list(pos.values()), dtype=float).reshape(-1, 2)
+
+
+def timeline(store: Store, sub: Subgraph) -> Placed:
     rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
     seeds = set(sub.seeds)
     years = store.year[np.asarray(rows, dtype=np.int64)] if rows else np.empty(0)
@@ -198,10 +216,10 @@ def timeline(store: Store, sub: Subgraph) -> Positions:
         for k, r in enumerate(members):
             slot = (k + 1) // 2 * (1 if k % 2 else -1)  # 0, +1, -1, +2, -2, ...
             pos[r] = (x, slot * NODE_GAP * 1.15)
-    return pos
+    return _placed(pos)
 
 
-def concentric(store: Store, sub: Subgraph) -> Positions:
+def concentric(store: Store, sub: Subgraph) -> Placed:
     rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
     seeds = [r for r in rows if r in set(sub.seeds)]
     rest = sorted((r for r in rows if r not in set(seeds)), key=lambda r: (-int(store.citations[r]), r))
@@ -222,12 +240,19 @@ def concentric(store: Store, sub: Subgraph) -> Positions:
             pos[r] = (radius * math.cos(a), radius * math.sin(a))
         i += capacity
         radius += NODE_GAP * 2.2
-    return pos
+    return _placed(pos)
 
 
 LAYOUT_FUNCTIONS = {"force": force, "timeline": timeline, "concentric": concentric}
 
 
-def positions(store: Store, sub: Subgraph, layout: str) -> Positions:
-    """Positions of every visible node (a superset may be returned)."""
+def positions(store: Store, sub: Subgraph, layout: str) -> Placed:
+    """(rows, (n, 2) positions) covering every visible node (and the layout's other rows)."""
     return LAYOUT_FUNCTIONS.get(layout, force)(store, sub)
+
+
+def positions_of(placed: Placed, rows: np.ndarray) -> np.ndarray:
+    """The (len(rows), 2) positions of ``rows`` in a placement (rows must all be placed)."""
+    lrows, lxy = placed
+    order = np.argsort(lrows, kind="stable")
+    return lxy[order[np.searchsorted(lrows[order], rows)]]

@@ -30,7 +30,7 @@ import numpy as np
 import orjson
 
 from dashboard.graph import colors
-from dashboard.graph.layouts import positions
+from dashboard.graph.layouts import positions, positions_of
 from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.index import UNKNOWN_AREA
@@ -93,9 +93,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
     """The per-view part of the graph payload, and the whole payload as JSON text."""
     rows = sub.rows
     row_list = rows.tolist()
-    pos = positions(store, sub, state.layout)
-    origin = (0.0, 0.0)
-    xy = np.round(np.array([pos.get(r, origin) for r in row_list], dtype=float).reshape(-1, 2), 1)
+    xy = np.round(positions_of(positions(store, sub, state.layout), rows), 1)
     order = np.argsort(rows, kind="stable")
     years = store.year[rows]
     payload = {
@@ -108,25 +106,21 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "top": np.argsort(-store.citations[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": order[np.searchsorted(rows[order], sub.src)],
                   "target": order[np.searchsorted(rows[order], sub.dst)]},
-        "axis": year_axis(pos, row_list, years.tolist()) if state.layout == "timeline" else [],
+        "axis": year_axis(xy, years) if state.layout == "timeline" else [],
         "palette": palette(tuple(store.area_names), store.year_min, store.year_max),
     }
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
 
 
-def year_axis(pos: dict, rows: list[int], years: list[int]) -> list[dict]:
+def year_axis(xy: np.ndarray, years: np.ndarray) -> list[dict]:
     """Year labels above the columns of the timeline (not papers: class ``axis``, no events)."""
-    top: dict[int, tuple[float, float]] = {}
-    for r, y in zip(rows, years, strict=True):
-        if y < 0 or r not in pos:
-            continue
-        x, yy = pos[r]
-        top[y] = (x, min(yy, top.get(y, (x, yy))[1]))
-    if not top:
+    known = years >= 0
+    if not known.any():
         return []
-    ceiling = min(v[1] for v in top.values()) - 60.0
-    return [{"year": y, "x": round(x, 1), "y": round(ceiling, 1)} for y, (x, _) in sorted(top.items())]
+    ceiling = float(xy[known, 1].min()) - 60.0
+    columns = {int(y): float(x) for y, x in zip(years[known].tolist(), xy[known, 0].tolist(), strict=True)}
+    return [{"year": y, "x": x, "y": round(ceiling, 1)} for y, x in sorted(columns.items())]
 
 
 def _truncation_info(store: Store, t: Truncation) -> dict:
