@@ -140,22 +140,26 @@ def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, 
     """(k, 2) positions on arcs around ``centre`` facing away from ``away_from`` (the middle of the
     picture): the first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out.
     ``full``: whole circles (for a node in the middle)."""
-    out = np.empty((k, 2))
-    if not k:
-        return out
     cx, cy = centre
     dx, dy = cx - away_from[0], cy - away_from[1]
     facing = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
-    radius, i = 130.0, 0
-    while i < k:
-        span = 2 * math.pi if full else min(2 * math.pi, max(math.pi / 2, (k - i) * NODE_GAP / radius))
-        m = min(max(1, int(span * radius / NODE_GAP)), k - i)
-        angles = facing + (np.arange(m) - (m - 1) / 2) * (span / m)
-        out[i:i + m, 0] = cx + radius * np.cos(angles)
-        out[i:i + m, 1] = cy + radius * np.sin(angles)
-        i += m
+    radii, spans, sizes = [], [], []
+    radius, left = 130.0, k
+    while left > 0:  # how many go on each arc: a few numbers, then one vectorised pass
+        span = 2 * math.pi if full else min(2 * math.pi, max(math.pi / 2, left * NODE_GAP / radius))
+        m = min(max(1, int(span * radius / NODE_GAP)), left)
+        radii.append(radius)
+        spans.append(span)
+        sizes.append(m)
+        left -= m
         radius += NODE_GAP * 1.3
-    return out
+    sizes_arr = np.asarray(sizes, dtype=np.int64)
+    arc = np.repeat(np.arange(len(sizes)), sizes_arr)
+    j = np.arange(k) - np.repeat(np.cumsum(sizes_arr) - sizes_arr, sizes_arr)
+    m = sizes_arr[arc]
+    angles = facing + (j - (m - 1) / 2) * (np.asarray(spans)[arc] / m)
+    r = np.asarray(radii)[arc]
+    return np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
 
 
 def place_around(centre: tuple[float, float], away_from: tuple[float, float], rows: Sequence[int],
@@ -185,7 +189,8 @@ def force(store: Store, sub: Subgraph) -> Placed:
             where.update((r, (xy[i, 0], xy[i, 1])) for i, r in enumerate(new) if r in expanded)
     done = np.concatenate(rows_out)
     rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
-    pending = rows[~np.isin(rows, done)]  # no placed parent (a selected paper out of view): a ring
+    # no placed parent (a selected paper out of view): a ring; rows are unique, so equal counts = all placed
+    pending = rows[~np.isin(rows, done)] if len(done) < len(rows) else rows[:0]
     if len(pending):
         spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0) * 0.7
         a = 2 * math.pi * np.arange(len(pending)) / len(pending) - math.pi / 2
