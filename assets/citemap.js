@@ -8,6 +8,15 @@ function citemapLabel(title) {
 }
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
+    /* After every change of the view: GET /graph?<query> and draw it (an error keeps the old graph). */
+    loadGraph: async function (query) {
+      if (typeof query !== "string") { return [window.dash_clientside.no_update, window.dash_clientside.no_update]; }
+      var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
+      var prefix = config.requests_pathname_prefix || "/";
+      var response = await fetch(prefix + "graph" + query, {headers: {Accept: "application/json"}});
+      if (!response.ok) { throw new Error("graph request failed: HTTP " + response.status); }
+      return window.dash_clientside.citemap.elementsFromPayload(await response.text());
+    },
     /* The graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query it draws. */
     elementsFromPayload: function (text) {
       if (!text) { return [[], ""]; }

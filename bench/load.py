@@ -101,7 +101,7 @@ class Visitor:
         return resp if err is None else None
 
     def render(self, query: str) -> None:
-        self.timed("render-graph", self.client.call, "store-graph.data", {"store-view-state.data": query})
+        self.timed("graph", self.client.http.get, self.base + "/graph" + query, timeout=30)
         self.timed("render-panel", self.client.call, "div-paper.children",
                    {"store-view-state.data": query, "radio-list-sort.value": "citations"})
 

@@ -10,8 +10,9 @@ For each size a synthetic dataset is generated with bench/synth.py into bench/ou
 * startup: ``Store.load`` plus what a first request touches, vs reading the tables into a
   ``networkx.DiGraph`` (fresh process each);
 * memory: resident memory added by loading (every mapped page touched) vs the DiGraph;
-* expand: HTTP round trip of the ``render_graph`` callback for ``?seeds=S&expand=P`` (P with about 300
-  neighbours, a different P for every request) vs the no-op ``pong`` callback, on gunicorn with 2 workers;
+* expand: HTTP round trip of what the browser fetches after an expand, ``GET /graph?seeds=S&expand=P``
+  (P with about 300 neighbours, a different P for every request) vs the no-op ``pong`` Dash callback,
+  on gunicorn with 2 workers;
 * search: ``Store.search`` of realistic partial queries vs one no-op round trip; the search callback over
   HTTP is reported too;
 * throughput: expand requests per second under 8 concurrent connections vs the no-op's.
@@ -330,12 +331,11 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
             raise SystemExit(f"the server serves {health} instead of {folder}")
         deps = requests.get(f"{base}/_dash-dependencies", timeout=30).json()
         pong = find_callback(deps, "store-ping.data", "store-pong.data")
-        render = find_callback(deps, "store-view-state.data", "store-graph.data")
         suggest = find_callback(deps, "input-search.value", "div-search-results.children")
         path = "/_dash-update-component"
         noop_req = loadgen.post_request(HOST, port, path, loadgen.dash_payload(pong, {"store-ping.data": 1}))
-        expand_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
-            render, {"store-view-state.data": f"?seeds={s}&expand={p}"})) for s, p in pairs]
+        # what the browser fetches after an expand: the new view's graph (dashboard/app.py, GET /graph)
+        expand_reqs = [loadgen.get_request(HOST, port, f"/graph?seeds={s}&expand={p}") for s, p in pairs]
         search_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
             suggest, {"input-search.value": q})) for q in queries]
 
@@ -344,7 +344,7 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         assert status == 200 and json.loads(body)["response"]["store-pong"]["data"] == 1, body[:300]
         status, body = loadgen.send(HOST, port, expand_reqs[0])
         assert status == 200, body[:300]
-        graph = json.loads(json.loads(body)["response"]["store-graph"]["data"])
+        graph = json.loads(body)
         node_ids = [n["id"] for n in graph["nodes"]]
         nodes = len(node_ids)
         extra["expand_nodes_first"] = nodes

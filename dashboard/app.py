@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from dash import Dash, html, set_props
+from flask import Response, request
 
 from dashboard import security
 from dashboard.callbacks import register_callbacks
+from dashboard.callbacks.common import read_state
 from dashboard.dataset import DatasetError
+from dashboard.graph.state import encode_query
+from dashboard.graph.view import graph_json
 from dashboard.layout import make_layout
 from dashboard.store import Store
 
@@ -44,6 +48,16 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
     security.install(app.server, list(app.csp_hashes()))
+
+    @app.server.get("/graph")
+    def graph() -> Response:
+        """The graph payload of the view in the query string (the browser fetches it after every change).
+        A GET, so that browsers and proxies may cache it: a view of one dataset build never changes."""
+        state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
+        resp = Response(graph_json(store, state), mimetype="application/json")
+        resp.headers["Cache-Control"] = "public, max-age=3600"
+        resp.set_etag(f"{store.meta.get('build_id', '')}-{encode_query(state)}")
+        return resp.make_conditional(request)
 
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:

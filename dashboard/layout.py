@@ -160,7 +160,6 @@ def make_layout(store: Store) -> html.Div:
         dcc.Location(id="url", refresh=False),
         dcc.Store(id="store-view-state"),
         dcc.Store(id="store-escape"),
-        dcc.Store(id="store-graph"),  # the graph payload (JSON text), drawn by a clientside callback
         dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
         dcc.Store(id="store-pong"),
         dcc.Download(id="download-export"),

@@ -57,12 +57,32 @@ def test_a_real_request_works(app, client) -> None:
     assert "reaches beyond this dataset" in json.dumps(out["div-notices"])
 
 
-def test_render_rejects_nothing_it_can_draw(app, client) -> None:
-    for q in ["", "?seeds=" + ",".join(["x"] * 5000), "?years=9-1&layout=%00", 12, None, {"a": [1]}]:
-        resp = post(client, json.dumps(real_request(app, "store-graph.data", {"store-view-state.data": q})))
-        assert resp.status_code == 200
-        payload = json.loads(resp.get_json()["response"]["store-graph"]["data"])
+def test_graph_endpoint_draws_whatever_it_is_given(client) -> None:
+    for q in ["", "seeds=" + ",".join(["x"] * 2000), "years=9-1&layout=%00", "seeds=2110.10090&expand=1706.03762",
+              "%ff%fe", "a=" + "b" * 7000]:
+        resp = client.get("/graph?" + q)
+        assert resp.status_code == 200 and resp.mimetype == "application/json"
+        payload = resp.get_json()
         assert payload["nodes"][0]["id"]  # a working default view
+        assert "public" in resp.headers["Cache-Control"] and resp.headers["ETag"]
+
+
+def test_graph_endpoint_answers_not_modified(client) -> None:
+    first = client.get("/graph?seeds=2110.10090")
+    again = client.get("/graph?seeds=2110.10090", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    other = client.get("/graph?seeds=2006.04862", headers={"If-None-Match": first.headers["ETag"]})
+    assert other.status_code == 200
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.text(max_size=300))
+def test_graph_endpoint_property(client, q: str) -> None:
+    from urllib.parse import quote
+
+    resp = client.get("/graph?" + quote(q, safe="=&,"))
+    assert_clean(resp)
+    assert resp.status_code == 200
 
 
 @pytest.mark.parametrize("body, status", [

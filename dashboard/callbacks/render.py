@@ -9,7 +9,7 @@ from dashboard.graph import colors, figures
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import PaperList, paper_panel
 from dashboard.graph.state import MAX_LIMIT, ViewState
-from dashboard.graph.view import build_subgraph, graph_json, short_label, shown_areas
+from dashboard.graph.view import build_subgraph, short_label, shown_areas
 from dashboard.store import Store
 
 
@@ -76,11 +76,6 @@ def register(app: Dash, store: Store) -> None:
     @app.callback(Output("store-pong", "data"), Input("store-ping", "data"), prevent_initial_call=True)
     def pong(data):  # a no-op round trip: the benchmarks' baseline
         return data if isinstance(data, int) and abs(data) < 2**53 else None
-
-    @app.callback(Output("store-graph", "data"), Input("store-view-state", "data"), prevent_initial_call=True)
-    def render_graph(query):  # the graph alone, as one JSON text: the hot path of every click
-        state, _ = read_state(store, query)
-        return graph_json(store, state)
 
     @app.callback(
         Output("span-status", "children"),
