@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dashboard.graph.state import Context, ViewState, parse_query
 from dashboard.store import Store
 
@@ -14,10 +16,16 @@ def default_seeds(store: Store) -> list[str]:
     return seeds
 
 
-def context(store: Store) -> Context:
+@lru_cache(maxsize=4)
+def _context_parts(store: Store) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, int] | None]:
     bounds = (store.year_min, store.year_max) if store.year_min is not None else None
-    return Context(is_paper=lambda pid: store.row(pid) is not None, default_seeds=default_seeds(store),
-                   areas=store.area_names, year_bounds=bounds)
+    return tuple(default_seeds(store)), tuple(store.area_names), bounds
+
+
+def context(store: Store) -> Context:
+    seeds, areas, bounds = _context_parts(store)
+    return Context(is_paper=lambda pid: store.row(pid) is not None, default_seeds=seeds, areas=areas,
+                   year_bounds=bounds)
 
 
 def read_state(store: Store, query: object) -> tuple[ViewState, list[str]]:

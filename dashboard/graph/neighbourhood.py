@@ -97,7 +97,7 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
     rows = np.fromiter(role.keys(), dtype=np.int64, count=len(role))
     src, dst = store.edges_among(rows)
     layout_rows = list(layout_role)
-    extra = [r for r in role if r not in layout_role]
+    extra = [r for r in role if r not in layout_role] if layout_role is not role else []
     if extra:  # papers only the filters let in (beyond a cap): placed around what brought them in
         layout_parent = dict(layout_parent)
         layout_groups = list(layout_groups)

@@ -152,4 +152,4 @@ build_subgraph = lru_cache(maxsize=32)(neighbourhood)
 @lru_cache(maxsize=64)
 def graph_json(store: Store, state: ViewState) -> str:
     """The graph payload of a state as JSON text (what ``GET /graph`` sends)."""
-    return compute_view(store, state).payload_json
+    return graph_payload(store, build_subgraph(store, state), state)[1]
