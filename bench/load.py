@@ -102,6 +102,7 @@ class Visitor:
 
     def render(self, query: str) -> None:
         self.timed("graph", self.client.http.get, self.base + "/graph" + query, timeout=30)
+        self.timed("render-side", self.client.call, "span-status.children", {"store-view-state.data": query})
         self.timed("render-panel", self.client.call, "div-paper.children",
                    {"store-view-state.data": query, "radio-list-sort.value": "citations"})
 
