@@ -190,28 +190,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Gunicorn:
-    """gunicorn with the project's settings on a free loopback port."""
+class Server:
+    """A citemap server process on a loopback port: started, waited for (GET /health), stopped."""
 
-    def __init__(self, data: Path, workers: int = 2, log: Path | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"citemap-gunicorn-{self.port}.log"
-        exe = Path(sys.executable).with_name("gunicorn")
-        cmd = [str(exe), "--config", "python:dashboard.gunicorn_conf", "--bind", f"127.0.0.1:{self.port}",
-               "--workers", str(workers), "dashboard.app:server"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "CITEMAP_DATA": str(data)},
+    def __init__(self, cmd: list[str], port: int, env: dict[str, str] | None = None, log: Path | None = None,
+                 timeout: float = 120) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"citemap-server-{port}.log"
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
                                      stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        deadline = time.time() + 120
+        deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.log.read_text()[-1500:]}")
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
                 if requests.get(self.url + "/health", timeout=2).ok:
                     return
             except requests.RequestException:
-                time.sleep(0.2)
-        raise RuntimeError("gunicorn did not start")
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("server did not start")
 
     def workers(self) -> list[int]:
         import psutil
@@ -224,6 +223,17 @@ class Gunicorn:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+class Gunicorn(Server):
+    """gunicorn with the project's settings on a free loopback port."""
+
+    def __init__(self, data: Path, workers: int = 2, log: Path | None = None) -> None:
+        port = free_port()
+        exe = Path(sys.executable).with_name("gunicorn")
+        cmd = [str(exe), "--config", "python:dashboard.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
+               "--workers", str(workers), "dashboard.app:server"]
+        super().__init__(cmd, port, env={"CITEMAP_DATA": str(data)}, log=log)
 
 
 def report(stats: Stats, elapsed: float) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,12 @@ SEEDS = SHARED / "seeds"
 ARXIV2023 = SHARED / "data" / "arxiv-2023"
 DEFAULT_DATA = ROOT / "data"
 SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
+
+# bench/load.py (not a package): its server wrappers and load generator serve the tests too
+_spec = importlib.util.spec_from_file_location("citemap_load", ROOT / "bench" / "load.py")
+load = importlib.util.module_from_spec(_spec)
+sys.modules["citemap_load"] = load
+_spec.loader.exec_module(load)
 
 
 def seed_pages() -> list[Path]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import shutil
 import signal
@@ -15,12 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import DEFAULT_DATA, ROOT
-
-spec = importlib.util.spec_from_file_location("citemap_load", ROOT / "bench" / "load.py")
-load = importlib.util.module_from_spec(spec)
-sys.modules["citemap_load"] = load
-spec.loader.exec_module(load)
+from tests.conftest import DEFAULT_DATA, ROOT, load
 
 
 def snapshot(folder: Path) -> dict[str, str]:

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
-from tests.conftest import DEFAULT_DATA, ROOT
+from tests.conftest import DEFAULT_DATA, load
 
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -26,45 +22,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, cmd: list[str], port: int, env: dict | None = None) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"citemap-test-server-{port}.log"
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
-                                     env={**os.environ, **(env or {})})
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if requests.get(self.url + "/health", timeout=2).ok:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("server did not start")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-def serve(data: Path) -> Server:
-    port = free_port()
-    return Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
+def serve(data: Path) -> load.Server:
+    port = load.free_port()
+    return load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
+def server() -> Iterator[load.Server]:
     s = serve(DEFAULT_DATA)
     yield s
     s.stop()

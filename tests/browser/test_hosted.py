@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Page
-from tests.conftest import DEFAULT_DATA
-from tests.test_production import load
+from tests.conftest import DEFAULT_DATA, load
 
 
 @pytest.fixture(scope="module")
