@@ -263,13 +263,6 @@ class Store:
             out[index.UNKNOWN_AREA] = int(np.count_nonzero(np.diff(off) == 0))
         return out
 
-    def year_counts(self) -> dict[int, int]:
-        known = self.year[self.year >= 0]
-        if not len(known):
-            return {}
-        values, counts = np.unique(known, return_counts=True)
-        return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
-
     # -- search -------------------------------------------------------------------------------
     def _search_db(self) -> sqlite3.Connection:
         con = getattr(self._local, "con", None)
