@@ -56,11 +56,11 @@ def _check_args(given: Any, spec: list[dict], what: str) -> str | None:
         if _is_pattern(want["id"]):
             if not isinstance(item, list) or len(item) > MAX_LIST:
                 return f"{what}: {want['id']} expects a list of at most {MAX_LIST} items"
+            pattern = orjson.loads(want["id"])
             for sub in item:
                 if not isinstance(sub, dict) or not isinstance(sub.get("id"), dict) \
                         or sub.get("property") != want["property"]:
                     return f"{what}: malformed item for {want['id']}.{want['property']}"
-                pattern = orjson.loads(want["id"])
                 if any(k not in sub["id"] for k in pattern):
                     return f"{what}: item id does not match {want['id']}"
         else:

@@ -18,8 +18,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 from dashboard.importers.fields import Where
 from dashboard.importers.openalex import build, parse_work, referenced_works
 from dashboard.store import Store
+from tests.conftest import SHARED
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures" / "openalex"
+FIXTURES = SHARED / "fixtures" / "openalex"
 PAGE = FIXTURES / "works-list-page.json"
 SINGLE = FIXTURES / "work-W2741809807.json"
 W = "https://openalex.org/"

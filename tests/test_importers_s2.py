@@ -18,8 +18,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 from dashboard.importers.fields import Where
 from dashboard.importers.s2 import build, parse_paper
 from dashboard.store import Store
+from tests.conftest import SHARED
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures" / "semanticscholar"
+FIXTURES = SHARED / "fixtures" / "semanticscholar"
 PAPER = FIXTURES / "Paper.json"
 CITATION = FIXTURES / "Citation.json"
 REFERENCE = FIXTURES / "Reference.json"
