@@ -20,7 +20,12 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     /* The graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query it draws. */
     elementsFromPayload: function (text) {
       if (!text) { return [[], ""]; }
-      var p = JSON.parse(text), nodes = p.nodes, pal = p.palette, out = [], i, k;
+      var p = JSON.parse(text), pal = p.palette, out = [], i, k;
+      var nodes = p.nodes.map(function (a) {  /* arrays of p.fields -> objects */
+        var o = {};
+        for (k = 0; k < p.fields.length; k++) { o[p.fields[k]] = a[k]; }
+        return o;
+      });
       var ROLE = {s: "seed", r: "reference", c: "citer", x: "selected"};
       var flags = new Array(nodes.length);
       function mark(list, bit) { for (k = 0; k < list.length; k++) { flags[list[k]] |= bit; } }

@@ -53,6 +53,7 @@ import loadgen  # noqa: E402
 import synth  # noqa: E402
 
 from dashboard import index  # noqa: E402
+from dashboard.graph.view import payload_nodes  # noqa: E402
 
 OUT = BENCH / "out"
 SEED = 1
@@ -345,7 +346,7 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         status, body = loadgen.send(HOST, port, expand_reqs[0])
         assert status == 200, body[:300]
         graph = json.loads(body)
-        node_ids = [n["id"] for n in graph["nodes"]]
+        node_ids = [n["id"] for n in payload_nodes(graph)]
         nodes = len(node_ids)
         extra["expand_nodes_first"] = nodes
         extra["expand_bytes_first"] = len(body)

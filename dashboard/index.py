@@ -23,9 +23,11 @@ file                       dtype        content
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
 ``search.sqlite``          SQLite FTS5  contentless title index, rowid = rank
-``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON object
-                                        and a comma (id, title, year, areas, citations, in_cited),
-                                        so that a view's payload copies text instead of building it
+``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
+                                        and a comma (``NODE_FIELDS``: id, title, year, areas,
+                                        citations, in_cited), so that a view's payload copies text
+                                        instead of building it (an array: a third the size of an
+                                        object with keys)
 =========================  ===========  ====================================================
 """
 
@@ -41,7 +43,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 INDEX_DIR = "index"
-INDEX_VERSION = 3
+INDEX_VERSION = 4
+NODE_FIELDS = ("id", "title", "year", "areas", "citations", "in_cited")  # nodes.arrow's arrays
 UNKNOWN_AREA = "unknown"
 ARRAYS = (
     "year", "citations", "in_cited", "in_refs", "rank_rows", "row_rank",
@@ -129,7 +132,7 @@ def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, rank_rows
 
 
 def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str]) -> list[str]:
-    """Each paper's graph-node fields as a JSON object followed by a comma (see the table above)."""
+    """Each paper's graph-node fields (``NODE_FIELDS``) as a JSON array followed by a comma."""
     ids = papers.column("id").to_pylist()
     titles = papers.column("title").to_pylist()
     years = arrays["year"].tolist()
@@ -140,8 +143,8 @@ def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str])
     out = []
     for i in range(len(ids)):
         areas = [names[c] for c in codes[off[i]:off[i + 1]]] or [UNKNOWN_AREA]
-        out.append(orjson.dumps({"id": ids[i], "title": titles[i] or "", "year": years[i] if years[i] >= 0 else None,
-                                 "areas": areas, "citations": cites[i], "in_cited": in_cited[i]}).decode() + ",")
+        out.append(orjson.dumps([ids[i], titles[i] or "", years[i] if years[i] >= 0 else None, areas, cites[i],
+                                 in_cited[i]]).decode() + ",")
     return out
 
 

@@ -34,13 +34,47 @@ WORD = re.compile(r"\w+", re.UNICODE)
 def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The CSR lists of ``rows`` concatenated: (index into ``rows`` of each value's owner, values)."""
     starts = offsets[rows]
-    lengths = (offsets[rows + 1] - starts).astype(np.int64)
-    total = int(lengths.sum())
+    lengths = offsets[rows + 1] - starts
+    ends = np.cumsum(lengths)
+    total = int(ends[-1]) if len(ends) else 0
     if not total:
         return np.empty(0, np.int64), values[:0]
     owner = np.repeat(np.arange(len(rows)), lengths)
-    pos = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(starts, lengths)
+    pos = np.arange(total) + (starts - (ends - lengths))[owner]
     return owner, values[pos]
+
+
+class RowSlots:
+    """Rows numbered 1, 2, ... in the order they are added, in an int32 array as long as the dataset (0: not
+    added): membership and position of many rows at one array lookup each, with no sorting or hashing."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.count = 0
+        self._added: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray) -> None:
+        """Add rows that are not in yet (and not repeated)."""
+        self.array[rows] = np.arange(self.count + 1, self.count + len(rows) + 1, dtype=np.int32)
+        self._added.append(rows)
+        self.count += len(rows)
+
+    def __contains__(self, row: int) -> bool:
+        return bool(self.array[row])
+
+    def absent(self, rows: np.ndarray) -> np.ndarray:
+        """The ``rows`` not added yet, in their order."""
+        return rows[self.array[rows] == 0]
+
+    def positions(self, rows: np.ndarray) -> np.ndarray:
+        """Position of each row in the order of adding; -1 for rows not added."""
+        return self.array[rows] - 1
+
+    def clear(self) -> None:
+        for rows in self._added:
+            self.array[rows] = 0
+        self._added.clear()
+        self.count = 0
 
 
 class Store:
@@ -200,25 +234,33 @@ class Store:
     def edges_among(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Citation edges (citing, cited) with both ends in ``rows``."""
         rows = np.asarray(rows, dtype=np.int64)
+        with self.row_slots() as slots:
+            slots.add(rows)
+            i, j = self.edge_positions(rows, slots)
+        return rows[i], rows[j]
+
+    def edge_positions(self, rows: np.ndarray, slots: RowSlots) -> tuple[np.ndarray, np.ndarray]:
+        """Citation edges with both ends in ``rows``, as positions in ``rows``: ``rows[i]`` cites ``rows[j]``.
+        ``slots`` holds exactly ``rows``, added in that order."""
         owner, dst = gather(self.arrays["ref_offsets"], self.arrays["ref_targets"], rows)
         if not len(dst):
             return np.empty(0, np.int64), np.empty(0, np.int64)
-        with self.marked(rows) as inside:
-            keep = inside[dst]
-        return rows[owner[keep]], dst[keep].astype(np.int64)
+        j = slots.positions(dst)
+        keep = j >= 0
+        return owner[keep], j[keep].astype(np.int64)
 
     @contextmanager
-    def marked(self, rows: np.ndarray) -> Iterator[np.ndarray]:
-        """A per-thread boolean array over all rows, True at ``rows`` while the block runs: membership
-        tests of many rows at one array lookup each, without sorting."""
-        mask = getattr(self._local, "mask", None)
-        if mask is None:
-            mask = self._local.mask = np.zeros(self.n, dtype=bool)
-        mask[rows] = True
+    def row_slots(self) -> Iterator[RowSlots]:
+        """Empty :class:`RowSlots` over all rows, emptied again when the block ends (one array per thread,
+        reused; a nested block gets its own)."""
+        free = getattr(self._local, "slots", None)
+        self._local.slots = None
+        slots = RowSlots(free if free is not None else np.zeros(self.n, dtype=np.int32))
         try:
-            yield mask
+            yield slots
         finally:
-            mask[rows] = False
+            slots.clear()
+            self._local.slots = slots.array
 
     # -- filters ------------------------------------------------------------------------------
     def area_mask(self, rows: np.ndarray, areas: Iterable[str]) -> np.ndarray:

@@ -8,10 +8,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from dashboard.graph import layouts
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view, short_label
+from dashboard.graph.view import compute_view, payload_nodes, short_label
 from dashboard.store import Store
 from tests.conftest import SEED_IDS
 
@@ -24,7 +25,7 @@ def nodes(view) -> dict[str, dict]:
     p = json.loads(view.payload_json)
     roles = {"s": "seed", "r": "reference", "c": "citer", "x": "selected"}
     out = {}
-    for i, n in enumerate(p["nodes"]):
+    for i, n in enumerate(payload_nodes(p)):
         role = roles[p["role"][i]]
         classes = ["paper", role] + ["expanded"] * (i in p["expanded"]) + ["selected"] * (n["id"] == p["selected"])
         if i in p["top"] or i in p["seeds"] or i in p["expanded"] or n["id"] == p["selected"]:
@@ -38,7 +39,7 @@ def nodes(view) -> dict[str, dict]:
 
 def edges(view) -> set[tuple[str, str]]:
     p = json.loads(view.payload_json)
-    ids = [n["id"] for n in p["nodes"]]
+    ids = [n["id"] for n in payload_nodes(p)]
     return {(ids[a], ids[b]) for a, b in zip(p["edges"]["source"], p["edges"]["target"], strict=True)}
 
 
@@ -122,12 +123,20 @@ def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
         assert grown[pid]["position"] == n["position"]
 
 
+def test_an_expanded_papers_references_and_citers_do_not_overlap(store: Store) -> None:
+    before = nodes(compute_view(store, ViewState(("2006.04862",))))
+    after = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764",))))
+    new = {p: n for p, n in after.items() if p not in before}
+    assert {"reference", "citer"} <= {n["data"]["role"] for n in new.values()}, "needs both kinds to test"
+    xy = np.array([[n["position"]["x"], n["position"]["y"]] for n in new.values()])
+    gaps = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) + np.eye(len(xy)) * 1e9
+    assert len(new) > 40 and gaps.min() >= layouts.NODE_GAP * 0.9
+
+
 def test_layouts_are_deterministic(store: Store) -> None:
     for layout in ("force", "timeline", "concentric"):
         state = replace(SEEDS, layout=layout)
         a = nodes(compute_view(store, state))
-        from dashboard.graph import layouts
-
         layouts._BASE_CACHE.clear()
         b = nodes(compute_view(store, state))
         assert {k: v["position"] for k, v in a.items()} == {k: v["position"] for k, v in b.items()}

@@ -14,7 +14,7 @@ from dashboard.store import Store
 
 
 def status_text(store: Store, sub: Subgraph) -> str:
-    parts = [f"{len(sub.rows):,} papers · {len(sub.src):,} citations"]
+    parts = [f"{len(sub.rows):,} papers · {len(sub.edge_i):,} citations"]
     for t in sub.truncated[:3]:
         title = short_label(store.titles([t.paper])[0])
         parts.append(f"showing {t.shown:,} of {t.total:,} {t.direction} of “{title}”")

@@ -21,13 +21,13 @@ COLUMNS = ["id", "title", "year", "posted", "areas", "citations", "cited_by_sour
 def paper_rows(store: Store, view: View) -> list[dict]:
     rows = view.sub.rows
     out = []
-    for r, pid in zip(rows.tolist(), view.ids, strict=True):
+    for r, pid, role in zip(rows.tolist(), view.ids, view.sub.role_names(), strict=True):
         p = store.paper(r)
         out.append({
             "id": pid, "title": p["title"], "year": p["year"], "posted": p["posted"],
             "areas": p["areas"], "citations": p["citations"], "cited_by_source": p["cited_by"],
             "citers_in_dataset": p["in_cited"], "references_in_dataset": p["in_refs"],
-            "role": view.sub.role[r],
+            "role": role,
         })
     return out
 
@@ -74,8 +74,7 @@ def to_bibtex(store: Store, view: View) -> str:
 
 
 def _edge_positions(view: View) -> list[tuple[int, int]]:
-    where = {r: i for i, r in enumerate(view.sub.rows.tolist())}
-    return [(where[a], where[b]) for a, b in zip(view.sub.src.tolist(), view.sub.dst.tolist(), strict=True)]
+    return list(zip(view.sub.edge_i.tolist(), view.sub.edge_j.tolist(), strict=True))
 
 
 def subgraph(store: Store, view: View) -> nx.DiGraph:

@@ -19,6 +19,7 @@ import math
 import random
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 
 import igraph as ig
 import numpy as np
@@ -34,7 +35,7 @@ NODE_GAP = 46.0  # px between nodes on an arc or in a column
 YEAR_GAP = 300.0  # px between the columns of the timeline
 _RNG_LOCK = threading.Lock()
 _LOCK = threading.Lock()
-_BASE_CACHE: dict[tuple, Positions] = {}  # insertion-ordered; the oldest goes first
+_BASE_CACHE: dict[tuple, tuple[np.ndarray, tuple[float, float]]] = {}  # insertion-ordered; the oldest goes first
 
 
 def _jitter(row: int, salt: int = 0) -> tuple[float, float]:
@@ -44,25 +45,24 @@ def _jitter(row: int, salt: int = 0) -> tuple[float, float]:
     return math.cos(a), math.sin(a)
 
 
-def force_base(store: Store, seeds: Sequence[int], rows: Sequence[int], parent: dict[int, int],
-               sub: Subgraph | None = None) -> Positions:
-    """Fruchterman-Reingold positions of the seeds and their neighbours, scaled to pixels (cached).
-    ``sub``: a subgraph whose edges already cover ``rows`` (saves looking them up again)."""
+def force_base(store: Store, seeds: Sequence[int], rows: np.ndarray, parents: np.ndarray,
+               edges: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, tuple[float, float]]:
+    """(len(rows), 2) Fruchterman-Reingold positions of the seeds and their neighbours (``rows``, seeds
+    first; ``parents``: the row that brought each in), scaled to pixels, and their centre; cached.
+    ``edges``: the citations among ``rows`` as positions, when the caller has them."""
     if len(seeds) == 1 and len(rows) <= SMALL_STAR:  # a star: its force layout is a ring, drawn directly
-        seed = seeds[0]
-        return {seed: (0.0, 0.0), **place_around((0.0, 0.0), (0.0, 0.0), [r for r in rows if r != seed],
-                                                  full=True)}
-    key = (store, tuple(seeds), tuple(rows), tuple(parent.get(r, -1) for r in rows))
+        ring = np.vstack([np.zeros((1, 2)), arc_xy((0.0, 0.0), (0.0, 0.0), len(rows) - 1, full=True)])
+        return ring, _centre(ring)
+    key = (store, tuple(seeds), rows.tobytes(), parents.tobytes())
     cached = _BASE_CACHE.get(key)
     if cached is None:
-        edges = None
-        if sub is not None:
-            wanted = set(rows)
-            keep = np.fromiter((a in wanted and b in wanted for a, b in zip(sub.src.tolist(), sub.dst.tolist(),
-                                                                           strict=True)), dtype=bool,
-                               count=len(sub.src))
-            edges = (sub.src[keep], sub.dst[keep])
-        cached = _force_base(*key, edges=edges)
+        if edges is None:
+            with store.row_slots() as slots:
+                slots.add(rows)
+                edges = store.edge_positions(rows, slots)
+        xy = _force_base(seeds, rows.tolist(), parents.tolist(), edges)
+        xy.setflags(write=False)
+        cached = xy, _centre(xy)
         with _LOCK:
             _BASE_CACHE[key] = cached
             while len(_BASE_CACHE) > 64:
@@ -70,14 +70,17 @@ def force_base(store: Store, seeds: Sequence[int], rows: Sequence[int], parent: 
     return cached
 
 
-def _force_base(store: Store, seeds: tuple[int, ...], rows: tuple[int, ...], parents: tuple[int, ...],
-                edges: tuple[np.ndarray, np.ndarray] | None = None) -> Positions:
-    rows_arr = np.asarray(rows, dtype=np.int64)
+def _centre(xy: np.ndarray) -> tuple[float, float]:
+    x, y = xy.mean(axis=0).tolist() if len(xy) else (0.0, 0.0)
+    return x, y
+
+
+def _force_base(seeds: Sequence[int], rows: list[int], parents: list[int],
+                edges: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     where = {r: i for i, r in enumerate(rows)}
-    src, dst = store.edges_among(rows_arr) if edges is None else edges
-    si = [where[a] for a in src.tolist()]
-    di = [where[b] for b in dst.tolist()]
+    si, di = edges[0].tolist(), edges[1].tolist()
     n = len(rows)
+    seeds = list(seeds)
     # start: seeds on a circle, every other paper near the seed that brought it in
     start = []
     ring = max(1.0, math.sqrt(n) / 2)
@@ -101,8 +104,7 @@ def _force_base(store: Store, seeds: tuple[int, ...], rows: tuple[int, ...], par
             finally:
                 ig.set_random_number_generator(random)
         coords = np.asarray(layout.coords, dtype=float)
-    coords = _scale(coords, src=si, dst=di)
-    return {r: (float(coords[i, 0]), float(coords[i, 1])) for i, r in enumerate(rows)}
+    return _scale(coords, src=si, dst=di)
 
 
 def _scale(coords: np.ndarray, src: list[int], dst: list[int]) -> np.ndarray:
@@ -136,15 +138,24 @@ def _nearest_distances(coords: np.ndarray, chunk: int = 512) -> np.ndarray:
     return out
 
 
-def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, full: bool = False) -> np.ndarray:
+def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, full: bool = False,
+           skip: int = 0) -> np.ndarray:
     """(k, 2) positions on arcs around ``centre`` facing away from ``away_from`` (the middle of the
     picture): the first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out.
-    ``full``: whole circles (for a node in the middle)."""
-    cx, cy = centre
-    dx, dy = cx - away_from[0], cy - away_from[1]
+    ``full``: whole circles (for a node in the middle). ``skip``: places already taken around ``centre``
+    (the arcs continue after them)."""
+    dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
     facing = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
+    turned = _arcs(k, full, skip) * complex(math.cos(facing), math.sin(facing)) + complex(*centre)
+    return turned.view(np.float64).reshape(k, 2)
+
+
+@lru_cache(maxsize=1024)
+def _arcs(k: int, full: bool, skip: int) -> np.ndarray:
+    """:func:`arc_xy` around 0 facing angle 0, as complex numbers (read-only; a pure function of three
+    small ints)."""
     radii, spans, sizes = [], [], []
-    radius, left = 130.0, k
+    radius, left = 130.0, k + skip
     while left > 0:  # how many go on each arc: a few numbers, then one vectorised pass
         span = 2 * math.pi if full else min(2 * math.pi, max(math.pi / 2, left * NODE_GAP / radius))
         m = min(max(1, int(span * radius / NODE_GAP)), left)
@@ -154,49 +165,48 @@ def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, 
         left -= m
         radius += NODE_GAP * 1.3
     sizes_arr = np.asarray(sizes, dtype=np.int64)
-    arc = np.repeat(np.arange(len(sizes)), sizes_arr)
-    j = np.arange(k) - np.repeat(np.cumsum(sizes_arr) - sizes_arr, sizes_arr)
+    arc = np.repeat(np.arange(len(sizes)), sizes_arr)[skip:]
+    j = np.arange(skip, skip + k) - (np.cumsum(sizes_arr) - sizes_arr)[arc]
     m = sizes_arr[arc]
-    angles = facing + (j - (m - 1) / 2) * (np.asarray(spans)[arc] / m)
+    angles = (j - (m - 1) / 2) * (np.asarray(spans)[arc] / m)
     r = np.asarray(radii)[arc]
-    return np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
-
-
-def place_around(centre: tuple[float, float], away_from: tuple[float, float], rows: Sequence[int],
-                 full: bool = False) -> Positions:
-    """:func:`arc_xy` as a dict row -> (x, y)."""
-    xy = arc_xy(centre, away_from, len(rows), full)
-    return dict(zip(rows, zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True), strict=True))
+    out = r * np.exp(1j * angles)
+    out.setflags(write=False)
+    return out
 
 
 def force(store: Store, sub: Subgraph) -> Placed:
-    """Force layout of the seeds and their neighbours, then each expanded paper's own on arcs around it."""
-    seeds = set(sub.seeds)
-    parent = sub.layout_parent or sub.parent
-    base_rows = list(sub.seeds) + [r for src, new in sub.layout_groups if src in seeds for r in new]
-    same = sub.layout_rows is None or len(sub.layout_rows) == len(sub.rows)
-    base = force_base(store, sub.seeds, base_rows, parent, sub if same else None)
-    placed = np.array(list(base.values())) if base else np.zeros((1, 2))
-    middle = (float(placed[:, 0].mean()), float(placed[:, 1].mean()))
-    where = dict(base)  # where the papers that bring others in are
-    rows_out, xy_out = [np.fromiter(base.keys(), dtype=np.int64, count=len(base))], [placed[: len(base)]]
-    expanded = set(sub.expanded)
-    for src, new in sub.layout_groups:  # in walk order: a paper is placed before what it brings in
-        if src not in seeds and src in where:
-            xy = arc_xy(where[src], middle, len(new))
-            rows_out.append(np.asarray(new, dtype=np.int64))
-            xy_out.append(xy)
-            where.update((r, (xy[i, 0], xy[i, 1])) for i, r in enumerate(new) if r in expanded)
-    done = np.concatenate(rows_out)
+    """Force layout of the seeds and their neighbours, then each expanded paper's own on arcs around it
+    (in walk order: a paper is placed before what it brings in)."""
     rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
-    # no placed parent (a selected paper out of view): a ring; rows are unique, so equal counts = all placed
-    pending = rows[~np.isin(rows, done)] if len(done) < len(rows) else rows[:0]
-    if len(pending):
+    parents = sub.layout_parents if sub.layout_parents is not None else np.full(len(rows), -1, np.int64)
+    k = sub.base_count or len(sub.seeds)
+    edges = None
+    if rows is sub.rows:  # the base is a prefix of the visible rows: its edges are among the visible ones
+        keep = (sub.edge_i < k) & (sub.edge_j < k)
+        edges = (sub.edge_i[keep], sub.edge_j[keep])
+    xy = np.full((len(rows), 2), np.nan)
+    middle = (0.0, 0.0)
+    if k:
+        xy[:k], middle = force_base(store, sub.seeds, rows[:k], parents[:k], edges)
+    seeds = set(sub.seeds)
+    around: dict[int, int] = {}  # papers placed around each paper so far
+    for g in sub.layout_groups:
+        if g.paper in seeds:
+            continue
+        at = np.flatnonzero(rows[: g.start] == g.paper)
+        if not len(at) or np.isnan(xy[at[0], 0]):
+            continue  # what brought it in is not placed: the ring below
+        centre = (float(xy[at[0], 0]), float(xy[at[0], 1]))
+        xy[g.start:g.end] = arc_xy(centre, middle, g.end - g.start, skip=around.get(g.paper, 0))
+        around[g.paper] = around.get(g.paper, 0) + g.end - g.start
+    pending = np.flatnonzero(np.isnan(xy[:, 0]))
+    if len(pending):  # no placed parent (a selected paper out of view): a ring around everything
+        placed = xy[~np.isnan(xy[:, 0])]
         spread = max(float(np.ptp(placed, axis=0).max()) if len(placed) > 1 else 0.0, 200.0) * 0.7
         a = 2 * math.pi * np.arange(len(pending)) / len(pending) - math.pi / 2
-        rows_out.append(pending)
-        xy_out.append(np.column_stack([middle[0] + spread * np.cos(a), middle[1] + spread * np.sin(a)]))
-    return np.concatenate(rows_out), np.concatenate(xy_out)
+        xy[pending] = np.column_stack([middle[0] + spread * np.cos(a), middle[1] + spread * np.sin(a)])
+    return rows, xy
 
 
 def _placed(pos: Positions) -> Placed:
@@ -259,5 +269,7 @@ def positions(store: Store, sub: Subgraph, layout: str) -> Placed:
 def positions_of(placed: Placed, rows: np.ndarray) -> np.ndarray:
     """The (len(rows), 2) positions of ``rows`` in a placement (rows must all be placed)."""
     lrows, lxy = placed
+    if lrows is rows:
+        return lxy
     order = np.argsort(lrows, kind="stable")
     return lxy[order[np.searchsorted(lrows[order], rows)]]

@@ -1,9 +1,9 @@
 """Which papers a view shows: seeds, the neighbours of seeds and expanded papers, filters and caps.
 
-Plain data in, plain data out: a :class:`Subgraph` of store rows. Two node sets are computed:
-``rows`` (what passes the filters; seeds and the selected paper always do) and ``layout_rows``
-(the same walk without filters), so that positions can be computed on a set that does not change
-when a filter does, and filtering only hides nodes.
+Plain data in, plain data out: a :class:`Subgraph` of store rows, held as arrays (no Python object per
+paper). Two node sets are computed: ``rows`` (what passes the filters; seeds and the selected paper
+always do) and ``layout_rows`` (the same walk without filters), so that positions can be computed on a
+set that does not change when a filter does, and filtering only hides nodes.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dashboard.graph.state import ViewState
-from dashboard.store import Store
+from dashboard.store import RowSlots, Store
 
 MAX_NODES = 5000  # hard cap of nodes sent to a browser, whatever the state asks
+SEED, REFERENCE, CITER, SELECTED = range(4)  # role codes
+ROLES = ("seed", "reference", "citer", "selected")
 
 
 @dataclass
@@ -26,94 +28,154 @@ class Truncation:
     total: int
 
 
+@dataclass(frozen=True)
+class Group:
+    """The rows one paper brought into a walk: ``rows[start:end]``, its references, then its citers."""
+
+    paper: int
+    start: int
+    end: int
+
+
+@dataclass
+class Walk:
+    """One step from each source, in order: rows in walk order (seeds first) with role codes and the row
+    of the paper that brought each in (-1 for seeds and the selected paper)."""
+
+    rows: np.ndarray
+    roles: np.ndarray
+    parents: np.ndarray
+    groups: list[Group]
+    truncated: list[Truncation] = field(default_factory=list)
+    hidden: int = 0  # neighbours hidden by the filters
+    capped: bool = False  # MAX_NODES reached
+
+
 @dataclass
 class Subgraph:
-    rows: np.ndarray  # visible rows, in discovery order (seeds first)
-    role: dict[int, str]  # row -> seed | reference | citer | selected
-    parent: dict[int, int]  # row -> row of the paper that brought it in
-    src: np.ndarray  # visible edges: src cites dst
-    dst: np.ndarray
+    rows: np.ndarray  # visible rows, in walk order (seeds first)
+    roles: np.ndarray  # role code per row (see ROLES)
+    edge_i: np.ndarray  # visible citation edges as positions in rows: rows[edge_i[k]] cites rows[edge_j[k]]
+    edge_j: np.ndarray
     expanded: list[int]  # expanded rows that are visible (seeds excluded)
     seeds: list[int]
     selected: int | None
     truncated: list[Truncation] = field(default_factory=list)
-    hidden: int = 0  # neighbours hidden by the filters
-    capped: bool = False  # MAX_NODES reached
+    hidden: int = 0
+    capped: bool = False
+    # what positions are computed on: the walk without filters, then papers only the filters let in and a
+    # selected paper out of view; is ``rows`` itself when there are no filters
     layout_rows: np.ndarray | None = None
-    layout_parent: dict[int, int] = field(default_factory=dict)
-    # (paper, the rows it brought in) in walk order, over layout_rows: what a layout places around what
-    layout_groups: list[tuple[int, list[int]]] = field(default_factory=list)
+    layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
+    layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
+    base_count: int = 0  # layout_rows[:base_count] = the seeds and the papers they bring in
+
+    @property
+    def src(self) -> np.ndarray:
+        """Citing rows of the visible edges."""
+        return self.rows[self.edge_i]
+
+    @property
+    def dst(self) -> np.ndarray:
+        """Cited rows of the visible edges."""
+        return self.rows[self.edge_j]
+
+    def role_names(self) -> list[str]:
+        """The role of each row, as a word."""
+        return [ROLES[c] for c in self.roles.tolist()]
 
 
-def _walk(store: Store, sources: list[int], seeds: list[int], limit: int,
-          state: ViewState | None) -> tuple[dict[int, str], dict[int, int], list[Truncation], int, bool,
-                                            list[tuple[int, list[int]]]]:
-    """Breadth of one step from each source in order; ``state`` None = no filters."""
-    role: dict[int, str] = dict.fromkeys(seeds, "seed")
-    parent: dict[int, int] = {}
-    groups: list[tuple[int, list[int]]] = []
-    truncated: list[Truncation] = []
-    hidden = 0
-    capped = False
+def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int,
+          state: ViewState | None) -> Walk:
+    """Breadth of one step from each source in order; ``state`` None = no filters. ``slots`` (empty)
+    ends up holding the walk's rows in order."""
+    first = np.asarray(seeds, dtype=np.int64)
+    slots.add(first)
+    rows, roles, parents, sizes = [first], [SEED], [-1], [len(first)]  # in runs: role and parent of each run
+    walk = Walk(first, first, first, [])
     for src in sources:
-        if src not in role:
+        if src not in slots:
             continue  # an expanded paper that is not in view adds nothing
-        for direction, fetch in (("references", store.references), ("citers", store.citers)):
+        start = slots.count
+        for code, direction, fetch in ((REFERENCE, "references", store.references), (CITER, "citers", store.citers)):
             nbrs = fetch(src)
             total = len(nbrs)
             if state is not None and total:
                 mask = store.filter_mask(nbrs, years=state.years, areas=state.areas,
                                          min_citations=state.min_citations)
-                hidden += int(total - mask.sum())
+                walk.hidden += int(total - np.count_nonzero(mask))
                 nbrs = nbrs[mask]
             if len(nbrs) > limit:
-                truncated.append(Truncation(src, direction, limit, len(nbrs)))
+                walk.truncated.append(Truncation(src, direction, limit, len(nbrs)))
                 nbrs = nbrs[:limit]
-            new = [r for r in nbrs.tolist() if r not in role]  # a CSR list has no repeats
-            if len(role) + len(new) > MAX_NODES:
-                new, capped = new[: max(0, MAX_NODES - len(role))], True
-            role.update(dict.fromkeys(new, "reference" if direction == "references" else "citer"))
-            parent.update(dict.fromkeys(new, src))
-            if new:
-                groups.append((src, new))
-    return role, parent, truncated, hidden, capped, groups
+            new = slots.absent(nbrs)  # a CSR list has no repeats
+            room = MAX_NODES - slots.count
+            if len(new) > room:
+                new, walk.capped = new[: max(0, room)], True
+            if len(new):
+                slots.add(new)
+                rows.append(new)
+                roles.append(code)
+                parents.append(src)
+                sizes.append(len(new))
+        if slots.count > start:
+            walk.groups.append(Group(src, start, slots.count))
+    walk.rows = np.concatenate(rows, dtype=np.int64)
+    walk.roles = np.array(roles, dtype=np.uint8).repeat(sizes)
+    walk.parents = np.array(parents, dtype=np.int64).repeat(sizes)
+    return walk
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
     """The papers and citation edges a state shows."""
-    seeds = [r for r in (store.row(s) for s in state.seeds) if r is not None]
+    seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
     expand = [r for r in (store.row(e) for e in state.expand) if r is not None and r not in seeds]
     selected = store.row(state.selected) if state.selected else None
     sources = seeds + expand
     filtered = state.years is not None or state.areas is not None or state.min_citations > 0
-    role, parent, truncated, hidden, capped, groups = _walk(store, sources, seeds, state.limit,
-                                                            state if filtered else None)
-    if filtered:
-        layout_role, layout_parent, _, _, _, layout_groups = _walk(store, sources, seeds, state.limit, None)
-    else:
-        layout_role, layout_parent, layout_groups = role, parent, groups
-    if selected is not None and selected not in role:
-        role[selected] = "selected"
-    rows = np.fromiter(role.keys(), dtype=np.int64, count=len(role))
-    src, dst = store.edges_among(rows)
-    layout_rows = list(layout_role)
-    extra = [r for r in role if r not in layout_role] if layout_role is not role else []
-    if extra:  # papers only the filters let in (beyond a cap): placed around what brought them in
-        layout_parent = dict(layout_parent)
-        layout_groups = list(layout_groups)
-        by_parent: dict[int, list[int]] = {}
-        for r in extra:
-            if r in parent:
-                layout_parent[r] = parent[r]
-                by_parent.setdefault(parent[r], []).append(r)
-        layout_groups += list(by_parent.items())
-    return Subgraph(
-        rows=rows, role=role, parent=parent, src=src, dst=dst,
-        expanded=[e for e in expand if e in role], seeds=seeds, selected=selected,
-        truncated=truncated, hidden=hidden, capped=capped,
-        layout_rows=np.asarray(layout_rows + extra, dtype=np.int64), layout_parent=layout_parent,
-        layout_groups=layout_groups,
+    with store.row_slots() as slots:
+        walk = _walk(store, slots, sources, seeds, state.limit, state if filtered else None)
+        rows, roles, parents = walk.rows, walk.roles, walk.parents
+        if selected is not None and selected not in slots:
+            slots.add(np.array([selected], dtype=np.int64))
+            rows = np.append(rows, selected)
+            roles = np.append(roles, np.uint8(SELECTED))
+            parents = np.append(parents, -1)
+        edge_i, edge_j = store.edge_positions(rows, slots)
+        expanded = [e for e in expand if e in slots]
+    sub = Subgraph(
+        rows=rows, roles=roles, edge_i=edge_i, edge_j=edge_j, expanded=expanded,
+        seeds=seeds, selected=selected, truncated=walk.truncated, hidden=walk.hidden, capped=walk.capped,
+        layout_rows=rows, layout_parents=parents, layout_groups=walk.groups,
     )
+    layout = walk
+    if filtered:
+        with store.row_slots() as lslots:
+            layout = _walk(store, lslots, sources, seeds, state.limit, None)
+            extra = lslots.positions(rows) < 0
+        _add_layout(sub, layout, rows[extra], parents[extra])
+    # seeds are walked first: the papers they bring in follow them
+    sub.base_count = max((g.end for g in layout.groups if g.paper in seeds), default=len(seeds))
+    return sub
+
+
+def _add_layout(sub: Subgraph, layout: Walk, extra: np.ndarray, extra_parents: np.ndarray) -> None:
+    """Layout rows of a filtered view: the unfiltered walk, then the papers only the filters let in
+    (beyond a limit or cap), grouped around what brought them in, then those with no parent."""
+    by_parent: dict[int, list[int]] = {}  # in walk order
+    for i, p in enumerate(extra_parents.tolist()):
+        by_parent.setdefault(p, []).append(i)
+    orphans = by_parent.pop(-1, [])
+    groups = list(layout.groups)
+    start = len(layout.rows)
+    for p, members in by_parent.items():
+        groups.append(Group(p, start, start + len(members)))
+        start += len(members)
+    order = np.asarray([i for members in by_parent.values() for i in members] + orphans, dtype=np.int64)
+    extra, extra_parents = extra[order], extra_parents[order]
+    sub.layout_rows = np.concatenate([layout.rows, extra])
+    sub.layout_parents = np.concatenate([layout.parents, extra_parents])
+    sub.layout_groups = groups
 
 
 def new_neighbours(store: Store, sub: Subgraph, row: int, state: ViewState) -> int:

@@ -2,8 +2,9 @@
 
 The payload is JSON text built for speed (an expand must cost about one no-op callback):
 
-* ``nodes``: each paper's fixed fields (``id``, ``title``, ``year``, ``areas``, ``citations``,
-  ``in_cited``), spliced in as prepared JSON from the index (``Store.node_json``);
+* ``nodes``: each paper's fixed fields as an array (``fields`` names them: ``id``, ``title``,
+  ``year``, ``areas``, ``citations``, ``in_cited``), spliced in as prepared JSON from the index
+  (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
   ``truncated``, ``top`` (most cited, always labelled) papers; ``edges`` as ``source``/``target``
@@ -33,12 +34,12 @@ from dashboard.graph import colors
 from dashboard.graph.layouts import positions, positions_of
 from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
 from dashboard.graph.state import ViewState, encode_query
-from dashboard.index import UNKNOWN_AREA
+from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
 from dashboard.store import Store
 
 LABEL_CHARS = 42  # assets/citemap.js cuts labels to the same length
 ALWAYS_LABELLED = 8  # most cited papers in view that keep their label at any zoom
-ROLE_LETTER = {"seed": "s", "reference": "r", "citer": "c", "selected": "x"}
+ROLE_LETTERS = np.frombuffer(b"srcx", dtype="S1")  # by role code (neighbourhood.ROLES)
 
 
 @dataclass
@@ -61,7 +62,7 @@ class View:
 
     @property
     def n_edges(self) -> int:
-        return len(self.sub.src)
+        return len(self.sub.edge_i)
 
 
 def short_label(title: str) -> str:
@@ -92,25 +93,29 @@ def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
 def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, str]:
     """The per-view part of the graph payload, and the whole payload as JSON text."""
     rows = sub.rows
-    row_list = rows.tolist()
     xy = np.round(positions_of(positions(store, sub, state.layout), rows), 1)
-    order = np.argsort(rows, kind="stable")
-    years = store.year[rows]
     payload = {
         "query": encode_query(state), "layout": state.layout, "color": state.color,
         "selected": store.id(sub.selected) if sub.selected is not None else None,
-        "role": "".join(map(ROLE_LETTER.__getitem__, map(sub.role.__getitem__, row_list))),
+        "role": ROLE_LETTERS[sub.roles].tobytes().decode(),
         "x": np.ascontiguousarray(xy[:, 0]), "y": np.ascontiguousarray(xy[:, 1]),
-        "seeds": _where(rows, sub.seeds), "expanded": _where(rows, sub.expanded),
+        "seeds": list(range(len(sub.seeds))),  # the walk puts them first
+        "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "top": np.argsort(-store.citations[rows], kind="stable")[:ALWAYS_LABELLED],
-        "edges": {"source": order[np.searchsorted(rows[order], sub.src)],
-                  "target": order[np.searchsorted(rows[order], sub.dst)]},
-        "axis": year_axis(xy, years) if state.layout == "timeline" else [],
+        "edges": {"source": sub.edge_i, "target": sub.edge_j},
+        "axis": year_axis(xy, store.year[rows]) if state.layout == "timeline" else [],
         "palette": palette(tuple(store.area_names), store.year_min, store.year_max),
+        "fields": NODE_FIELDS,
     }
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
+
+
+def payload_nodes(payload: dict) -> list[dict]:
+    """The nodes of a parsed graph payload as dicts of their ``fields``."""
+    fields = payload["fields"]
+    return [dict(zip(fields, n, strict=True)) for n in payload["nodes"]]
 
 
 def year_axis(xy: np.ndarray, years: np.ndarray) -> list[dict]:
