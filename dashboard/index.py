@@ -26,8 +26,8 @@ file                       dtype        content
 ``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
                                         and a comma (``NODE_FIELDS``: id, title, year, areas,
                                         citations, in_cited), so that a view's payload copies text
-                                        instead of building it (an array: a third the size of an
-                                        object with keys)
+                                        instead of building it (an array: about a third smaller
+                                        than an object with keys)
 =========================  ===========  ====================================================
 """
 

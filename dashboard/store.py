@@ -231,17 +231,13 @@ class Store:
         off = self.arrays["cit_offsets"]
         return int(off[row + 1] - off[row])
 
-    def edges_among(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Citation edges (citing, cited) with both ends in ``rows``."""
-        rows = np.asarray(rows, dtype=np.int64)
-        with self.row_slots() as slots:
-            slots.add(rows)
-            i, j = self.edge_positions(rows, slots)
-        return rows[i], rows[j]
-
-    def edge_positions(self, rows: np.ndarray, slots: RowSlots) -> tuple[np.ndarray, np.ndarray]:
-        """Citation edges with both ends in ``rows``, as positions in ``rows``: ``rows[i]`` cites ``rows[j]``.
-        ``slots`` holds exactly ``rows``, added in that order."""
+    def edge_positions(self, rows: np.ndarray, slots: RowSlots | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Citation edges with both ends in ``rows`` (unique), as positions in ``rows``: ``rows[i]`` cites
+        ``rows[j]``. ``slots``: RowSlots that hold exactly ``rows``, added in that order, if the caller has them."""
+        if slots is None:
+            with self.row_slots() as own:
+                own.add(rows)
+                return self.edge_positions(rows, own)
         owner, dst = gather(self.arrays["ref_offsets"], self.arrays["ref_targets"], rows)
         if not len(dst):
             return np.empty(0, np.int64), np.empty(0, np.int64)

@@ -56,11 +56,7 @@ def force_base(store: Store, seeds: Sequence[int], rows: np.ndarray, parents: np
     key = (store, tuple(seeds), rows.tobytes(), parents.tobytes())
     cached = _BASE_CACHE.get(key)
     if cached is None:
-        if edges is None:
-            with store.row_slots() as slots:
-                slots.add(rows)
-                edges = store.edge_positions(rows, slots)
-        xy = _force_base(seeds, rows.tolist(), parents.tolist(), edges)
+        xy = _force_base(seeds, rows.tolist(), parents.tolist(), edges or store.edge_positions(rows))
         xy.setflags(write=False)
         cached = xy, _centre(xy)
         with _LOCK:

@@ -92,7 +92,10 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
     first = np.asarray(seeds, dtype=np.int64)
     slots.add(first)
     rows, roles, parents, sizes = [first], [SEED], [-1], [len(first)]  # in runs: role and parent of each run
-    walk = Walk(first, first, first, [])
+    groups: list[Group] = []
+    truncated: list[Truncation] = []
+    hidden = 0
+    capped = False
     for src in sources:
         if src not in slots:
             continue  # an expanded paper that is not in view adds nothing
@@ -103,15 +106,15 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
             if state is not None and total:
                 mask = store.filter_mask(nbrs, years=state.years, areas=state.areas,
                                          min_citations=state.min_citations)
-                walk.hidden += int(total - np.count_nonzero(mask))
+                hidden += int(total - np.count_nonzero(mask))
                 nbrs = nbrs[mask]
             if len(nbrs) > limit:
-                walk.truncated.append(Truncation(src, direction, limit, len(nbrs)))
+                truncated.append(Truncation(src, direction, limit, len(nbrs)))
                 nbrs = nbrs[:limit]
             new = slots.absent(nbrs)  # a CSR list has no repeats
             room = MAX_NODES - slots.count
             if len(new) > room:
-                new, walk.capped = new[: max(0, room)], True
+                new, capped = new[: max(0, room)], True
             if len(new):
                 slots.add(new)
                 rows.append(new)
@@ -119,11 +122,10 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
                 parents.append(src)
                 sizes.append(len(new))
         if slots.count > start:
-            walk.groups.append(Group(src, start, slots.count))
-    walk.rows = np.concatenate(rows, dtype=np.int64)
-    walk.roles = np.array(roles, dtype=np.uint8).repeat(sizes)
-    walk.parents = np.array(parents, dtype=np.int64).repeat(sizes)
-    return walk
+            groups.append(Group(src, start, slots.count))
+    return Walk(rows=np.concatenate(rows, dtype=np.int64), roles=np.array(roles, dtype=np.uint8).repeat(sizes),
+                parents=np.array(parents, dtype=np.int64).repeat(sizes), groups=groups, truncated=truncated,
+                hidden=hidden, capped=capped)
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
