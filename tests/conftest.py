@@ -11,7 +11,8 @@ import pytest
 from dashboard.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# ../shared beside the project; the mutation run works in a copy one level deeper (mutants/)
+SHARED = next((p / "shared" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()), ROOT.parent / "shared")
 SEEDS = SHARED / "seeds"
 ARXIV2023 = SHARED / "data" / "arxiv-2023"
 DEFAULT_DATA = ROOT / "data"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -30,9 +29,7 @@ def nodes(view) -> dict[str, dict]:
         classes = ["paper", role] + ["expanded"] * (i in p["expanded"]) + ["selected"] * (n["id"] == p["selected"])
         if i in p["top"] or i in p["seeds"] or i in p["expanded"] or n["id"] == p["selected"]:
             classes.append("labelled")
-        size = round(14 + 5.5 * math.log10(1 + max(n["citations"], 0)), 1)
-        out[n["id"]] = {"data": {**n, "label": short_label(n["title"]), "role": role,
-                                 "size": max(size, 42) if i in p["seeds"] else size},
+        out[n["id"]] = {"data": {**n, "label": short_label(n["title"]), "role": role},
                         "position": {"x": p["x"][i], "y": p["y"][i]}, "classes": " ".join(classes)}
     return out
 
@@ -51,10 +48,11 @@ def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
     for pid in SEED_IDS:
         assert "seed" in ns[pid]["classes"].split()
     assert "reference" in ns["1706.03762"]["classes"] and "citer" in ns["2306.14048"]["classes"]
-    for n in ns.values():
+    for pid, n in ns.items():
+        row = store.row(pid)
         assert {"label", "year", "areas", "citations"} <= n["data"].keys()
-    # node size grows with citations
-    assert ns["1706.03762"]["data"]["size"] > ns["2112.10644"]["data"]["size"]
+        assert n["data"]["citations"] == int(store.citations[row]) and n["data"]["title"] == store.titles([row])[0]
+    # (node size by citations is drawn by assets/citemap.js: tests/browser checks what the page shows)
 
 
 def test_edges_point_from_citing_to_cited(store: Store) -> None:
@@ -117,10 +115,27 @@ def test_filtering_does_not_move_what_stays(store: Store) -> None:
 
 
 def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
-    base = nodes(compute_view(store, SEEDS))
-    grown = nodes(compute_view(store, replace(SEEDS, expand=("1706.03762",))))
+    # one seed shows 31 papers; expanding 2106.03764 adds its other neighbours around it
+    base = nodes(compute_view(store, ViewState(("2006.04862",))))
+    grown = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764",))))
+    assert len(base) == 31 and len(grown) - len(base) > 50
     for pid, n in base.items():
-        assert grown[pid]["position"] == n["position"]
+        assert grown[pid]["position"] == n["position"], pid
+    # a second expansion moves neither the base nor the first one's papers
+    more = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764", "1706.03762"))))
+    for pid, n in grown.items():
+        assert more[pid]["position"] == n["position"], pid
+
+
+def test_node_cap_is_5000(arxiv_store: Store) -> None:
+    """However many papers a state reaches, a browser gets at most 5,000 (README: the documented cap)."""
+    state = ViewState(("1412.6980", "1409.1556", "1512.03385"), limit=3000)
+    sub = neighbourhood(arxiv_store, state)
+    assert len(sub.rows) == 5000 and sub.capped
+    assert len(set(sub.rows.tolist())) == 5000
+    assert sub.rows[:3].tolist() == [arxiv_store.row(s) for s in state.seeds]
+    smaller = neighbourhood(arxiv_store, ViewState(("1412.6980",), limit=3000))
+    assert not smaller.capped and len(smaller.rows) < 5000
 
 
 def test_an_expanded_papers_references_and_citers_do_not_overlap(store: Store) -> None:

@@ -73,6 +73,14 @@ def test_missing_column_and_bad_rows_are_named(tmp_path: Path) -> None:
         f.write("source,target\n0,99999999\n")
     with pytest.raises(InputError, match=r"line 2, field 'target': node 99999999 is not in ids\.csv\.gz"):
         run_import("arxiv2023", [folder], tmp_path / "o", argv=["t"], progress=False)
+    # the first index past the end (ids.csv.gz has 33,868 rows: 0..33867), on either side of an edge
+    for edge, field in (("0,33868", "target"), ("33868,0", "source"), ("0,-1", "target")):
+        with gzip.open(folder / "edges.csv.gz", "wt") as f:
+            f.write(f"source,target\n0,1\n{edge}\n")
+        named = rf"line 3, field '{field}': node -?\d+ is not in ids\.csv\.gz \(33868 nodes\)"
+        with pytest.raises(InputError, match=named):
+            run_import("arxiv2023", [folder], tmp_path / "o", argv=["t"], progress=False)
+    assert not (tmp_path / "o").exists()  # nothing partial written
 
 
 ID = st.one_of(st.from_regex(r"\A\d{4}\.\d{4,5}\Z"), st.from_regex(r"\A\d{1,6}\Z"), st.text(max_size=12))

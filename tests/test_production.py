@@ -16,6 +16,8 @@ import requests
 
 from tests.conftest import DEFAULT_DATA, ROOT, load
 
+pytestmark = pytest.mark.slow  # gunicorn processes: not in the mutation run
+
 
 def snapshot(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -19,6 +19,15 @@ from loadgen import dash_payload
 
 URL = "/_dash-update-component"
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=25,
+)
+# what a chart's selection looks like, with hostile values where the numbers go
+chart_selections = st.fixed_dictionaries({"points": st.lists(st.dictionaries(
+    st.sampled_from(["x", "y", "curveNumber"]), json_values), max_size=4)}) | json_values
+
 
 @pytest.fixture(scope="module")
 def app():
@@ -133,14 +142,73 @@ def test_security_headers(client) -> None:
 def test_validate_update_unit(app) -> None:
     good = json.dumps(real_request(app, "store-pong.data", {"store-ping.data": 1})).encode()
     assert validate_update(good, app.callback_map) is None
-    assert validate_update(b"x" * (MAX_BODY + 1), app.callback_map) == "request body too large"
+    # the README's limit: 256 kB. A real request padded with spaces to exactly the limit is fine, one byte more is not
+    assert MAX_BODY == 256 * 1024
+    padded = good + b" " * (256 * 1024 - len(good))
+    assert validate_update(padded, app.callback_map) is None
+    assert validate_update(padded + b" ", app.callback_map) == "request body too large"
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
-    max_leaves=25,
-)
+def test_body_limit_over_http(client, app) -> None:
+    good = json.dumps(real_request(app, "store-pong.data", {"store-ping.data": 7})).encode()
+    resp = post(client, good + b" " * (256 * 1024 - len(good)))
+    assert resp.status_code == 200 and resp.get_json()["response"]["store-pong"]["data"] == 7
+    resp = post(client, good + b" " * (256 * 1024 - len(good) + 1))
+    assert resp.status_code == 413 and resp.get_json()["error"] == "request body too large"
+
+
+def test_etag_names_the_dataset_build(client) -> None:
+    """A view of another build of the data must not be answered 304 from a browser's copy of the old one."""
+    from dashboard.store import Store
+
+    other = Store.load(DEFAULT_DATA)
+    other.meta = {**other.meta, "build_id": "another-build"}
+    other_client = create_app(DEFAULT_DATA, store=other).server.test_client()
+    first = client.get("/graph?seeds=2110.10090")
+    etag = first.headers["ETag"]
+    assert Store.load(DEFAULT_DATA).meta["build_id"] in etag
+    again = other_client.get("/graph?seeds=2110.10090", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and again.headers["ETag"] != etag and "another-build" in again.headers["ETag"]
+    assert again.data == first.data  # same data, same payload: only the build differs
+
+
+CONTROLS = ["graph-citations", "button-reset", "range-years", "dropdown-areas", "input-min-citations", "radio-color",
+            "radio-layout", "button-show-more", "graph-by-year", "store-escape", "input-search", "nope"]
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(trig=st.sampled_from(CONTROLS) | st.fixed_dictionaries({"type": st.sampled_from(
+           ["paper-link", "search-select", "search-seed", "seed-remove", "seed-toggle", "x"]),
+           "index": st.sampled_from(["2110.10090", "1706.03762", "nope"]) | json_values}),
+       value=chart_selections, text=json_values)
+def test_every_action_with_any_value_gives_a_valid_state(app, trig, value, text) -> None:
+    """What each control sends, hostile values included: a state the URL parser accepts, never an exception."""
+    from dashboard.callbacks.common import read_state
+    from dashboard.callbacks.state import apply_action
+    from dashboard.graph.state import ViewState, encode_query
+
+    store = app.server.config["CITEMAP_STORE"]
+    state = ViewState(("2110.10090", "2006.04862"), years=(2020, 2023))
+    new, notices = apply_action(store, state, trig, value, text)
+    assert isinstance(new, ViewState) and all(isinstance(n, str) for n in notices)
+    again, _ = read_state(store, encode_query(new))
+    assert again.seeds and set(again.seeds) <= set(new.seeds) | {"2110.10090"}
+
+
+def test_chart_selection_is_validated(app) -> None:
+    """Whatever a client sends as the chart's selection, the state callback answers with a valid state."""
+    from dashboard.callbacks.state import apply_action
+    from dashboard.graph.state import ViewState
+
+    store = app.server.config["CITEMAP_STORE"]
+    state = ViewState(("2110.10090",))
+    hostile = [None, 3, "x", [], {"points": "x"}, {"points": [1, "a", None]}, {"points": [{"x": "2020"}]},
+               {"points": [{"x": True}]}, {"points": [{"x": None}, {"y": 2020}]}, {"points": [{"x": [2020]}]},
+               {"points": [{"x": {"a": 1}}]}]
+    for value in hostile:
+        assert apply_action(store, state, "graph-by-year", value, None) == (state, []), value
+    sel = {"points": [{"x": 2023}, {"x": 2021.0}, {"x": "2030"}, {"x": False}]}
+    assert apply_action(store, state, "graph-by-year", sel, None)[0].years == (2021, 2023)
 
 
 @st.composite
@@ -163,20 +231,48 @@ def payloads(draw, app) -> bytes:
                 json_values, json_values), max_size=4))
             args.append(items)
         else:
-            args.append({"id": s["id"], "property": s["property"], "value": draw(json_values)})
+            values = chart_selections if s["property"] == "selectedData" else json_values
+            args.append({"id": s["id"], "property": s["property"], "value": draw(values)})
     n_in = len(spec["inputs"])
     multi, specs = output_specs(output)
     outs = [{"id": i, "property": p} for i, p in specs]
     body = {"output": output, "outputs": outs if multi else outs[0],
             "inputs": args[:n_in], "state": args[n_in:],
-            "changedPropIds": draw(st.lists(st.text(max_size=30), max_size=3))}
+            "changedPropIds": draw(st.lists(st.sampled_from([f"{s['id']}.{s['property']}" for s in spec["inputs"]])
+                                            | st.text(max_size=30), max_size=3))}
     if kind == "shape":
         key = draw(st.sampled_from(["inputs", "state", "output", "outputs", "changedPropIds"]))
         body[key] = draw(json_values)
     return json.dumps(body).encode()
 
 
-def test_1200_generated_payloads_never_5xx(app, client) -> None:
+@pytest.fixture()
+def callback_errors(app):
+    """The errors the app's callback error handler logs while a test runs (each would be an error-id notice)."""
+    import logging
+
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger("dashboard.app")
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
+
+
+def test_callback_errors_are_seen(app, client, callback_errors) -> None:
+    """The fixture below sees a failing callback (so a fuzz run without any is meaningful)."""
+    from unittest import mock
+
+    body = real_request(app, "url.search", {"url.search": "?seeds=2110.10090"})
+    with mock.patch("dashboard.callbacks.state.read_state", side_effect=RuntimeError("boom")):
+        resp = post(client, json.dumps(body))
+    assert resp.status_code == 200 and "error id" in resp.get_data(as_text=True)
+    assert len(callback_errors) == 1 and "callback error" in callback_errors[0].getMessage()
+
+
+@pytest.mark.slow
+def test_1200_generated_payloads_never_5xx(app, client, callback_errors) -> None:
     seen = {"n": 0, "ok": 0}
 
     @settings(max_examples=1200, deadline=None, suppress_health_check=list(HealthCheck), database=None)
@@ -190,3 +286,4 @@ def test_1200_generated_payloads_never_5xx(app, client) -> None:
     run()
     assert seen["n"] >= 1000
     assert seen["ok"] >= 100  # many payloads reach the callbacks themselves, not only the validator
+    assert [r.getMessage() for r in callback_errors] == []  # and none of them failed inside a callback

@@ -10,8 +10,10 @@ from dashboard.graph.state import (
     MAX_SEEDS,
     Context,
     ViewState,
+    add_seed,
     encode_query,
     parse_query,
+    remove_seed,
     toggle_expand,
 )
 
@@ -64,6 +66,38 @@ def test_limits_on_list_sizes() -> None:
     state, notices = parse_query(f"?seeds={many}", ctx())
     assert state.seeds == ("2110.10090",) and "and 495 more" in notices[0]
     assert MAX_SEEDS < 500 and MAX_EXPAND < 500
+
+
+def many_ctx(n: int) -> Context:
+    """A context where ``p0`` .. ``p{n-1}`` are papers."""
+    known = {f"p{i}" for i in range(n)}
+    return Context(is_paper=known.__contains__, default_seeds=["p0"])
+
+
+def test_caps_are_the_documented_ones() -> None:
+    # the README promises at most 20 seeds and 60 expanded papers; distinct ids, so nothing collapses
+    ids = ",".join(f"p{i}" for i in range(100))
+    state, notices = parse_query(f"?seeds={ids}&expand={ids}", many_ctx(100))
+    assert state.seeds == tuple(f"p{i}" for i in range(20))
+    assert state.expand == tuple(f"p{i}" for i in range(20, 80))  # seeds are not also expanded
+    assert "kept the first 20 of 100" in notices[0] and "kept the first 60 of 80" in notices[1]
+    assert (MAX_SEEDS, MAX_EXPAND) == (20, 60)
+    # one under the cap keeps everything and says nothing
+    state, notices = parse_query("?seeds=" + ",".join(f"p{i}" for i in range(20)), many_ctx(100))
+    assert len(state.seeds) == 20 and notices == []
+
+
+def test_actions_keep_the_caps() -> None:
+    s = ViewState(tuple(f"p{i}" for i in range(20)))
+    assert add_seed(s, "p99").seeds == s.seeds and add_seed(s, "p99").selected == "p99"
+    e = ViewState(("p0",))
+    for i in range(1, 70):
+        e = toggle_expand(e, f"p{i}")
+    assert e.expand == tuple(f"p{i}" for i in range(10, 70)) and e.selected == "p69"  # the oldest go first
+    assert add_seed(ViewState(("p0",), expand=("p1", "p2")), "p1") == ViewState(("p0", "p1"), ("p2",), "p1")
+    assert remove_seed(ViewState(("p0", "p1"), selected="p1"), "p1") == ViewState(("p0",), selected="p1")
+    assert remove_seed(ViewState(("p0",)), "p0") == ViewState(("p0",))
+    assert remove_seed(ViewState(("p0", "p1")), "p7") == ViewState(("p0", "p1"))
 
 
 def test_toggle_expand_collapses_on_second_tap() -> None:

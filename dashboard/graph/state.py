@@ -41,22 +41,6 @@ class ViewState:
     color: str = "area"
     limit: int = DEFAULT_LIMIT
 
-    def to_dict(self) -> dict:
-        return {"seeds": list(self.seeds), "expand": list(self.expand), "selected": self.selected,
-                "years": list(self.years) if self.years else None,
-                "areas": list(self.areas) if self.areas is not None else None,
-                "min_citations": self.min_citations, "layout": self.layout, "color": self.color,
-                "limit": self.limit}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> ViewState:
-        """Inverse of :meth:`to_dict` (for a dict this module wrote; use parse_query for input)."""
-        return cls(seeds=tuple(d["seeds"]), expand=tuple(d.get("expand") or ()), selected=d.get("selected"),
-                   years=tuple(d["years"]) if d.get("years") else None,
-                   areas=tuple(d["areas"]) if d.get("areas") is not None else None,
-                   min_citations=int(d.get("min_citations") or 0), layout=d.get("layout", "force"),
-                   color=d.get("color", "area"), limit=int(d.get("limit") or DEFAULT_LIMIT))
-
 
 @dataclass
 class Context:
@@ -69,7 +53,8 @@ class Context:
     notices: list[str] = field(default_factory=list)
 
 
-def _ids(value: str, name: str, ctx: Context, cap: int) -> list[str]:
+def _ids(value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = ()) -> list[str]:
+    """The known ids of a comma list in order, without repeats or ``skip``, at most ``cap``."""
     out: list[str] = []
     bad: list[str] = []
     for raw in value.split(","):
@@ -78,7 +63,7 @@ def _ids(value: str, name: str, ctx: Context, cap: int) -> list[str]:
             continue
         if not ID_OK.match(pid) or not ctx.is_paper(pid):
             bad.append(pid[:40])
-        elif pid not in out:
+        elif pid not in out and pid not in skip:
             out.append(pid)
     if bad:
         shown = ", ".join(f"'{b}'" for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
@@ -151,8 +136,7 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         if "seeds" in params:
             ctx.notices.append("No known seed paper in the link; showing the default seeds.")
         seeds = [s for s in ctx.default_seeds if ctx.is_paper(s)][:MAX_SEEDS]
-    expand = _ids(params["expand"], "expand", ctx, MAX_EXPAND) if "expand" in params else []
-    expand = [e for e in expand if e not in seeds]
+    expand = _ids(params["expand"], "expand", ctx, MAX_EXPAND, skip=seeds) if "expand" in params else []
     selected = None
     if params.get("selected"):
         sel = _ids(params["selected"], "selected", ctx, 1)

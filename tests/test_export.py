@@ -1,0 +1,107 @@
+"""Exports (graph/export.py): every column and field checked against the store it comes from."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import networkx as nx
+import pytest
+
+from dashboard.graph import export
+from dashboard.graph.state import ViewState
+from dashboard.graph.view import compute_view
+from dashboard.store import Store
+
+STATE = ViewState(("2110.10090",), expand=("2106.03764",), selected="2106.03764")
+
+
+@pytest.fixture(scope="module")
+def view(store: Store):
+    return compute_view(store, STATE)
+
+
+def test_csv_columns_are_the_stores_facts(store: Store, view) -> None:
+    text, name = export.export(store, view, "csv")
+    assert name == f"citemap-2110.10090-{view.n_nodes}-papers.csv"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == export.COLUMNS
+    assert [r["id"] for r in rows] == view.ids and len(rows) == view.n_nodes > 60
+    roles = dict(zip(view.ids, view.sub.role_names(), strict=True))
+    checked_differ = 0
+    for r in rows:
+        row = store.row(r["id"])
+        p = store.paper(row)
+        assert r["title"] == p["title"]
+        assert r["year"] == ("" if p["year"] is None else str(p["year"]))
+        assert r["posted"] == (p["posted"] or "")
+        assert r["areas"] == ";".join(store.areas_of([row])[0])
+        assert r["citations"] == str(int(store.citations[row]))
+        assert r["cited_by_source"] == ("" if p["cited_by"] is None else str(p["cited_by"]))
+        assert r["citers_in_dataset"] == str(store.n_citers(row))
+        assert r["references_in_dataset"] == str(store.n_references(row))
+        assert r["role"] == roles[r["id"]]
+        checked_differ += store.n_citers(row) != store.n_references(row)
+    assert checked_differ > 20  # the two in-dataset counts differ often enough to tell them apart
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["2110.10090"]["role"] == "seed" and by_id["2106.03764"]["role"] in ("reference", "citer")
+    assert by_id["2110.10090"]["citers_in_dataset"] == "50" and by_id["2110.10090"]["references_in_dataset"] == "43"
+    assert by_id["2110.10090"]["posted"] == "2021-10-19" and by_id["2110.10090"]["cited_by_source"] == "144"
+    assert by_id["2110.10090"]["areas"] == "cs.LG;stat.ML"
+
+
+def test_json_has_the_query_papers_and_every_edge(store: Store, view) -> None:
+    data, name = export.export(store, view, "json")
+    assert name.endswith("-papers.json")
+    doc = json.loads(data)
+    assert doc["query"] == "?seeds=2110.10090&expand=2106.03764&selected=2106.03764"
+    assert [p["id"] for p in doc["papers"]] == view.ids
+    assert doc["papers"] == json.loads(json.dumps(export.paper_rows(store, view)))
+    got = {(e["citing"], e["cited"]) for e in doc["citations"]}
+    rows = set(view.sub.rows.tolist())
+    want = {(store.id(a), store.id(b)) for a in rows for b in store.references(a).tolist() if b in rows}
+    assert got == want and len(doc["citations"]) == len(got) == view.n_edges
+    assert ("2110.10090", "1706.03762") in got and ("1706.03762", "2110.10090") not in got
+
+
+def test_bibtex_entries(store: Store, view) -> None:
+    text, name = export.export(store, view, "bibtex")
+    assert name.endswith("-papers.bib")
+    entries = re.findall(r"@misc\{([^,]+),\n(.*?)\n\}\n", text, re.S)
+    assert len(entries) == view.n_nodes == text.count("@misc{")
+    keys = [k for k, _ in entries]
+    assert len(set(keys)) == len(keys)
+    fields = {re.search(r"note = \{citemap id (.+?)\}", body)[1]: body for _, body in entries}
+    seed = fields["2110.10090"]
+    assert "title = {" + store.titles([store.row("2110.10090")])[0] + "}" in seed
+    assert "year = {2021}" in seed and "eprint = {2110.10090}" in seed and "archivePrefix = {arXiv}" in seed
+    assert "url = {https://arxiv.org/abs/2110.10090}" in seed and "primaryClass = {cs.LG}" in seed
+    assert keys[0] == export.bibtex_key("2110.10090", store.titles([store.row("2110.10090")])[0], 2021)
+    for pid, body in fields.items():  # title-only ids get no arXiv fields
+        assert ("eprint" in body) == bool(re.match(r"^\d{4}\.\d{4,5}$", pid)), pid
+
+
+def test_bibtex_escapes_and_keys() -> None:
+    assert export._bib_escape("A_b & 50% {x} #1 $") == r"A\_b \& 50\% \{x\} \#1 \$"
+    assert export.bibtex_key("2110.10090", "On the Opportunities of it", 2021) == "opportunities2021_211010090"
+    assert export.bibtex_key("t-ab/c", "A b c", None) == "paper_tabc"
+
+
+def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
+    text, name = export.export(store, view, "graphml")
+    assert name.endswith("-subgraph.graphml")
+    g = nx.parse_graphml(text)
+    assert list(g.nodes) == view.ids and g.number_of_edges() == view.n_edges
+    seed = g.nodes["2110.10090"]
+    assert seed["role"] == "seed" and seed["year"] == 2021 and seed["areas"] == "cs.LG;stat.ML"
+    assert seed["citations"] == 144 and seed["title"] == store.titles([store.row("2110.10090")])[0]
+    assert g.has_edge("2110.10090", "1706.03762") and not g.has_edge("1706.03762", "2110.10090")
+    assert g.is_directed()
+
+
+def test_file_stems_say_what_the_file_holds() -> None:
+    assert export.file_stem(["2110.10090"], 60) == "citemap-2110.10090-60-papers"
+    assert export.file_stem(["a", "b", "c"], 7) == "citemap-a-and-2-more-7-papers"
+    assert export.file_stem([], 0) == "citemap-view-0-papers"
