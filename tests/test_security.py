@@ -137,6 +137,8 @@ def test_security_headers(client) -> None:
         assert "default-src 'self'" in csp and "script-src 'self' 'sha256-" in csp
         assert "frame-ancestors 'none'" in csp and "unsafe-eval" not in csp
         assert h["X-Content-Type-Options"] == "nosniff" and h["Referrer-Policy"] == "no-referrer"
+        assert h["X-Frame-Options"] == "DENY" and h["Cross-Origin-Opener-Policy"] == "same-origin"
+        assert "Server" not in h
 
 
 def test_validate_update_unit(app) -> None:
@@ -287,3 +289,111 @@ def test_1200_generated_payloads_never_5xx(app, client, callback_errors) -> None
     assert seen["n"] >= 1000
     assert seen["ok"] >= 100  # many payloads reach the callbacks themselves, not only the validator
     assert [r.getMessage() for r in callback_errors] == []  # and none of them failed inside a callback
+
+
+def _why(app, body) -> str | None:
+    return validate_update(json.dumps(body).encode() if not isinstance(body, bytes) else body, app.callback_map)
+
+
+def test_each_rejection_says_why(app) -> None:
+    """Every check of validate_update, each with its message (what a 400 tells the client)."""
+    ping = real_request(app, "store-pong.data", {"store-ping.data": 1})
+    assert _why(app, ping) is None
+    assert _why(app, b"{nope").startswith("body is not valid JSON (")
+    assert _why(app, [ping]) == "body must be a JSON object"
+    for big in (2**53 + 1, -(2**53) - 1, 1e300, -1e300):
+        assert _why(app, {**ping, "extra": [{"deep": big}]}) == \
+            "a number is out of range (a browser sends at most 2**53)"
+    for fine in (2**53, -(2**53), 1.5, True):
+        assert _why(app, {**ping, "extra": {"n": [fine]}}) is None
+    assert _why(app, {**ping, "output": "nope.data"}) == "unknown callback output"
+    assert _why(app, {**ping, "output": 3}) == "unknown callback output"
+    assert _why(app, {**ping, "output": "div-hover.children"}) == "this callback runs in the browser"
+    assert _why(app, {**ping, "inputs": []}) == "inputs: expected a list of 1 items"
+    assert _why(app, {**ping, "inputs": "x"}) == "inputs: expected a list of 1 items"
+    assert _why(app, {**ping, "state": [1]}) == "state: expected a list of 0 items"
+    assert _why(app, {**ping, "inputs": [{"id": "store-ping", "property": "no"}]}) == "inputs: expected store-ping.data"
+    assert _why(app, {**ping, "inputs": [{"id": "x", "property": "data"}]}) == "inputs: expected store-ping.data"
+    assert _why(app, {**ping, "inputs": [[]]}) == "inputs: expected store-ping.data"
+    del ping["inputs"]
+    assert _why(app, ping) == "inputs: expected a list of 1 items"  # a missing list is an empty one
+    ping = real_request(app, "store-pong.data", {"store-ping.data": 1})
+    for changed in ("x", [1], ["a"] * 10001, None):
+        assert _why(app, {**ping, "changedPropIds": changed}) == "changedPropIds must be a list of strings"
+    assert _why(app, {**ping, "changedPropIds": ["a"] * 10000}) is None
+    assert _why(app, {**ping, "outputs": {"id": "store-pong", "property": "x"}}) == "outputs: expected store-pong.data"
+    assert _why(app, {**ping, "outputs": [{"id": "store-pong", "property": "data"}]}) == \
+        "outputs: expected store-pong.data"
+    assert _why(app, {**ping, "outputs": None}) == "outputs: expected store-pong.data"
+
+
+def test_pattern_inputs_are_checked(app) -> None:
+    body = real_request(app, "url.search")
+    idx = next(i for i, s in enumerate(body["inputs"]) if isinstance(s, list))
+    pattern = app.callback_map[body["output"]]["inputs"][idx]["id"]
+    item = {"id": {"type": "paper-link", "index": "2110.10090"}, "property": "n_clicks", "value": 1}
+    assert pattern == '{"index":["ALL"],"type":"paper-link"}'
+
+    def with_item(value) -> str | None:
+        b = json.loads(json.dumps(body))
+        b["inputs"][idx] = value
+        return _why(app, b)
+
+    assert with_item([item]) is None and with_item([item] * 2000) is None
+    assert with_item([item] * 2001) == f"inputs: {pattern} expects a list of at most 2000 items"
+    assert with_item(item) == f"inputs: {pattern} expects a list of at most 2000 items"
+    assert with_item([{**item, "property": "value"}]) == f"inputs: malformed item for {pattern}.n_clicks"
+    assert with_item([{**item, "id": "paper-link"}]) == f"inputs: malformed item for {pattern}.n_clicks"
+    assert with_item([3]) == f"inputs: malformed item for {pattern}.n_clicks"
+    assert with_item([{**item, "id": {"type": "paper-link"}}]) == f"inputs: item id does not match {pattern}"
+    assert with_item([{**item, "id": {"index": "x"}}]) == f"inputs: item id does not match {pattern}"
+
+
+def test_output_specs() -> None:
+    assert output_specs("a.b") == (False, [("a", "b")])
+    assert output_specs("..a.b...c-d.e.f..") == (True, [("a", "b"), ("c-d.e", "f")])
+
+
+def test_errors_are_json_with_a_status(client) -> None:
+    resp = client.get(URL)
+    assert resp.status_code == 405 and resp.get_json() == {"error": "callbacks are POST requests", "status": 405}
+    resp = post(client, b"[]")
+    assert resp.status_code == 400 and resp.get_json() == {"error": "body must be a JSON object", "status": 400}
+
+
+def test_an_unexpected_error_is_a_500_with_an_id_and_no_traceback(caplog) -> None:
+    from dashboard.store import Store
+
+    server = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server
+
+    @server.get("/test-boom")
+    def boom():
+        raise RuntimeError("secret detail")
+
+    with caplog.at_level("ERROR", logger="citemap.security"):
+        resp = server.test_client().get("/test-boom")
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 500 and "secret detail" not in text and "Traceback" not in text
+    msg = resp.get_json()["error"]
+    eid = msg.split("error id ")[1].rstrip(").")
+    assert msg == f"Something went wrong on the server (error id {eid})." and len(eid) == 10
+    assert f"error {eid} on GET /test-boom" in caplog.text and "secret detail" in caplog.text
+
+
+def test_content_security_policy_text() -> None:
+    from dashboard.security import content_security_policy
+
+    assert content_security_policy(["'sha256-a'", "'sha256-b'"], "'self'") == (
+        "default-src 'self'; script-src 'self' 'sha256-a' 'sha256-b'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+        "base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+
+
+def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
+    from dashboard.store import Store
+
+    monkeypatch.setenv("CITEMAP_FRAME_ANCESTORS", "'self' https://lab.example")
+    c = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server.test_client()
+    h = c.get("/health").headers
+    assert h["Content-Security-Policy"].endswith("frame-ancestors 'self' https://lab.example")
+    assert "X-Frame-Options" not in h and h["Cross-Origin-Opener-Policy"] == "same-origin"

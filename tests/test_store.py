@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -158,3 +159,95 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     assert sorted(zip(rows[i].tolist(), rows[j].tolist(), strict=True)) == sorted(
         [(row["e"], row["a"]), (row["a"], row["d"]), (row["b"], row["d"])])
     assert tiny.ids(tiny.search("paper", 10))[:1] == ["d"] and set(tiny.ids(tiny.search("paper", 10))) == set("abcde")
+
+
+def _set_index_meta(folder: Path, **changes) -> None:
+    import json
+
+    path = folder / "index" / "meta.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
+
+
+def test_a_fresh_index_is_used_in_place_and_a_stale_one_rebuilt(tmp_path: Path, monkeypatch, caplog) -> None:
+    import tempfile
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    copy = tmp_path / "d"
+    shutil.copytree(DEFAULT_DATA, copy)
+    build = Store.load(copy).meta["build_id"]
+    fresh = Store.load(copy)
+    assert fresh.index_folder == copy.resolve() and fresh.folder == copy.resolve() and not list(scratch.iterdir())
+    for change in ({"build_id": "other"}, {"papers": 155}, {"citations": 180}, {"version": 3}):
+        _set_index_meta(copy, **change)
+        with caplog.at_level("WARNING", logger="dashboard.store"):
+            s = Store.load(copy)
+        assert s.index_folder.parent == scratch and s.index_folder.name.startswith("citemap-index-"), change
+        assert s.folder == copy.resolve() and s.meta["build_id"] == build and s.n == 156 and s.n_citations == 181
+        assert f"{copy.resolve()}: index missing or stale; building it in a temporary folder" in caplog.text
+        # what it built is fresh for this build: loading from there needs no rebuild
+        assert json.loads((s.index_folder / "index" / "meta.json").read_text())["build_id"] == build
+        assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
+        caplog.clear()
+        shutil.rmtree(copy / "index")
+        shutil.copytree(DEFAULT_DATA / "index", copy / "index")
+
+
+def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch) -> None:
+    import tempfile
+
+    from dashboard import index
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    copy = tmp_path / "d"
+    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.rmtree(copy / "index")
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(index, "write_index", broken)
+    with pytest.raises(OSError, match="disk full"):
+        Store.load(copy)
+    assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("name, damage, message", [
+    ("year.npy", "short", r"index[/\\]*: index files do not match each other"),
+    ("ref_offsets.npy", "short", r"index files do not match each other"),
+    ("ref_targets.npy", "short", r"index files do not match each other"),
+    ("rank_rows.npy", "short", r"index files do not match each other"),
+    ("primary_area.npy", "short", r"index files do not match each other"),
+    ("citations.npy", "short", r"index files do not match each other"),
+    ("in_cited.npy", "garbage", r"index: index file unreadable \("),
+    ("papers.arrow", "garbage", r"index: index file unreadable \("),
+    ("nodes.arrow", "garbage", r"index[/\\]nodes\.arrow: unreadable \("),
+])
+def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, message: str) -> None:
+    copy = tmp_path / "d"
+    shutil.copytree(DEFAULT_DATA, copy)
+    path = copy / "index" / name
+    if damage == "short":
+        np.save(path, np.load(path)[:-1])
+    else:
+        path.write_bytes(b"garbage" * 10)
+    with pytest.raises(DatasetError, match=message):
+        Store.load(copy)
+
+
+def test_store_fields_of_the_default_data(store: Store) -> None:
+    assert store.folder == DEFAULT_DATA.resolve() and store.index_folder == DEFAULT_DATA.resolve()
+    assert (store.n, store.n_citations) == (156, 181) and store.meta["counts"] == {"papers": 156, "citations": 181}
+    assert (store.year_min, store.year_max) == (int(store.year[store.year >= 0].min()), int(store.year.max()))
+    assert store.area_names[-1] == "unknown" or "unknown" in store.area_names
+    row = store.row("2110.10090")
+    assert store.id(row) == "2110.10090" and store.ids([row, row]) == ["2110.10090"] * 2
+    assert store.titles([row]) == [store.paper(row)["title"]]
+    assert int(store.in_cited[row]) == store.n_citers(row) == 50 and int(store.in_refs[row]) == 43
+    node = json.loads("[" + store.node_json([row]) + "]")[0]
+    assert node == ["2110.10090", store.titles([row])[0], 2021, ["cs.LG", "stat.ML"], 144, 50]
+    two = json.loads("[" + store.node_json([row, store.row("1706.03762")]) + "]")
+    assert [n[0] for n in two] == ["2110.10090", "1706.03762"] and store.node_json([]) == ""
