@@ -132,3 +132,78 @@ def test_any_parameter_values_parse(params: dict[str, str]) -> None:
     if state.years:
         assert 2014 <= state.years[0] <= state.years[1] <= 2025
     assert 10 <= state.limit <= 3000 and state.min_citations >= 0
+
+
+def test_each_notice_says_exactly_what_was_dropped() -> None:
+    def notes(q: str, c: Context | None = None) -> list[str]:
+        return parse_query(q, c or ctx())[1]
+
+    assert notes("?seeds=2110.10090&a=1&b=2&zz=3&c=4&d=5&e=6") == [
+        "Unknown link parameter(s) ignored: a, b, c, d, e."]
+    assert notes("?seeds=2110.10090&" + "k" * 50 + "=1") == [f"Unknown link parameter(s) ignored: {'k' * 30}."]
+    bad = ",".join(f"x{i}" for i in range(7))
+    assert notes(f"?seeds=2110.10090,{bad}") == [
+        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' and 2 more (not in this dataset; left out)."]
+    assert notes("?seeds=2110.10090&expand=" + "y" * 60) == [
+        f"Unknown paper id in expand: '{'y' * 40}' (not in this dataset; left out)."]
+    assert notes("?seeds=bad id") == ["Unknown paper id in seeds: 'bad id' (not in this dataset; left out).",
+                                      "No known seed paper in the link; showing the default seeds."]
+    assert notes("?seeds=") == ["No known seed paper in the link; showing the default seeds."]
+    assert notes("?seeds=2110.10090&selected=nope") == [
+        "Unknown paper id in selected: 'nope' (not in this dataset; left out)."]
+    assert notes("?years=x") == ["years='x' is not a range like 2018-2023; ignored."]
+    assert notes("?years=2030-2040") == ["years=2030-2040 holds no paper of this dataset (2014-2025); ignored."]
+    assert notes("?years=2000-2013") == ["years=2000-2013 holds no paper of this dataset (2014-2025); ignored."]
+    assert notes("?years=2010-2020") == ["years=2010-2020 reaches beyond this dataset; using 2014-2020."]
+    assert notes("?years=2020-2030") == ["years=2020-2030 reaches beyond this dataset; using 2020-2025."]
+    assert notes("?years=2014-2025") == [] and notes("?years=2025-2025") == []
+    assert notes("?min_citations=x") == ["min_citations='x' is not a whole number; ignored."]
+    assert notes("?limit=5") == ["limit=5 is outside 10-3000; using 10."]
+    assert notes("?limit=99999") == ["limit=99999 is outside 10-3000; using 3000."]
+    assert notes("?layout=Spiral") == ["layout='Spiral' is not one of force, timeline, concentric; using force."]
+    assert notes("?color=x") == ["color='x' is not one of area, year; using area."]
+    assert notes("?areas=cs.LG,nope,zz") == ["Unknown area(s) ignored: nope, zz."]
+    assert notes("?seeds=2110.10090" + "," * 8000) == ["The link is too long (8,017 characters); read the first 8,000."]
+
+
+def notes_of(q: str) -> list[str]:
+    return parse_query(q, ctx())[1]
+
+
+def test_values_as_parsed() -> None:
+    def state(q: str, c: Context | None = None) -> ViewState:
+        return parse_query(q, c or ctx())[0]
+
+    assert state("?years=2010-2020").years == (2014, 2020) and state("?years=2020-2030").years == (2020, 2025)
+    assert state("?years=2014-2025").years is None and state("?years=2016..2018").years == (2016, 2018)
+    assert state("?years= 2016 – 2018 ").years == (2016, 2018) and state("?years=2019-2019").years == (2019, 2019)
+    assert state("?years=2016-2018", Context(KNOWN.__contains__, ["2110.10090"])).years == (2016, 2018)
+    assert state("?years=1-99999", Context(KNOWN.__contains__, ["2110.10090"])).years == (1, 99999)
+    assert state("?min_citations=12").min_citations == 12 and state("?min_citations=").min_citations == 0
+    assert state("?min_citations=-3").min_citations == 0 and state("?limit=").limit == 300
+    assert state("?limit=10").limit == 10 and state("?limit=3000").limit == 3000 and state("?limit=x").limit == 300
+    assert state("?layout=TimeLine ").layout == "timeline" and state("?color=YEAR").color == "year"
+    assert state("?layout=concentric").layout == "concentric" and state("?layout=").layout == "force"
+    assert state("?areas=cs.LG,cs.LG,nope,cs.CL").areas == ("cs.LG", "cs.CL")
+    assert state("?areas=").areas == () and state("?areas=cs.LG,cs.CL,unknown").areas is None  # every area
+    assert state("?areas=a,b", Context(KNOWN.__contains__, ["2110.10090"])).areas == ("a", "b")
+    many = ",".join(f"a{i}" for i in range(150))
+    assert len(state(f"?areas={many}", Context(KNOWN.__contains__, ["2110.10090"])).areas) == 100
+    assert state("?selected=2106.03764").selected == "2106.03764" and state("?selected=").selected is None
+    assert state("?selected=2106.03764,1706.03762").selected == "2106.03764"  # one paper at most
+    assert notes_of("?selected=2106.03764,1706.03762") == ["Too many papers in selected: kept the first 1 of 2."]
+    assert state("?seeds=2110.10090&seeds=2006.04862").seeds == ("2006.04862",)  # the last value wins
+    assert state("?seeds=%202110.10090%20,,").seeds == ("2110.10090",)
+    assert state(None).seeds == ("2106.03764", "2006.04862")  # type: ignore[arg-type]
+    assert state(5).seeds == ("2106.03764", "2006.04862")  # type: ignore[arg-type]
+    c = Context(is_paper={"a", "b"}.__contains__, default_seeds=["zz", "b", "a"])
+    assert state("", c).seeds == ("b", "a")  # default seeds that are papers, in order
+    assert state("?expand=2110.10090,2106.03764&seeds=2110.10090").expand == ("2106.03764",)
+
+
+def test_encode_query_leaves_defaults_out_and_quotes() -> None:
+    assert encode_query(ViewState(("a",))) == "?seeds=a"
+    assert encode_query(ViewState(("a", "b/c"), ("d",), "e", (1, 2), ("x y", "z"), 3, "concentric", "year", 10)) == (
+        "?seeds=a,b%2Fc&expand=d&selected=e&years=1-2&areas=x%20y,z&min_citations=3&layout=concentric"
+        "&color=year&limit=10")
+    assert encode_query(ViewState(("a",), areas=())) == "?seeds=a&areas="

@@ -46,16 +46,54 @@ def browser():
         b.close()
 
 
+# Runs in the page before the app: records every notice that carries an error id (a callback that failed on
+# the server), even one that a later update replaces.
+WATCH_ERROR_NOTICES = """
+(() => {
+  const seen = window.__citemapErrorNotices = [];
+  const check = () => {
+    const el = document.getElementById('div-notices');
+    const text = el ? el.textContent : '';
+    if (/error id/.test(text) && !seen.includes(text)) seen.push(text);
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true});
+})();
+"""
+
+
 class Page:
-    """A page of the app with the console errors it logged and helpers to drive the graph."""
+    """A page of the app with the console errors, page errors and error-id notices it showed, and helpers
+    to drive the graph. ``with Page(...) as p:`` (or the ``page`` fixture) fails the test on any of them."""
 
     def __init__(self, browser, base: str, size: tuple[int, int] = (1280, 800)) -> None:
         self.base = base
         self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, accept_downloads=True)
         self.page = self.context.new_page()
+        self.page.add_init_script(WATCH_ERROR_NOTICES)
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def problems(self) -> list[str]:
+        """Console errors, uncaught page errors, and error-id notices seen so far."""
+        try:
+            notices = self.page.evaluate("() => window.__citemapErrorNotices || []")
+        except Exception as e:  # a page that cannot even be asked is a problem too
+            notices = [f"page not readable: {e}"]
+        return self.errors + [f"notice: {n}" for n in notices]
+
+    def assert_clean(self) -> None:
+        assert self.problems() == [], "the page showed errors"
+
+    def __enter__(self) -> Page:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                self.assert_clean()
+        finally:
+            self.close()
 
     def open(self, query: str = "") -> Page:
         self.page.goto(self.base + "/" + query)
@@ -103,6 +141,5 @@ class Page:
 
 @pytest.fixture()
 def page(browser, server) -> Iterator[Page]:
-    p = Page(browser, server.url)
-    yield p
-    p.close()
+    with Page(browser, server.url) as p:
+        yield p

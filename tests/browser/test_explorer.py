@@ -46,7 +46,6 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     wait_query(page, "selected=2306.14048")
     assert "selected" in page.classes("2306.14048")
     assert page.text("#paper-title").startswith("H2O: Heavy-Hitter Oracle")
-    assert page.errors == []
 
 
 def test_selecting_a_paper_not_in_view_reveals_it(page: Page) -> None:
@@ -88,7 +87,7 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     assert all("cs.LG" in a for a in areas) and set(SEED_IDS) <= ids and len(ids) < 60
     overview = page.page.evaluate("() => document.getElementById('graph-overview')"
                                   ".querySelector('.js-plotly-plot').data.map(t => t.name)")
-    assert overview == ["cs.LG"] or set(overview) <= {"cs.LG", "unknown", "stat.ML"}
+    assert overview == ["cs.LG", "unknown"]  # two seeds have no area; every other paper is cs.LG
     # minimum citations, typed
     page.page.fill("#input-min-citations", "1000")
     wait_query(page, "min_citations=1000")
@@ -165,7 +164,6 @@ def test_url_restores_the_view_after_reload(page: Page) -> None:
     assert sorted(map(json.dumps, first)) == sorted(map(json.dumps, again))
     assert page.page.input_value("#range-years .dash-range-slider-min-input") == "2021"
     assert page.page.is_checked("#radio-layout input[value=timeline]")
-    assert page.errors == []
 
 
 def test_unknown_id_and_bad_values_show_a_notice(page: Page) -> None:
@@ -175,7 +173,6 @@ def test_unknown_id_and_bad_values_show_a_notice(page: Page) -> None:
     assert page.node_ids(".seed") == set(SEED_IDS)  # the rest of the page works
     page.tap("2110.10090")
     assert "selected=2110.10090" in page.query()
-    assert [e for e in page.errors if "500" in e] == []
 
 
 def test_exports(page: Page, tmp_path) -> None:
@@ -211,8 +208,7 @@ def test_escape_clears_the_selection(page: Page) -> None:
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_fits_laptop_and_projector(browser, server, size) -> None:
-    p = Page(browser, server.url, size)
-    try:
+    with Page(browser, server.url, size) as p:
         p.open()
         dims = p.page.evaluate("""() => ({sw: document.documentElement.scrollWidth,
             sh: document.documentElement.scrollHeight,
@@ -225,8 +221,6 @@ def test_fits_laptop_and_projector(browser, server, size) -> None:
         # the labelled papers' labels are at least 11 px on screen at the fitted zoom
         px = p.page.evaluate("() => parseFloat(cy.getElementById('2110.10090').style('font-size')) * cy.zoom()")
         assert px >= 11
-    finally:
-        p.close()
 
 
 @pytest.fixture(scope="module")
@@ -237,8 +231,7 @@ def arxiv_server(arxiv_store):
 
 
 def test_big_neighbourhood_on_arxiv_2023(browser, arxiv_server) -> None:
-    p = Page(browser, arxiv_server.url)
-    try:
+    with Page(browser, arxiv_server.url) as p:
         p.open("?seeds=1412.6980")
         status = p.text("#span-status")
         assert "showing 300 of 4,038 citers of “Adam: A Method for Stochastic Optimization”" in status
@@ -246,14 +239,16 @@ def test_big_neighbourhood_on_arxiv_2023(browser, arxiv_server) -> None:
         p.page.click("#button-show-more")
         wait_query(p, "limit=600")
         assert len(p.node_ids()) == 607
-        # search, select, expand a paper on the big dataset
-        p.page.fill("#input-search", "graph attention net")
+        # search, select, expand a paper on the big dataset (GCN: 404 citers in arxiv-2023)
+        p.page.fill("#input-search", "semi-supervised classification with graph conv")
         p.page.wait_for_selector(".search-item")
         p.page.click(".search-select >> nth=0")
         wait_query(p, "selected=")
         sel = p.query().split("selected=")[1].split("&")[0]
+        assert sel == "1609.02907"
+        assert p.text("#paper-title") == "Semi-Supervised Classification with Graph Convolutional Networks"
+        before = p.node_ids()
         p.tap(sel)
-        assert f"expand={sel}" in p.query() or "no references or citers to add" in p.text("#div-notices")
-        assert p.errors == []
-    finally:
-        p.close()
+        assert f"expand={sel}" in p.query()
+        after = p.node_ids()
+        assert before < after and len(after) - len(before) > 100

@@ -19,10 +19,9 @@ def gunicorn_server():
 
 
 def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
-    p = Page(browser, gunicorn_server.url)
-    csp_reports: list[str] = []
-    p.page.on("console", lambda m: "Content Security Policy" in m.text and csp_reports.append(m.text))
-    try:
+    with Page(browser, gunicorn_server.url) as p:
+        csp_reports: list[str] = []
+        p.page.on("console", lambda m: "Content Security Policy" in m.text and csp_reports.append(m.text))
         resp = p.page.goto(gunicorn_server.url + "/?seeds=2110.10090&selected=2110.10090")
         assert "script-src 'self' 'sha256-" in resp.headers["content-security-policy"]
         p.wait_graph()
@@ -33,10 +32,8 @@ def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
         p.page.click("#radio-color >> text=year")
         p.page.wait_for_function("() => window.location.search.includes('color=year')")
         p.settle()
-        p.tap("1706.03762")
-        assert "expand=1706.03762" in p.query() or "no references or citers" in p.text("#div-notices")
+        p.tap("2106.03764")  # a citer of the seed with 41 papers of its own to add
+        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
         shot = Path(os.environ.get("CITEMAP_SCREENSHOTS", "/tmp")) / "citemap-gunicorn-csp.png"
         p.page.screenshot(path=str(shot))
-        assert csp_reports == [] and p.errors == []
-    finally:
-        p.close()
+        assert csp_reports == []
