@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
 
@@ -197,3 +198,48 @@ def test_selected_paper_is_revealed(store: Store) -> None:
     assert store.row("1706.03762") in sub.rows.tolist()
     placed_rows, xy = positions(store, sub, "force")
     assert set(sub.rows.tolist()) <= set(placed_rows.tolist()) and len(xy) == len(placed_rows)
+
+
+def test_a_filtered_view_lays_out_what_only_the_filters_let_in(store: Store) -> None:
+    """With a limit, filters let in papers the unfiltered walk left out: they are laid out after it, grouped
+    by the paper that brought them in, in walk order; a selected paper from nowhere comes last, alone."""
+    seeds = ("2110.10090", "2006.04862")
+    plain = ViewState(seeds, limit=10)
+    base = neighbourhood(store, plain)
+    filtered = neighbourhood(store, replace(plain, years=(2023, 2024)))
+    shown = set(base.rows.tolist()) | set(filtered.rows.tolist())
+    lone = next(r for r in range(store.n) if r not in shown)
+    sub = neighbourhood(store, replace(plain, years=(2023, 2024), selected=store.id(lone)))
+    n = len(base.rows)
+    assert sub.layout_rows[:n].tolist() == base.rows.tolist() and sub.base_count == n == 30
+    assert sub.layout_groups[:len(base.layout_groups)] == base.layout_groups
+    extra = sub.layout_rows[n:].tolist()
+    assert len(extra) == len(set(extra)) and set(extra) == set(sub.rows.tolist()) - set(base.rows.tolist())
+    assert extra[-1] == lone and sub.layout_parents[-1] == -1
+    new = sub.layout_groups[len(base.layout_groups):]
+    assert [g.paper for g in new] == [store.row("2110.10090"), store.row("2006.04862")]  # walk order
+    assert new[0].start == n and new[-1].end == len(sub.layout_rows) - 1
+    for a, b in itertools.pairwise(new):
+        assert a.end == b.start
+    for g in new:
+        assert g.end > g.start and set(sub.layout_parents[g.start:g.end].tolist()) == {g.paper}
+        brought = set(store.references(g.paper).tolist()) | set(store.citers(g.paper).tolist())
+        assert set(sub.layout_rows[g.start:g.end].tolist()) <= brought
+    placed_rows, xy = positions(store, sub, "force")
+    assert set(sub.rows.tolist()) <= set(placed_rows.tolist())
+    pts = {r: tuple(p) for r, p in zip(placed_rows.tolist(), xy.tolist(), strict=True)}
+    assert len(set(pts.values())) == len(pts)  # no two papers on one spot
+
+
+def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
+    base = ViewState(("2006.04862",))
+    row = store.row("2106.03764")
+    nbrs = np.concatenate([store.references(row), store.citers(row)])
+    shown = set(neighbourhood(store, base).rows.tolist())
+    for change in ({"years": (2023, 2023)}, {"areas": ("cs.LG",)}, {"min_citations": 100},
+                   {"years": (2021, 2024), "areas": ("unknown",), "min_citations": 1}):
+        state = replace(base, **change)
+        keep = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
+        want = len(set(nbrs[keep].tolist()) - shown)
+        got = new_neighbours(store, neighbourhood(store, state), row, state)
+        assert got == want and 0 < got < new_neighbours(store, neighbourhood(store, base), row, base), change

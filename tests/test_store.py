@@ -251,3 +251,71 @@ def test_store_fields_of_the_default_data(store: Store) -> None:
     assert node == ["2110.10090", store.titles([row])[0], 2021, ["cs.LG", "stat.ML"], 144, 50]
     two = json.loads("[" + store.node_json([row, store.row("1706.03762")]) + "]")
     assert [n[0] for n in two] == ["2110.10090", "1706.03762"] and store.node_json([]) == ""
+
+
+def _title_words(store: Store, row: int) -> set[str]:
+    import re
+
+    return set(re.findall(r"\w+", store.titles([row])[0].lower()))
+
+
+def test_search_needs_every_word_the_last_as_a_prefix(store: Store) -> None:
+    for query in ("large language models", "attention transformers", "language models long context"):
+        found = store.search(query, 100)
+        *whole, last = query.split()
+        assert found, query
+        for r in found:
+            words = _title_words(store, r)
+            assert set(whole) <= words and any(w.startswith(last) for w in words), (query, store.titles([r]))
+    assert len(store.search("large language models", 100)) == 8  # what those rules give on the default data
+    assert store.search("LARGE Language MODELS", 100) == store.search("large language models", 100)
+    assert store.search("a", 1000) == store.search("a", 100) and len(store.search("a", 1000)) == 100
+    assert len(store.search("a", 0)) == 1 and len(store.search("a", -5)) == 1 and len(store.search("a", 3)) == 3
+    assert store.search("!!! ...", 10) == [] and store.search("   ", 10) == [] and store.search(None) == []
+    # at most 12 words are used: a 13th cannot make a long title unfindable
+    row = next(r for r in range(store.n) if len(store.titles([r])[0].split()) >= 13)
+    words = store.titles([row])[0].split()
+    assert row in store.search(" ".join([*words[:12], "zzzzqqq"]), 100)
+
+
+def test_search_by_id_and_id_prefix(store: Store, tiny: Store) -> None:
+    seed = store.row("2110.10090")
+    assert store.search("2110.10090", 10) == [seed]  # once, though the id is also its own prefix
+    assert store.search("2110.1", 10) == [seed]
+    prefixed = store.search("2106", 10)
+    assert sorted(store.ids(prefixed)) == ["2106.01345", "2106.03764", "2106.03893"]
+    cites = [int(store.citations[r]) for r in prefixed]
+    assert cites == sorted(cites, reverse=True) and cites[0] == 1528  # most cited first
+    assert store.search("211", 10) == []  # under four characters: no id prefix search
+    assert store.search("2110.10090 x", 10) == []  # a space: words, not an id
+    assert store.search("\udc80abcd", 10) == []  # not encodable: no error
+    assert tiny.search("d", 10) == [tiny.row("d")]  # a whole id, however short
+
+
+def test_search_connection_is_read_only_and_one_per_thread_and_process(store: Store) -> None:
+    import sqlite3
+    import threading
+
+    con = store._search_db()
+    assert store._search_db() is con
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        con.execute("CREATE TABLE x (a)")
+    other: list[sqlite3.Connection] = []
+    t = threading.Thread(target=lambda: other.append(store._search_db()))
+    t.start()
+    t.join()
+    assert other[0] is not con
+    store._local.pid = -1  # as after a fork: the inherited connection is not used
+    assert store._search_db() is not con
+    assert store.ids(store.search("attention is all", 1)) == ["1706.03762"]
+
+
+def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, caplog) -> None:
+    copy = tmp_path / "d"
+    shutil.copytree(DEFAULT_DATA, copy)
+    (copy / "index" / "search.sqlite").write_bytes(b"not a database" * 100)
+    s = Store.load(copy)
+    with caplog.at_level("WARNING", logger="dashboard.store"):
+        assert s.search("attention", 5) == []
+        assert s.ids(s.search("2110.10090", 5)) == ["2110.10090"]
+    assert "search 'attention' failed: file is not a database" in caplog.text

@@ -180,11 +180,11 @@ class DatasetBuilder:
         ids: list[str] = []
         used: set[str] = set()
         for p in self.papers:
-            rec = p.rec
-            pid = rec.id or title_id(rec.title, rec.year)
-            while pid in used:  # same title and year, different papers: still stable by order
-                pid = title_id(rec.title + "'", rec.year)
-                rec = PaperRecord(title=rec.title + "'", year=rec.year)
+            base = p.rec.id or title_id(p.rec.title, p.rec.year)
+            pid, n = base, 1
+            while pid in used:  # same title and year, different papers: numbered, still stable by order
+                n += 1
+                pid = f"{base}-{n}"
             used.add(pid)
             ids.append(pid)
         return ids

@@ -1,0 +1,162 @@
+"""What every importer shares (importers/common.py): merging papers, edges, ids, input errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboard.importers.common import (
+    DatasetBuilder,
+    InputError,
+    PaperRecord,
+    clean_id,
+    expand_sources,
+    normalise_title,
+    parse_int,
+    read_lines,
+    title_id,
+)
+
+
+def test_input_error_names_file_line_record_field() -> None:
+    assert str(InputError("a.json", "bad")) == "a.json: bad"
+    assert str(InputError(Path("a.csv"), "bad", line=3, field="year")) == "a.csv, line 3, field 'year': bad"
+    e = InputError("a.json", "bad", line=2, record="W1", field="id")
+    assert str(e) == "a.json, line 2, record W1, field 'id': bad"
+    assert (e.file, e.line, e.record, e.field) == ("a.json", 2, "W1", "id")
+    assert str(InputError("f", "m", record=0)) == "f, record 0: m"
+
+
+def test_titles_and_ids() -> None:
+    assert normalise_title("  Attention Is ALL   you need!  ") == "attention is all you need"
+    assert normalise_title("Résumé: Über-Modèles (v2)") == "resume uber modeles v2"
+    assert title_id("Attention is all you need", 2017) == title_id("ATTENTION: is all you need.", 2017)
+    assert title_id("A", 2017) != title_id("A", 2018) != title_id("A", None)
+    assert title_id("A", None).startswith("t-") and len(title_id("A", None)) == 14
+    assert title_id("A", None) == "t-" + __import__("hashlib").blake2b(b"a|", digest_size=6).hexdigest()
+    assert clean_id(" 2110.10090 ") == "2110.10090" and clean_id("a b") is None and clean_id("") is None
+    assert clean_id("x" * 128) == "x" * 128 and clean_id("x" * 129) is None and clean_id("a/b") is None
+    assert parse_int("59,932") == 59932 and parse_int("1\u202f234") == 1234 and parse_int("1 234 567") == 1234567
+    with pytest.raises(ValueError):
+        parse_int("12a")
+
+
+def test_merge_by_id_alternative_id_and_title() -> None:
+    b = DatasetBuilder()
+    k = b.add(PaperRecord(title="Deep  Residual Learning", id="1512.03385", year=2015, areas=["cs.CV"]))
+    assert b.record(k).title == "Deep Residual Learning"  # whitespace collapsed
+    assert b.add(PaperRecord(title="Other title", id="1512.03385", areas=["cs.LG", "cs.CV"])) == k
+    assert b.record(k).areas == ["cs.CV", "cs.LG"] and b.record(k).title == "Deep Residual Learning"
+    # merged by title (years one apart) though the ids differ: the arXiv id stays, the other is kept as alt id
+    assert b.add(PaperRecord(title="deep residual learning", id="W123", year=2016)) == k
+    assert b.record(k).id == "1512.03385" and b.record(k).alt_ids == ["W123"]
+    assert b.find("W123") == k and b.find("1512.03385") == k and b.find("nope") is None
+    # merging the same other id again adds it once
+    b.add(PaperRecord(title="Deep Residual Learning", id="W123"))
+    assert b.record(k).alt_ids == ["W123"]
+    # found by an alternative id of the new record
+    assert b.add(PaperRecord(title="x", id="DOI:1", alt_ids=["W123", "S2:9"])) == k
+    assert b.record(k).alt_ids == ["W123", "DOI:1", "S2:9"] and b.find("S2:9") == k
+    # years more than one apart, or two different arXiv ids: two papers
+    assert b.add(PaperRecord(title="Deep Residual Learning", year=2019)) != k
+    assert b.add(PaperRecord(title="Deep Residual Learning", id="1999.00001", year=2015)) != k
+    assert b.stats["records"] == 7 and b.stats["merged"] == 4
+
+
+def test_an_arxiv_id_replaces_a_weaker_one() -> None:
+    b = DatasetBuilder()
+    k = b.add(PaperRecord(title="Adam", id="W42", year=2014))
+    b.add(PaperRecord(title="Adam", id="1412.6980", year=2014))
+    assert b.record(k).id == "1412.6980" and b.record(k).alt_ids == ["W42"]
+    b.add(PaperRecord(title="Adam", id="W43", year=2014))  # not arXiv: does not replace one
+    assert b.record(k).id == "1412.6980" and b.record(k).alt_ids == ["W42", "W43"]
+    t = b.add(PaperRecord(title="No id", year=2000))
+    b.add(PaperRecord(title="no id", id="S1", year=2000))  # a paper known by title gets its first id
+    assert b.record(t).id == "S1" and b.record(t).alt_ids == []
+    b.add(PaperRecord(title="no id", year=2000, alt_ids=["S1", "S2"]))
+    assert b.record(t).alt_ids == ["S2"]  # its own id is not an alternative of itself
+
+
+def test_authoritative_records_win_for_counts_dates_and_title() -> None:
+    b = DatasetBuilder()
+    k = b.add(PaperRecord(title="a paper", id="p", year=2020, cited_by=3, posted=None))
+    b.add(PaperRecord(title="A Paper", id="p", year=2021, cited_by=9, posted="2021-01-02",
+                      reference_count=4, citations_by_year={2022: 1}), authoritative=True)
+    r = b.record(k)
+    assert (r.title, r.year, r.cited_by, r.posted, r.reference_count, r.citations_by_year) == (
+        "A Paper", 2021, 9, "2021-01-02", 4, {2022: 1})
+    b.add(PaperRecord(title="A PAPER!", id="p", year=1999, cited_by=1, reference_count=None), authoritative=True)
+    assert (r.title, r.year, r.cited_by, r.reference_count) == ("A Paper", 2021, 9, 4)  # the first authority stays
+    b.add(PaperRecord(title="x", id="p", year=1990, cited_by=0))
+    assert (r.year, r.cited_by) == (2021, 9)
+    # a later non-authoritative record only fills what is missing
+    k2 = b.add(PaperRecord(title="Second", id="q"))
+    b.add(PaperRecord(title="Second", id="q", year=2001, cited_by=2))
+    assert (b.record(k2).year, b.record(k2).cited_by) == (2001, 2)
+    b.add(PaperRecord(title="Second", id="q", year=2002, cited_by=5))
+    assert (b.record(k2).year, b.record(k2).cited_by) == (2001, 2)
+
+
+def test_edges_and_their_bookkeeping() -> None:
+    b = DatasetBuilder()
+    x, y, z = (b.add(PaperRecord(title=t, id=t)) for t in "xyz")
+    b.cite(x, y)
+    b.cite(x, y)
+    b.cite(y, y)
+    b.cite(z, x)
+    b.cite_outside()
+    b.cite_outside(4)
+    assert b.edges == {(x, y), (z, x)}
+    assert {k: b.stats[k] for k in ("edges_seen", "self_loops", "duplicate_edges", "edges_outside")} == {
+        "edges_seen": 9, "self_loops": 1, "duplicate_edges": 1, "edges_outside": 5}
+    papers, citations, summary = b.build()
+    assert papers.column("id").to_pylist() == ["x", "y", "z"]
+    assert sorted(zip(citations.column("citing").to_pylist(), citations.column("cited").to_pylist(),
+                      strict=True)) == [("x", "y"), ("z", "x")]
+    assert summary["papers"] == 3 and summary["citations"] == 2 and summary["papers_with_areas"] == 0
+
+
+def test_final_ids_are_unique_and_stable() -> None:
+    from dashboard.importers.common import _Paper
+
+    b = DatasetBuilder()
+    for rec in (PaperRecord(title="T", year=1), PaperRecord(title="U", id="1234.56789"), PaperRecord(title="T", year=1),
+                PaperRecord(title="T", year=1)):
+        b.papers.append(_Paper(rec, False))  # as if three papers shared a title and year (merging keeps them apart
+        # only when their ids differ; a source can still list them)
+    ids = b.final_ids()
+    t = title_id("T", 1)
+    assert ids == [t, "1234.56789", f"{t}-2", f"{t}-3"]
+    assert len(set(ids)) == 4 and b.final_ids() == ids
+    assert [p.rec.title for p in b.papers] == ["T", "U", "T", "T"]  # the records themselves are unchanged
+
+
+def test_build_tables_hold_every_field() -> None:
+    b = DatasetBuilder()
+    b.add(PaperRecord(title="P", id="p", year=2020, posted="2020-01-02", areas=["cs.LG"], cited_by=5,
+                      reference_count=7, citations_by_year={2022: 3, 2021: 1}))
+    b.add(PaperRecord(title="Q", id="q"))
+    papers, _, summary = b.build()
+    rows = papers.to_pylist()
+    assert rows[0] == {"id": "p", "title": "P", "year": 2020, "posted": "2020-01-02", "areas": ["cs.LG"],
+                       "cited_by": 5, "reference_count": 7,
+                       "citations_by_year": [{"year": 2021, "count": 1}, {"year": 2022, "count": 3}]}
+    assert rows[1] == {"id": "q", "title": "Q", "year": None, "posted": None, "areas": [], "cited_by": None,
+                       "reference_count": None, "citations_by_year": None}
+    assert summary["papers_with_areas"] == 1 and summary["records"] == 2 and summary["merged"] == 0
+
+
+def test_read_lines_and_sources(tmp_path: Path) -> None:
+    good = tmp_path / "a.txt"
+    good.write_text("one\ntwo\r\nthree")
+    assert list(read_lines(good)) == [(1, "one"), (2, "two"), (3, "three")]
+    bad = tmp_path / "b.txt"
+    bad.write_bytes(b"fine\nstill fine\nbad \xff here\n")
+    with pytest.raises(InputError, match=r"b\.txt, line 3: not UTF-8 text \(invalid start byte\)"):
+        list(read_lines(bad))
+    with pytest.raises(InputError, match=r"absent\.txt: cannot be read \(No such file or directory\)"):
+        list(read_lines(tmp_path / "absent.txt"))
+    assert expand_sources([str(good), bad]) == [good, bad]
+    with pytest.raises(InputError, match=r"nope: no such file or folder"):
+        expand_sources([good, tmp_path / "nope"])
