@@ -169,9 +169,23 @@ def iter_json(path: Path) -> Iterator[tuple[int | None, Any]]:
         raise InputError(path, f"file is truncated or not valid gzip after {got} complete lines ({e})",
                          line=got + 1) from e
     except UnicodeDecodeError as e:
-        raise InputError(path, f"not UTF-8 text ({e.reason})", line=(lines.no if lines else 0) + 1) from e
+        raise InputError(path, f"not UTF-8 text ({e.reason})", line=_bad_utf8_line(path)) from e
     except OSError as e:
         raise InputError(path, f"cannot be read ({e.strerror or e})") from e
+
+
+def _bad_utf8_line(path: Path) -> int | None:
+    """The line of the first byte that is not UTF-8 (text is decoded a block at a time, so the line being read
+    when decoding fails can be an earlier one)."""
+    try:
+        with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as f:
+            raw = f.read()
+        raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return raw[: e.start].count(b"\n") + 1
+    except (OSError, EOFError, zlib.error, InputError):
+        return None
+    return None
 
 
 def _iter_json_stream(path: Path, lines: _Lines) -> Iterator[tuple[int | None, Any]]:
