@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from dashboard.graph import layouts
 from dashboard.graph.layouts import positions
@@ -128,15 +129,30 @@ def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
         assert more[pid]["position"] == n["position"], pid
 
 
-def test_node_cap_is_5000(arxiv_store: Store) -> None:
+@pytest.fixture(scope="module")
+def hubs(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """Three papers each cited by 2,000 others of their own: 6,003 papers, 6,000 citations."""
+    from dashboard.dataset import write_dataset
+    from dashboard.importers.common import DatasetBuilder, PaperRecord
+
+    b = DatasetBuilder()
+    for h in range(3):
+        hub = b.add(PaperRecord(title=f"Hub {h}", id=f"hub{h}", year=2000))
+        for i in range(2000):
+            b.cite(b.add(PaperRecord(title=f"Citer {h} {i}", id=f"c{h}-{i}", year=2001 + i % 20)), hub)
+    papers, citations, _ = b.build()
+    return Store.load(write_dataset(tmp_path_factory.mktemp("hubs") / "h", papers, citations, {"name": "hubs"}))
+
+
+def test_node_cap_is_5000(hubs: Store) -> None:
     """However many papers a state reaches, a browser gets at most 5,000 (README: the documented cap)."""
-    state = ViewState(("1412.6980", "1409.1556", "1512.03385"), limit=3000)
-    sub = neighbourhood(arxiv_store, state)
-    assert len(sub.rows) == 5000 and sub.capped
-    assert len(set(sub.rows.tolist())) == 5000
-    assert sub.rows[:3].tolist() == [arxiv_store.row(s) for s in state.seeds]
-    smaller = neighbourhood(arxiv_store, ViewState(("1412.6980",), limit=3000))
-    assert not smaller.capped and len(smaller.rows) < 5000
+    state = ViewState(("hub0", "hub1", "hub2"), limit=3000)
+    sub = neighbourhood(hubs, state)
+    assert len(sub.rows) == 5000 and sub.capped and len(set(sub.rows.tolist())) == 5000
+    assert sub.rows[:3].tolist() == [hubs.row(s) for s in state.seeds]
+    assert hubs.ids(sub.rows[-1:]) == ["c2-996"]  # hub2's citers, most cited first then by row, cut at the cap
+    two = neighbourhood(hubs, ViewState(("hub0", "hub1"), limit=3000))
+    assert not two.capped and len(two.rows) == 4002
 
 
 def test_an_expanded_papers_references_and_citers_do_not_overlap(store: Store) -> None:

@@ -17,6 +17,7 @@ from dashboard.store import Store
 from tests.conftest import ARXIV2023
 
 
+@pytest.mark.slow  # imports the real 280k-edge graph
 def test_real_dataset(arxiv_store: Store) -> None:
     meta = arxiv_store.meta
     s = meta["summary"]
@@ -48,6 +49,7 @@ def _copy(tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow  # imports the real 280k-edge graph
 def test_truncated_gzip_is_named(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
     data = (folder / "edges.csv.gz").read_bytes()
@@ -58,6 +60,7 @@ def test_truncated_gzip_is_named(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.slow  # imports the real 280k-edge graph
 def test_missing_column_and_bad_rows_are_named(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
     with gzip.open(folder / "labels.csv.gz", "wt") as f:
