@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import pytest
 from dashboard.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared beside the project; the mutation run works in a copy one level deeper (mutants/)
-SHARED = next((p / "shared" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()), ROOT.parent / "shared")
+# ../shared beside the project ($CITEMAP_SHARED for a copy elsewhere; the mutation run's copy, mutants/, is found
+# one level deeper)
+SHARED = Path(os.environ["CITEMAP_SHARED"]) if os.environ.get("CITEMAP_SHARED") else next(
+    (p / "shared" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()), ROOT.parent / "shared")
 SEEDS = SHARED / "seeds"
 ARXIV2023 = SHARED / "data" / "arxiv-2023"
 DEFAULT_DATA = ROOT / "data"

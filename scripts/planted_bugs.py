@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Plant known one-line bugs, one at a time, in a copy of the project, and check that the tests named for each
+fail. These are the mutants that once survived the suite (issue 16); a bug that the suite lets through again
+makes this script exit 1.
+
+    python scripts/planted_bugs.py            # every bug (about 2 minutes)
+    python scripts/planted_bugs.py caps etag  # bugs whose name contains a word
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name, file, the line as it is, the line with the bug, the tests that must fail
+BUGS: list[tuple[str, str, str, str, list[str]]] = [
+    ("expand re-lays out every node", "dashboard/graph/neighbourhood.py",
+     "sub.base_count = max((g.end for g in layout.groups if g.paper in seeds), default=len(seeds))",
+     "sub.base_count = len(layout.rows)",
+     ["tests/test_graph.py::test_expanding_does_not_move_what_is_shown"]),
+    ("caps: MAX_SEEDS 20 -> 21", "dashboard/graph/state.py", "MAX_SEEDS = 20", "MAX_SEEDS = 21",
+     ["tests/test_state.py::test_caps_are_the_documented_ones"]),
+    ("caps: MAX_EXPAND 60 -> 400", "dashboard/graph/state.py", "MAX_EXPAND = 60", "MAX_EXPAND = 400",
+     ["tests/test_state.py::test_caps_are_the_documented_ones", "tests/test_state.py::test_actions_keep_the_caps"]),
+    ("caps: MAX_NODES 5,000 -> 500,000", "dashboard/graph/neighbourhood.py", "MAX_NODES = 5000",
+     "MAX_NODES = 500000", ["tests/test_graph.py::test_node_cap_is_5000"]),
+    ("caps: MAX_BODY 256 kB -> 1 MiB", "dashboard/security.py", "MAX_BODY = 256 * 1024", "MAX_BODY = 1024 * 1024",
+     ["tests/test_security.py::test_validate_update_unit", "tests/test_security.py::test_body_limit_over_http"]),
+    ("etag without the build id", "dashboard/app.py", 'etag = f"{build_id}-{encode_query(state)}"',
+     'etag = f"{encode_query(state)}"', ["tests/test_security.py::test_etag_names_the_dataset_build"]),
+    ("csv column from the wrong field", "dashboard/graph/export.py", '"citers_in_dataset": p["in_cited"]',
+     '"citers_in_dataset": p["in_refs"]', ["tests/test_export.py::test_csv_columns_are_the_stores_facts"]),
+    ("chart selection left unvalidated", "dashboard/callbacks/state.py",
+     'if isinstance(p, dict) and isinstance(p.get("x"), int | float) and not isinstance(p.get("x"), bool):',
+     'if isinstance(p, dict) and p.get("x") is not None:',
+     ["tests/test_security.py::test_chart_selection_is_validated",
+      "tests/test_security.py::test_every_action_with_any_value_gives_a_valid_state"]),
+    ("unknown years pass any year filter", "dashboard/store.py",
+     "if self.year_min is not None and years[0] <= self.year_min and years[1] >= self.year_max:",
+     "if True:", ["tests/test_store.py::test_unknown_years_pass_only_a_year_filter_that_covers_the_dataset"]),
+    ("arxiv2023 node range off by one", "dashboard/importers/arxiv2023.py", "if not 0 <= v < n:",
+     "if not 0 <= v <= n:", ["tests/test_importers_arxiv2023.py::test_missing_column_and_bad_rows_are_named"]),
+    ("callback errors unseen by the fuzz test", "dashboard/app.py", 'log.error("callback error %s", eid, exc_info=err)',
+     "pass", ["tests/test_security.py::test_callback_errors_are_seen"]),
+]
+
+
+def copy_project(dest: Path) -> None:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.split()
+    for name in files:
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+
+
+def main(words: list[str]) -> int:
+    chosen = [b for b in BUGS if not words or any(w.lower() in b[0].lower() for w in words)]
+    failed = 0
+    sys.path.insert(0, str(ROOT))
+    from tests.conftest import SHARED
+
+    env = {**os.environ, "CITEMAP_SHARED": str(SHARED)}
+    with tempfile.TemporaryDirectory(prefix="citemap-planted-") as tmp:
+        work = Path(tmp) / "main"
+        copy_project(work)
+        for name, rel, good, bad, tests in chosen:
+            path = work / rel
+            text = path.read_text()
+            if text.count(good) != 1:
+                print(f"STALE  {name}: {rel} does not hold the line exactly once: {good}")
+                failed += 1
+                continue
+            path.write_text(text.replace(good, bad))
+            start = time.monotonic()
+            run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
+                                 cwd=work, capture_output=True, text=True, env=env)
+            path.write_text(text)
+            caught = run.returncode == 1
+            failed += not caught
+            print(f"{'CAUGHT' if caught else 'MISSED'} {name} ({time.monotonic() - start:.0f} s)")
+            if not caught:
+                print(run.stdout[-2000:])
+    print(f"{len(chosen) - failed} of {len(chosen)} planted bugs caught")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

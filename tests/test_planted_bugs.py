@@ -1,0 +1,18 @@
+"""The one-line bugs that once survived the suite (issue 16) are each caught by the tests named for them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.mark.slow
+def test_every_planted_bug_is_caught() -> None:
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "planted_bugs.py")], capture_output=True, text=True,
+                         timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "11 of 11 planted bugs caught" in run.stdout
