@@ -45,3 +45,21 @@ def arxiv_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     out = tmp_path_factory.mktemp("a23") / "a23"
     run_import("arxiv2023", [ARXIV2023], out, argv=["test"], progress=False)
     return Store.load(out)
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """Six papers, two of unknown year, built through the importers' builder: a, b, c cite d; e cites a; f stands
+    alone."""
+    from dashboard.dataset import write_dataset
+    from dashboard.importers.common import DatasetBuilder, PaperRecord
+
+    b = DatasetBuilder()
+    k = {pid: b.add(PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited))
+         for pid, year, areas, cited in [("a", 2000, ["cs.LG"], 5), ("b", 2005, ["cs.CL", "cs.LG"], None),
+                                         ("c", 2010, [], 1), ("d", None, ["cs.CL"], 40), ("e", None, [], None),
+                                         ("f", 2003, ["stat.ML"], 2)]}
+    for x, y in [("a", "d"), ("b", "d"), ("c", "d"), ("e", "a")]:
+        b.cite(k[x], k[y])
+    papers, citations, _ = b.build()
+    return Store.load(write_dataset(tmp_path_factory.mktemp("tiny") / "t", papers, citations, {"name": "tiny"}))

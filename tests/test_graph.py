@@ -131,14 +131,14 @@ def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
 
 @pytest.fixture(scope="module")
 def hubs(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    """Three papers each cited by 2,000 others of their own: 6,003 papers, 6,000 citations."""
+    """Three papers each cited by 2,000 others of their own, and a fourth by 10: 6,014 papers."""
     from dashboard.dataset import write_dataset
     from dashboard.importers.common import DatasetBuilder, PaperRecord
 
     b = DatasetBuilder()
-    for h in range(3):
+    for h, n in enumerate((2000, 2000, 2000, 10)):
         hub = b.add(PaperRecord(title=f"Hub {h}", id=f"hub{h}", year=2000))
-        for i in range(2000):
+        for i in range(n):
             b.cite(b.add(PaperRecord(title=f"Citer {h} {i}", id=f"c{h}-{i}", year=2001 + i % 20)), hub)
     papers, citations, _ = b.build()
     return Store.load(write_dataset(tmp_path_factory.mktemp("hubs") / "h", papers, citations, {"name": "hubs"}))
@@ -152,7 +152,54 @@ def test_node_cap_is_5000(hubs: Store) -> None:
     assert sub.rows[:3].tolist() == [hubs.row(s) for s in state.seeds]
     assert hubs.ids(sub.rows[-1:]) == ["c2-996"]  # hub2's citers, most cited first then by row, cut at the cap
     two = neighbourhood(hubs, ViewState(("hub0", "hub1"), limit=3000))
-    assert not two.capped and len(two.rows) == 4002
+    assert two.capped is False and len(two.rows) == 4002
+    # the cap reached by the third seed: the fourth adds nothing
+    four = neighbourhood(hubs, ViewState(("hub0", "hub1", "hub2", "hub3"), limit=3000))
+    assert len(four.rows) == 5000 and four.capped and four.rows[:4].tolist() == [hubs.row(f"hub{h}") for h in range(4)]
+    # exactly at the cap is not beyond it
+    exact = neighbourhood(hubs, ViewState(("hub0", "hub1", "hub2", "hub3"), limit=1662))
+    assert len(exact.rows) == 4 + 3 * 1662 + 10 == 5000 and exact.capped is False
+    full = neighbourhood(hubs, ViewState(("hub0", "hub2"), limit=2000))
+    assert [(t.shown, t.total) for t in full.truncated] == [] and len(full.rows) == 4002
+    cut = neighbourhood(hubs, ViewState(("hub0",), limit=1999))
+    got = [(hubs.id(t.paper), t.direction, t.shown, t.total) for t in cut.truncated]
+    assert got == [("hub0", "citers", 1999, 2000)]
+
+
+def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
+    """Roles, parents, groups, hidden counts, expanded and selected papers of a subgraph."""
+    seed, exp = store.row("2006.04862"), store.row("2106.03764")
+    shown = set(neighbourhood(store, ViewState(("2006.04862",), expand=("2106.03764",))).rows.tolist())
+    far = next(r for r in range(store.n) if r not in shown)
+    sub = neighbourhood(store, ViewState(("2006.04862",), expand=("2006.04862", "nope", "2106.03764"),
+                                         selected=store.id(far)))
+    assert sub.seeds == [seed] and sub.expanded == [exp] and sub.selected == far
+    assert sub.layout_rows is sub.rows and sub.layout_parents[0] == -1 and sub.layout_parents[-1] == -1
+    assert sub.role_names()[0] == "seed" and sub.role_names()[-1] == "selected" and sub.rows[-1] == far
+    assert sub.hidden == 0 and sub.capped is False and sub.truncated == []
+    assert all(g.end > g.start for g in sub.layout_groups) and [g.paper for g in sub.layout_groups] == [seed, exp]
+    for g in sub.layout_groups:
+        assert set(sub.layout_parents[g.start:g.end].tolist()) == {g.paper}
+    # an expanded paper that is not in view adds nothing, and the next one still does
+    gone = neighbourhood(store, ViewState(("2006.04862",), expand=(store.id(far), "2106.03764")))
+    assert gone.expanded == [exp] and len(gone.rows) == len(neighbourhood(store, ViewState(
+        ("2006.04862",), expand=("2106.03764",))).rows)
+    # hidden: each neighbour the filters hide, counted per list walked
+    state = ViewState(("2110.10090",), years=(2023, 2023))
+    filtered = neighbourhood(store, state)
+    row = store.row("2110.10090")
+    nbrs = [store.references(row), store.citers(row)]
+    want = sum(int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum()) for n in nbrs)
+    assert filtered.hidden == want > 0 and filtered.layout_rows is not filtered.rows
+    # a filter of one citation hides papers no one cites
+    pid = next(p for p in SEED_IDS if (store.citations[np.concatenate(
+        [store.references(store.row(p)), store.citers(store.row(p))])] == 0).any())
+    one = neighbourhood(store, ViewState((pid,), min_citations=1))
+    assert all(int(store.citations[r]) >= 1 for r in one.rows[1:].tolist()) and one.hidden > 0
+    # a paper with no neighbours at all: the base is the seed alone
+    alone = neighbourhood(tiny, ViewState(("f",)))
+    assert alone.rows.tolist() == [tiny.row("f")] and alone.base_count == 1 and alone.layout_groups == []
+    assert len(alone.edge_i) == 0
 
 
 def test_an_expanded_papers_references_and_citers_do_not_overlap(store: Store) -> None:

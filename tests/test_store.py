@@ -107,22 +107,6 @@ def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:
         Store.load(tmp_path / "absent")
 
 
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    """Five papers, two of unknown year, built through the importers' builder: a, b, c cite d; e cites a."""
-    from dashboard.dataset import write_dataset
-    from dashboard.importers.common import DatasetBuilder, PaperRecord
-
-    b = DatasetBuilder()
-    k = {pid: b.add(PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited))
-         for pid, year, areas, cited in [("a", 2000, ["cs.LG"], 5), ("b", 2005, ["cs.CL", "cs.LG"], None),
-                                         ("c", 2010, [], 1), ("d", None, ["cs.CL"], 40), ("e", None, [], None)]}
-    for x, y in [("a", "d"), ("b", "d"), ("c", "d"), ("e", "a")]:
-        b.cite(k[x], k[y])
-    papers, citations, _ = b.build()
-    return Store.load(write_dataset(tmp_path_factory.mktemp("tiny") / "t", papers, citations, {"name": "tiny"}))
-
-
 def test_unknown_years_pass_only_a_year_filter_that_covers_the_dataset(tiny: Store) -> None:
     rows = np.array([tiny.row(p) for p in "abcde"])
     assert (tiny.year_min, tiny.year_max) == (2000, 2010)
@@ -148,7 +132,7 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     assert [int(tiny.in_cited[row[p]]) for p in "abcde"] == [1, 0, 0, 3, 0]
     assert [int(tiny.in_refs[row[p]]) for p in "abcde"] == [1, 1, 1, 0, 1]
     assert [int(tiny.citations[row[p]]) for p in "abcde"] == [5, 0, 1, 40, 0]  # max(source, in dataset)
-    assert tiny.area_counts() == {"cs.LG": 2, "cs.CL": 2, "unknown": 2}
+    assert tiny.area_counts() == {"cs.LG": 2, "cs.CL": 2, "stat.ML": 1, "unknown": 2}
     assert tiny.areas_of([row["b"], row["c"]]) == [["cs.CL", "cs.LG"], ["unknown"]]
     assert sorted(tiny.ids(tiny.citers(row["d"]))) == ["a", "b", "c"] and tiny.n_citers(row["d"]) == 3
     assert tiny.ids(tiny.references(row["e"])) == ["a"] and tiny.n_references(row["e"]) == 1
@@ -158,7 +142,9 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     i, j = tiny.edge_positions(rows)
     assert sorted(zip(rows[i].tolist(), rows[j].tolist(), strict=True)) == sorted(
         [(row["e"], row["a"]), (row["a"], row["d"]), (row["b"], row["d"])])
-    assert tiny.ids(tiny.search("paper", 10))[:1] == ["d"] and set(tiny.ids(tiny.search("paper", 10))) == set("abcde")
+    assert tiny.ids(tiny.search("paper", 10))[:1] == ["d"] and set(tiny.ids(tiny.search("paper", 10))) == set("abcdef")
+    i, j = tiny.edge_positions(np.array([tiny.row("f"), row["c"], row["b"]]))  # no edge among them
+    assert i.dtype == j.dtype == np.int64 and len(i) == len(j) == 0
 
 
 def _set_index_meta(folder: Path, **changes) -> None:
