@@ -74,6 +74,12 @@ def test_bibtex_entries(store: Store, view) -> None:
     keys = [k for k, _ in entries]
     assert len(set(keys)) == len(keys)
     fields = {re.search(r"note = \{citemap id (.+?)\}", body)[1]: body for _, body in entries}
+    title = store.titles([store.row("2110.10090")])[0]
+    assert text.startswith(
+        f"@misc{{inductive2021_211010090,\n  title = {{{title}}},\n  year = {{2021}},\n  eprint = {{2110.10090}},\n"
+        "  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/2110.10090},\n  primaryClass = {cs.LG},\n"
+        "  note = {citemap id 2110.10090}\n}\n\n@misc{")
+    assert fields["2106.03764"].endswith("url = {https://arxiv.org/abs/2106.03764},\n  note = {citemap id 2106.03764}")
     seed = fields["2110.10090"]
     assert "title = {" + store.titles([store.row("2110.10090")])[0] + "}" in seed
     assert "year = {2021}" in seed and "eprint = {2110.10090}" in seed and "archivePrefix = {arXiv}" in seed

@@ -172,6 +172,8 @@ def test_iter_json_errors_name_file_and_line(tmp_path: Path) -> None:
     assert message(p) == f"{p}: JSON is nested too deeply"
     p = write(tmp_path / "latin", b'{"a": 1}\n{"a": "\xe9"}\n')
     assert message(p) == f"{p}, line 2: not UTF-8 text (invalid continuation byte)"
+    p = write(tmp_path / "latin.gz", b'{"a": 1}\n[1]\n{"a": "\xe9"}\n', packed=True)
+    assert message(p) == f"{p}, line 3: not UTF-8 text (invalid continuation byte)"
     p = write(tmp_path / "latin0", b'\xe9{"a": 1}\n')
     assert message(p) == f"{p}, line 1: not UTF-8 text (invalid continuation byte)"
     data = gzip.compress(("".join(f'{{"n": {i}}}\n' for i in range(5000))).encode())

@@ -299,7 +299,8 @@ def test_each_rejection_says_why(app) -> None:
     """Every check of validate_update, each with its message (what a 400 tells the client)."""
     ping = real_request(app, "store-pong.data", {"store-ping.data": 1})
     assert _why(app, ping) is None
-    assert _why(app, b"{nope").startswith("body is not valid JSON (")
+    assert _why(app, b"{nope") == "body is not valid JSON (unexpected character, expected a string key: line 1 " \
+                                  "column 2 (char 1))"
     assert _why(app, [ping]) == "body must be a JSON object"
     for big in (2**53 + 1, -(2**53) - 1, 1e300, -1e300):
         assert _why(app, {**ping, "extra": [{"deep": big}]}) == \
@@ -321,6 +322,7 @@ def test_each_rejection_says_why(app) -> None:
     for changed in ("x", [1], ["a"] * 10001, None):
         assert _why(app, {**ping, "changedPropIds": changed}) == "changedPropIds must be a list of strings"
     assert _why(app, {**ping, "changedPropIds": ["a"] * 10000}) is None
+    assert _why(app, {k: v for k, v in ping.items() if k not in ("changedPropIds", "state")}) is None
     assert _why(app, {**ping, "outputs": {"id": "store-pong", "property": "x"}}) == "outputs: expected store-pong.data"
     assert _why(app, {**ping, "outputs": [{"id": "store-pong", "property": "data"}]}) == \
         "outputs: expected store-pong.data"
@@ -392,6 +394,11 @@ def test_content_security_policy_text() -> None:
 def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
     from dashboard.store import Store
 
+    monkeypatch.delenv("CITEMAP_FRAME_ANCESTORS", raising=False)
+    default = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server
+    h = default.test_client().get("/health").headers
+    assert h["Content-Security-Policy"].endswith("; frame-ancestors 'none'") and h["X-Frame-Options"] == "DENY"
+    assert default.config["MAX_CONTENT_LENGTH"] == 256 * 1024
     monkeypatch.setenv("CITEMAP_FRAME_ANCESTORS", "'self' https://lab.example")
     c = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server.test_client()
     h = c.get("/health").headers

@@ -224,7 +224,8 @@ def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, m
         Store.load(copy)
 
 
-def test_store_fields_of_the_default_data(store: Store) -> None:
+def test_store_fields_of_the_default_data() -> None:
+    store = Store.load(DEFAULT_DATA)  # loaded here, not shared: this test checks what loading sets
     assert store.folder == DEFAULT_DATA.resolve() and store.index_folder == DEFAULT_DATA.resolve()
     assert (store.n, store.n_citations) == (156, 181) and store.meta["counts"] == {"papers": 156, "citations": 181}
     assert (store.year_min, store.year_max) == (int(store.year[store.year >= 0].min()), int(store.year.max()))
@@ -235,6 +236,8 @@ def test_store_fields_of_the_default_data(store: Store) -> None:
     assert int(store.in_cited[row]) == store.n_citers(row) == 50 and int(store.in_refs[row]) == 43
     node = json.loads("[" + store.node_json([row]) + "]")[0]
     assert node == ["2110.10090", store.titles([row])[0], 2021, ["cs.LG", "stat.ML"], 144, 50]
+    assert store.areas_of([row, store.row("2106.03764")]) == [["cs.LG", "stat.ML"], ["unknown"]]
+    assert store.area_names[int(store.primary_area[row])] == "cs.LG"
     two = json.loads("[" + store.node_json([row, store.row("1706.03762")]) + "]")
     assert [n[0] for n in two] == ["2110.10090", "1706.03762"] and store.node_json([]) == ""
 
@@ -305,3 +308,13 @@ def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, cap
         assert s.search("attention", 5) == []
         assert s.ids(s.search("2110.10090", 5)) == ["2110.10090"]
     assert "search 'attention' failed: file is not a database" in caplog.text
+
+
+def test_an_empty_dataset_loads(tmp_path: Path) -> None:
+    from dashboard.dataset import write_dataset
+    from dashboard.importers.common import DatasetBuilder
+
+    papers, citations, _ = DatasetBuilder().build()
+    s = Store.load(write_dataset(tmp_path / "e", papers, citations, {"name": "empty"}))
+    assert (s.n, s.n_citations, s.year_min, s.year_max, s.area_names) == (0, 0, None, None, [])
+    assert s.search("x") == [] and s.row("a") is None and s.area_counts() == {}
