@@ -27,6 +27,7 @@ def test_csv_columns_are_the_stores_facts(store: Store, view) -> None:
     text, name = export.export(store, view, "csv")
     assert name == f"citemap-2110.10090-{view.n_nodes}-papers.csv"
     rows = list(csv.DictReader(io.StringIO(text)))
+    assert "\r" not in text and text.count("\n") == view.n_nodes + 1 + sum(r["title"].count("\n") for r in rows)
     assert list(rows[0]) == export.COLUMNS
     assert [r["id"] for r in rows] == view.ids and len(rows) == view.n_nodes > 60
     roles = dict(zip(view.ids, view.sub.role_names(), strict=True))
@@ -54,7 +55,7 @@ def test_csv_columns_are_the_stores_facts(store: Store, view) -> None:
 
 def test_json_has_the_query_papers_and_every_edge(store: Store, view) -> None:
     data, name = export.export(store, view, "json")
-    assert name.endswith("-papers.json")
+    assert name.endswith("-papers.json") and data.startswith(b'{\n  "query": "?seeds=2110.10090')  # indented
     doc = json.loads(data)
     assert doc["query"] == "?seeds=2110.10090&expand=2106.03764&selected=2106.03764"
     assert [p["id"] for p in doc["papers"]] == view.ids
@@ -93,11 +94,15 @@ def test_bibtex_escapes_and_keys() -> None:
     assert export._bib_escape("A_b & 50% {x} #1 $") == r"A\_b \& 50\% \{x\} \#1 \$"
     assert export.bibtex_key("2110.10090", "On the Opportunities of it", 2021) == "opportunities2021_211010090"
     assert export.bibtex_key("t-ab/c", "A b c", None) == "paper_tabc"
+    assert export.bibtex_key("math.AG_0101001", "Sheaves", 2001) == "sheaves2001_mathAG0101001"
 
 
 def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
     text, name = export.export(store, view, "graphml")
     assert name.endswith("-subgraph.graphml")
+    assert text.startswith('<graphml xmlns="http://graphml.graphdrawing.org/xmlns"') and text.endswith("</graphml>\n")
+    assert text.count("\n") > view.n_nodes + view.n_edges  # pretty-printed: an element a line
+    assert "\n  <key id=" in text and "XX" not in text
     g = nx.parse_graphml(text)
     assert list(g.nodes) == view.ids and g.number_of_edges() == view.n_edges
     seed = g.nodes["2110.10090"]
@@ -110,4 +115,14 @@ def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
 def test_file_stems_say_what_the_file_holds() -> None:
     assert export.file_stem(["2110.10090"], 60) == "citemap-2110.10090-60-papers"
     assert export.file_stem(["a", "b", "c"], 7) == "citemap-a-and-2-more-7-papers"
+    assert export.file_stem(["a", "b"], 7) == "citemap-a-and-1-more-7-papers"
     assert export.file_stem([], 0) == "citemap-view-0-papers"
+
+
+def test_unknown_years_in_graphml_and_csv(tiny: Store) -> None:
+    view = compute_view(tiny, ViewState(("d",)))  # d (year unknown) and the three papers citing it
+    g = export.subgraph(tiny, view)
+    assert g.nodes["d"]["year"] == -1 and g.nodes["a"]["year"] == 2000 and g.nodes["d"]["areas"] == "cs.CL"
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(export.to_csv(tiny, view)))}
+    assert rows["d"]["year"] == "" and rows["c"]["areas"] == "unknown" and set(rows) == set("abcd")
+    assert "year = " not in export.to_bibtex(tiny, view).split("@misc")[1]  # d comes first: no year field

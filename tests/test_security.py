@@ -305,6 +305,7 @@ def test_each_rejection_says_why(app) -> None:
     for big in (2**53 + 1, -(2**53) - 1, 1e300, -1e300):
         assert _why(app, {**ping, "extra": [{"deep": big}]}) == \
             "a number is out of range (a browser sends at most 2**53)"
+    assert _why(app, {**ping, "extra": [2**60, True]}) == "a number is out of range (a browser sends at most 2**53)"
     for fine in (2**53, -(2**53), 1.5, True):
         assert _why(app, {**ping, "extra": {"n": [fine]}}) is None
     assert _why(app, {**ping, "output": "nope.data"}) == "unknown callback output"
@@ -327,6 +328,12 @@ def test_each_rejection_says_why(app) -> None:
     assert _why(app, {**ping, "outputs": [{"id": "store-pong", "property": "data"}]}) == \
         "outputs: expected store-pong.data"
     assert _why(app, {**ping, "outputs": None}) == "outputs: expected store-pong.data"
+    state = real_request(app, "url.search")
+    n = len(output_specs(state["output"])[1])
+    assert _why(app, state) is None and n == 9
+    assert _why(app, {**state, "outputs": state["outputs"][:1]}) == "outputs: expected 9 output(s)"
+    assert _why(app, {**state, "outputs": state["outputs"][0]}) == "outputs: expected 9 output(s)"
+    assert _why(app, {**state, "outputs": state["outputs"][::-1]}) == "outputs: expected url.search"
 
 
 def test_pattern_inputs_are_checked(app) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,7 +107,9 @@ def test_toggle_expand_collapses_on_second_tap() -> None:
     s1 = toggle_expand(s, "1706.03762")
     assert s1.expand == ("1706.03762",) and s1.selected == "1706.03762"
     assert toggle_expand(s1, "1706.03762").expand == ()
-    assert toggle_expand(s, "2110.10090").expand == ()  # a seed is always expanded
+    assert toggle_expand(s, "2110.10090") == ViewState(("2110.10090",), selected="2110.10090")  # always expanded
+    collapsed = toggle_expand(replace(s1, selected=None), "1706.03762")
+    assert collapsed == ViewState(("2110.10090",), selected="1706.03762")  # collapsed, and still selected
 
 
 @settings(max_examples=300, deadline=None)
@@ -162,6 +166,7 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert notes("?limit=99999") == ["limit=99999 is outside 10-3000; using 3000."]
     assert notes("?layout=Spiral") == ["layout='Spiral' is not one of force, timeline, concentric; using force."]
     assert notes("?color=x") == ["color='x' is not one of area, year; using area."]
+    assert notes("?color=" + "c" * 50) == [f"color='{'c' * 40}' is not one of area, year; using area."]
     assert notes("?areas=cs.LG,nope,zz") == ["Unknown area(s) ignored: nope, zz."]
     assert notes("?seeds=2110.10090" + "," * 8000) == ["The link is too long (8,017 characters); read the first 8,000."]
 

@@ -31,6 +31,8 @@ def test_neighbours_are_most_cited_first(store: Store) -> None:
     assert list(counts) == sorted(counts, reverse=True)
     assert store.titles(refs[:1]) == ["Attention Is All You Need"]
     assert store.n_citers(row) == 50 and len(store.citers(row, limit=7)) == 7
+    assert store.citers(row, limit=7).tolist() == store.citers(row)[:7].tolist()
+    assert store.references(row, limit=3).tolist() == refs[:3].tolist() and len(store.references(row, 100)) == 43
     # the edges agree both ways
     for r in refs.tolist():
         assert row in store.citers(r).tolist()
@@ -318,3 +320,16 @@ def test_an_empty_dataset_loads(tmp_path: Path) -> None:
     s = Store.load(write_dataset(tmp_path / "e", papers, citations, {"name": "empty"}))
     assert (s.n, s.n_citations, s.year_min, s.year_max, s.area_names) == (0, 0, None, None, [])
     assert s.search("x") == [] and s.row("a") is None and s.area_counts() == {}
+
+
+def test_gather_concatenates_csr_lists() -> None:
+    from dashboard.store import gather
+
+    offsets = np.array([0, 2, 2, 5])
+    values = np.array([10, 11, 20, 21, 22])
+    owner, got = gather(offsets, values, np.array([2, 0, 1]))
+    assert owner.tolist() == [0, 0, 0, 1, 1] and got.tolist() == [20, 21, 22, 10, 11]
+    owner, got = gather(offsets, values, np.array([], dtype=np.int64))
+    assert owner.tolist() == [] and got.tolist() == [] and owner.dtype == np.int64
+    owner, got = gather(offsets, values, np.array([1, 1]))
+    assert owner.tolist() == [] and got.tolist() == []
