@@ -104,12 +104,13 @@ def test_edges_and_their_bookkeeping() -> None:
     b.cite(x, y)
     b.cite(x, y)
     b.cite(y, y)
+    b.cite(z, z)
     b.cite(z, x)
     b.cite_outside()
     b.cite_outside(4)
     assert b.edges == {(x, y), (z, x)}
     assert {k: b.stats[k] for k in ("edges_seen", "self_loops", "duplicate_edges", "edges_outside")} == {
-        "edges_seen": 9, "self_loops": 1, "duplicate_edges": 1, "edges_outside": 5}
+        "edges_seen": 10, "self_loops": 2, "duplicate_edges": 1, "edges_outside": 5}
     papers, citations, summary = b.build()
     assert papers.column("id").to_pylist() == ["x", "y", "z"]
     assert sorted(zip(citations.column("citing").to_pylist(), citations.column("cited").to_pylist(),

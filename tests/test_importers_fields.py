@@ -59,6 +59,7 @@ def test_check_type() -> None:
 def test_preview_cuts_long_values() -> None:
     assert preview("abc") == "'abc'" and preview(1) == "1"
     assert preview("x" * 58) == "'" + "x" * 58 + "'"  # 60 characters: whole
+    assert preview("x" * 59) == "'" + "x" * 56 + "..."  # 61: cut
     long = preview("x" * 100)
     assert long == "'" + "x" * 56 + "..." and len(long) == 60
 
@@ -91,7 +92,7 @@ def test_opt_date() -> None:
     assert err(opt_date, "2021-06-07x", W, "d").endswith("expected a date YYYY-MM-DD, found '2021-06-07x'")
     assert err(opt_date, "2021-02-30", W, "d").endswith("field 'd': not a valid date: '2021-02-30'")
     assert err(opt_date, "0000-01-01", W, "d").endswith("not a valid date: '0000-01-01'")
-    assert err(opt_date, 20210607, W, "d").endswith("expected a string, found int 20210607")
+    assert err(opt_date, 20210607, W, "d").endswith("field 'd': expected a string, found int 20210607")
 
 
 def test_opt_number_is_a_sort_key() -> None:
@@ -146,6 +147,8 @@ def test_iter_json_documents_and_lines(tmp_path: Path, packed: bool) -> None:
     assert list(iter_json(lines)) == [(2, {"a": 1}), (4, {"a": 2}), (5, [3])]
     one = write(tmp_path / "o", '{"a": 1}', packed)
     assert list(iter_json(one)) == [(1, {"a": 1})]
+    late = write(tmp_path / "late", '\n\n{\n  "a": 1\n}\n', packed)  # a document after blank lines
+    assert list(iter_json(late)) == [(None, {"a": 1})]
 
 
 def test_iter_json_errors_name_file_and_line(tmp_path: Path) -> None:
@@ -186,3 +189,20 @@ def test_iter_json_errors_name_file_and_line(tmp_path: Path) -> None:
     assert message(p).startswith(f"{p}, line 1: file is truncated or not valid gzip after 0 complete lines (")
     (tmp_path / "dir.json").mkdir()
     assert message(tmp_path / "dir.json") == f"{tmp_path / 'dir.json'}: cannot be read (Is a directory)"
+
+
+def test_a_read_error_names_the_file(tmp_path: Path, monkeypatch) -> None:
+    import io
+
+    from dashboard.importers import fields
+
+    class Failing(io.StringIO):
+        def __iter__(self):
+            yield '{"a": 1}\n'
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(fields, "open_text", lambda path: Failing())
+    p = tmp_path / "x.jsonl"
+    with pytest.raises(InputError) as e:
+        list(iter_json(p))
+    assert str(e.value) == f"{p}: cannot be read (Input/output error)"

@@ -162,7 +162,20 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert notes("?years=2020-2030") == ["years=2020-2030 reaches beyond this dataset; using 2020-2025."]
     assert notes("?years=2014-2025") == [] and notes("?years=2025-2025") == []
     assert notes("?min_citations=x") == ["min_citations='x' is not a whole number; ignored."]
-    assert notes("?limit=5") == ["limit=5 is outside 10-3000; using 10."]
+    assert notes("?limit=5") == ["limit=5 is outside 10-3000; using 10."] and notes_of("?limit=10") == []
+    assert notes("?limit=3000") == [] and notes("?min_citations=0") == [] and notes("?min_citations=1000000000") == []
+    assert notes("?min_citations=1000000001") == ["min_citations=1000000001 is outside 0-1000000000; using 1000000000."]
+    assert notes("?min_citations=" + "x" * 50) == [f"min_citations='{'x' * 40}' is not a whole number; ignored."]
+    assert notes("?years=" + "y" * 50) == [f"years='{'y' * 40}' is not a range like 2018-2023; ignored."]
+    assert notes("?seeds=,,2110.10090,") == [] and parse_query("?seeds=,2110.10090", ctx())[0].seeds == ("2110.10090",)
+    five = ",".join(f"x{i}" for i in range(5))
+    assert notes(f"?seeds=2110.10090,{five}") == [
+        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' (not in this dataset; left out)."]
+    assert notes("?XYZ=1") == ["Unknown link parameter(s) ignored: XYZ."]
+    areas = ",".join(f"{i}" * 40 for i in range(1, 8))
+    assert notes(f"?areas={areas}") == ["Unknown area(s) ignored: " + ", ".join(f"{i}" * 30 for i in range(1, 6)) + "."]
+    longest = "?seeds=2110.10090&x=" + "a" * 7980
+    assert len(longest) == 8000 and notes(longest) == ["Unknown link parameter(s) ignored: x."]  # 8,000: read whole
     assert notes("?limit=99999") == ["limit=99999 is outside 10-3000; using 3000."]
     assert notes("?layout=Spiral") == ["layout='Spiral' is not one of force, timeline, concentric; using force."]
     assert notes("?color=x") == ["color='x' is not one of area, year; using area."]
@@ -182,6 +195,8 @@ def test_values_as_parsed() -> None:
     assert state("?years=2010-2020").years == (2014, 2020) and state("?years=2020-2030").years == (2020, 2025)
     assert state("?years=2014-2025").years is None and state("?years=2016..2018").years == (2016, 2018)
     assert state("?years= 2016 – 2018 ").years == (2016, 2018) and state("?years=2019-2019").years == (2019, 2019)
+    assert state("?years=2000-2014").years == (2014, 2014) and state("?years=2025-2030").years == (2025, 2025)
+    assert state("?limit=5").limit == 10 and state("?limit=99999").limit == 3000
     assert state("?years=2016-2018", Context(KNOWN.__contains__, ["2110.10090"])).years == (2016, 2018)
     assert state("?years=1-99999", Context(KNOWN.__contains__, ["2110.10090"])).years == (1, 99999)
     assert state("?min_citations=12").min_citations == 12 and state("?min_citations=").min_citations == 0
@@ -200,7 +215,7 @@ def test_values_as_parsed() -> None:
     assert state("?seeds=2110.10090&seeds=2006.04862").seeds == ("2006.04862",)  # the last value wins
     assert state("?seeds=%202110.10090%20,,").seeds == ("2110.10090",)
     assert state(None).seeds == ("2106.03764", "2006.04862")  # type: ignore[arg-type]
-    assert state(5).seeds == ("2106.03764", "2006.04862")  # type: ignore[arg-type]
+    assert parse_query(5, ctx()) == (ViewState(("2106.03764", "2006.04862")), [])  # type: ignore[arg-type]
     c = Context(is_paper={"a", "b"}.__contains__, default_seeds=["zz", "b", "a"])
     assert state("", c).seeds == ("b", "a")  # default seeds that are papers, in order
     assert state("?expand=2110.10090,2106.03764&seeds=2110.10090").expand == ("2106.03764",)
@@ -212,3 +227,4 @@ def test_encode_query_leaves_defaults_out_and_quotes() -> None:
         "?seeds=a,b%2Fc&expand=d&selected=e&years=1-2&areas=x%20y,z&min_citations=3&layout=concentric"
         "&color=year&limit=10")
     assert encode_query(ViewState(("a",), areas=())) == "?seeds=a&areas="
+    assert encode_query(ViewState(("a",), areas=("x/y", "a~b"))) == "?seeds=a&areas=x%2Fy,a~b"
