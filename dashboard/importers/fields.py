@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import json
 import math
@@ -175,12 +176,17 @@ def iter_json(path: Path) -> Iterator[tuple[int | None, Any]]:
 def _bad_utf8_line(path: Path) -> int | None:
     """The line of the first byte that is not UTF-8 (text is decoded a block at a time, so the line being read
     when decoding fails can be an earlier one)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line = 1
     try:
         with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as f:
-            raw = f.read()
-        raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return raw[: e.start].count(b"\n") + 1
+            while block := f.read(1 << 20):
+                pending = len(decoder.getstate()[0])  # bytes of a character cut at the last block's end
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError as e:
+                    return line + block[: max(0, e.start - pending)].count(b"\n")
+                line += block.count(b"\n")
     except (OSError, EOFError, zlib.error, InputError):
         return None
     return None
