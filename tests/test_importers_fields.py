@@ -206,3 +206,14 @@ def test_a_read_error_names_the_file(tmp_path: Path, monkeypatch) -> None:
     with pytest.raises(InputError) as e:
         list(iter_json(p))
     assert str(e.value) == f"{p}: cannot be read (Input/output error)"
+
+
+def test_the_bad_byte_line_is_exact_across_read_blocks(tmp_path: Path) -> None:
+    # a two-byte character cut by the first 1 MiB block's end, then a bad byte two lines on; and a bad byte
+    # after more than a block of lines
+    p = write(tmp_path / "cut.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + "é".encode() + b"\n[2]\n[\"\xe9\"]\n")
+    with pytest.raises(InputError, match=r"cut\.jsonl, line 3: not UTF-8 text"):
+        list(iter_json(p))
+    p = write(tmp_path / "far.jsonl", b"[1]\n" * 300_000 + b"[\"\xff\"]\n", packed=True)
+    with pytest.raises(InputError, match=r"far\.jsonl, line 300001: not UTF-8 text \(invalid start byte\)"):
+        list(iter_json(p))
