@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,13 +54,27 @@ BUGS: list[tuple[str, str, str, str, list[str]]] = [
 
 
 def copy_project(dest: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,
-                           capture_output=True, text=True).stdout.split()
+    files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.split("\0")
     for name in files:
         src = ROOT / name
         if src.is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
+
+
+TIMEOUT = 300  # seconds for one bug's tests
+
+
+def failed_in_call(report: Path, test: str) -> bool:
+    """Whether the JUnit report says ``test`` (``path::name``) ran and failed its assertions (not its setup)."""
+    path, name = test.split("::")
+    classname = path.removesuffix(".py").replace("/", ".")
+    root = ElementTree.parse(report).getroot()
+    for case in root.iter("testcase"):
+        if case.get("classname") == classname and case.get("name", "").split("[")[0] == name:
+            return case.find("failure") is not None
+    return False
 
 
 def main(words: list[str]) -> int:
@@ -81,14 +96,21 @@ def main(words: list[str]) -> int:
                 continue
             path.write_text(text.replace(good, bad))
             start = time.monotonic()
-            run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
-                                 cwd=work, capture_output=True, text=True, env=env)
-            path.write_text(text)
-            caught = run.returncode == 1
-            failed += not caught
-            print(f"{'CAUGHT' if caught else 'MISSED'} {name} ({time.monotonic() - start:.0f} s)")
-            if not caught:
-                print(run.stdout[-2000:])
+            report = Path(tmp) / "report.xml"
+            try:
+                run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                      f"--junitxml={report}", *tests], cwd=work, capture_output=True, text=True,
+                                     env=env, timeout=TIMEOUT)
+                missed = [t for t in tests if not failed_in_call(report, t)]
+                output = run.stdout
+            except subprocess.TimeoutExpired:  # a bug that hangs the tests is caught too (by the time limit)
+                missed, output = [], ""
+            finally:
+                path.write_text(text)
+            failed += bool(missed)
+            print(f"{'MISSED' if missed else 'CAUGHT'} {name} ({time.monotonic() - start:.0f} s)")
+            if missed:
+                print(f"  these tests passed (or did not run): {missed}\n{output[-2000:]}")
     print(f"{len(chosen) - failed} of {len(chosen)} planted bugs caught")
     return 1 if failed else 0
 

@@ -8,8 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from dashboard.store import Store
+
+# a mutation run (mutmut sets MUTANT_UNDER_TEST) needs the same examples every time, or a mutant's fate is luck
+settings.register_profile("mutation", derandomize=True)
+if os.environ.get("MUTANT_UNDER_TEST"):
+    settings.load_profile("mutation")
 
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the project ($CITEMAP_SHARED for a copy elsewhere; the mutation run's copy, mutants/, is found

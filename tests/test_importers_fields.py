@@ -217,3 +217,15 @@ def test_the_bad_byte_line_is_exact_across_read_blocks(tmp_path: Path) -> None:
     p = write(tmp_path / "far.jsonl", b"[1]\n" * 300_000 + b"[\"\xff\"]\n", packed=True)
     with pytest.raises(InputError, match=r"far\.jsonl, line 300001: not UTF-8 text \(invalid start byte\)"):
         list(iter_json(p))
+
+
+def test_the_bad_byte_line_counts_lines_as_the_reader_does(tmp_path: Path) -> None:
+    p = write(tmp_path / "cr.jsonl", b"[1]\r[2]\r\n[3]\n[\"\xff\"]\n")  # \r, \r\n and \n each end a line
+    with pytest.raises(InputError, match=r"cr\.jsonl, line 4: not UTF-8 text"):
+        list(iter_json(p))
+    p = write(tmp_path / "end.jsonl", b"[1]\n[2]\n[\"\xc3")  # ends inside a character
+    with pytest.raises(InputError, match=r"end\.jsonl, line 3: not UTF-8 text"):
+        list(iter_json(p))
+    p = write(tmp_path / "crlf.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + b"\r\n[2]\n[\"\xff\"]\n")  # \r | \n
+    with pytest.raises(InputError, match=r"crlf\.jsonl, line 3: not UTF-8 text"):
+        list(iter_json(p))

@@ -299,8 +299,7 @@ def test_each_rejection_says_why(app) -> None:
     """Every check of validate_update, each with its message (what a 400 tells the client)."""
     ping = real_request(app, "store-pong.data", {"store-ping.data": 1})
     assert _why(app, ping) is None
-    assert _why(app, b"{nope") == "body is not valid JSON (unexpected character, expected a string key: line 1 " \
-                                  "column 2 (char 1))"
+    assert _why(app, b"{nope").startswith("body is not valid JSON (unexpected character")
     assert _why(app, [ping]) == "body must be a JSON object"
     for big in (2**53 + 1, -(2**53) - 1, 1e300, -1e300):
         assert _why(app, {**ping, "extra": [{"deep": big}]}) == \

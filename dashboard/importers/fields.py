@@ -168,16 +168,29 @@ def iter_json(path: Path) -> Iterator[tuple[int | None, Any]]:
         raise InputError(path, f"file is truncated or not valid gzip after {got} complete lines ({e})",
                          line=got + 1) from e
     except UnicodeDecodeError as e:
-        raise InputError(path, f"not UTF-8 text ({e.reason})", line=_bad_utf8_line(path)) from e
+        line = _bad_utf8_line(path) or (lines.no if lines else 0) + 1
+        raise InputError(path, f"not UTF-8 text ({e.reason})", line=line) from e
     except OSError as e:
         raise InputError(path, f"cannot be read ({e.strerror or e})") from e
 
 
+LINE_BREAK = re.compile(rb"\r\n|\r|\n")  # as a text stream opened with newline="" splits lines
+
+
 def _bad_utf8_line(path: Path) -> int | None:
     """The line of the first byte that is not UTF-8 (text is decoded a block at a time, so the line being read
-    when decoding fails can be an earlier one)."""
+    when decoding fails can be an earlier one); None if the file cannot be read again."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    line = 1
+    line, cr_at_end = 1, False
+
+    def breaks(data: bytes) -> int:
+        nonlocal cr_at_end
+        n = len(LINE_BREAK.findall(data))
+        if cr_at_end and data.startswith(b"\n"):
+            n -= 1  # the \r\n was cut by the block's end and counted with the \r
+        cr_at_end = data.endswith(b"\r")
+        return n
+
     try:
         with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as f:
             while block := f.read(1 << 20):
@@ -185,8 +198,11 @@ def _bad_utf8_line(path: Path) -> int | None:
                 try:
                     decoder.decode(block)
                 except UnicodeDecodeError as e:
-                    return line + block[: max(0, e.start - pending)].count(b"\n")
-                line += block.count(b"\n")
+                    return line + breaks(block[: max(0, e.start - pending)])
+                line += breaks(block)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return line  # the file ends inside a character
     except (OSError, EOFError, zlib.error, InputError):
         return None
     return None

@@ -46,15 +46,15 @@ def browser():
         b.close()
 
 
-# Runs in the page before the app: records every notice that carries an error id (a callback that failed on
-# the server), even one that a later update replaces.
+# Runs in every document the page loads, before the app: reports each notice that carries an error id (a
+# callback that failed on the server) to the test at once, even one that a later update or a reload replaces.
 WATCH_ERROR_NOTICES = """
 (() => {
-  const seen = window.__citemapErrorNotices = [];
+  let last = '';
   const check = () => {
     const el = document.getElementById('div-notices');
     const text = el ? el.textContent : '';
-    if (/error id/.test(text) && !seen.includes(text)) seen.push(text);
+    if (/error id/.test(text) && text !== last) { last = text; window.__citemapErrorNotice(text); }
   };
   new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true});
 })();
@@ -69,18 +69,15 @@ class Page:
         self.base = base
         self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, accept_downloads=True)
         self.page = self.context.new_page()
-        self.page.add_init_script(WATCH_ERROR_NOTICES)
         self.errors: list[str] = []
+        self.page.expose_function("__citemapErrorNotice", lambda text: self.errors.append(f"notice: {text}"))
+        self.page.add_init_script(WATCH_ERROR_NOTICES)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def problems(self) -> list[str]:
-        """Console errors, uncaught page errors, and error-id notices seen so far."""
-        try:
-            notices = self.page.evaluate("() => window.__citemapErrorNotices || []")
-        except Exception as e:  # a page that cannot even be asked is a problem too
-            notices = [f"page not readable: {e}"]
-        return self.errors + [f"notice: {n}" for n in notices]
+        """Console errors, uncaught page errors, and error-id notices seen so far, in order."""
+        return list(self.errors)
 
     def assert_clean(self) -> None:
         assert self.problems() == [], "the page showed errors"
@@ -90,10 +87,17 @@ class Page:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
+            if exc is not None and self.errors:
+                exc.add_note(f"the page also showed: {self.errors}")
             if exc_type is None:
                 self.assert_clean()
         finally:
-            self.close()
+            try:
+                self.close()
+            except Exception as e:  # a crashed browser must not hide what the test found
+                if exc_type is None and not self.errors:
+                    raise
+                print(f"closing the page failed: {e}")
 
     def open(self, query: str = "") -> Page:
         self.page.goto(self.base + "/" + query)

@@ -32,7 +32,7 @@ def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
         p.page.click("#radio-color >> text=year")
         p.page.wait_for_function("() => window.location.search.includes('color=year')")
         p.settle()
-        p.tap("2106.03764")  # a citer of the seed with 41 papers of its own to add
+        p.tap("2106.03764")  # a reference of the seed with 41 papers of its own to add
         assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
         shot = Path(os.environ.get("CITEMAP_SCREENSHOTS", "/tmp")) / "citemap-gunicorn-csp.png"
         p.page.screenshot(path=str(shot))

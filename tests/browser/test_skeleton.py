@@ -66,7 +66,11 @@ def test_the_error_watch_sees_what_a_visitor_would(browser, server) -> None:
                         "'Something went wrong while updating the view (error id 0123456789)'; }")
         p.page.evaluate("() => { console.error('boom in the console'); }")
         p.page.evaluate("() => { setTimeout(() => { throw new Error('uncaught boom'); }, 0); }")
-        p.page.wait_for_timeout(300)
+        p.page.wait_for_function("() => true")  # a round trip: the console event is in
+        for _ in range(100):
+            if len(p.problems()) >= 3:
+                break
+            p.page.wait_for_timeout(100)
         found = p.problems()
         assert "boom in the console" in found and any("uncaught boom" in e for e in found)
         assert "notice: Something went wrong while updating the view (error id 0123456789)" in found
