@@ -1,43 +1,40 @@
 #!/usr/bin/env python3
-"""After `mutmut run`: the surviving mutants as a Markdown list, each with its one-line change and why it is
-equivalent (what docs/mutation.md holds). A survivor that no rule below explains is listed under
-"not yet explained" and makes the script exit 1: kill it with a test, or add the reason it cannot be killed.
+"""After `mutmut run`: the surviving mutants as Markdown, each with its change and why no test can tell it from
+the code (what docs/mutation-survivors.md holds). A survivor that neither a rule nor the list of named mutants
+below explains goes under "not yet explained" and makes the script exit 1: kill it with a test, or say why it
+is equivalent here.
 
     mutmut run --max-children 2 && python scripts/mutation_survivors.py > docs/mutation-survivors.md
+
+Rules look only at what a mutant changed (the tokens removed and added), never at the rest of its line.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import subprocess
 import sys
 from collections import defaultdict
 
-# (reason, function-name pattern, pattern the changed line matches); the first rule that fits is the reason
-RULES: list[tuple[str, str, str]] = [
-    ("dtype argument: the values already have that dtype (int64 rows, uint8 roles), or numpy's default for "
-     "them is the same", r".", r"dtype=None|astype\(None\)|, \)\)?|, \)\.repeat|np\.int32\)?$|, \)$|\(rows, \)|"
-                                r"\[selected\], \)|\(roles, \)|\(parents, \)|\(seeds, \)"),
-    ("zip(strict=...): the sequences zipped always have equal lengths", r".", r"strict=(None|False)|, \)\:?$"),
-    ("codec or SQL spelled in another case: the same codec, the same SQL", r".",
-     r'"UTF-8"|"utf-8", \)|encoding=None|SELECT ROWID|select rowid|"STABLE"|kind=None'),
-    ("a connection cache: a new connection each time answers the same (only slower)", r"_search_db", r"."),
-    ("one more or less than a cut-off no input can reach (messages cut at 40/80 characters, titles at 200, "
-     "ids tried in 1,000s)", r".", r"\[:4[01]\]|\[:8[01]\]|\[:20[01]\]|\[:1[23]\]|lo \+ 1001|10 \* 9|11\*\*9|10\*\*10"),
-    ("argument equal to the default (side='left', prettyprint=True, ignore_errors only matters when removal "
-     "fails)", r".", r'side="left"|prettyprint|ignore_errors|lines: _Lines \| None = ""|lines\) or True|'
-                    r'else 1$|meta\.get\("build_id", '),
-    ("an offset into an Arrow buffer that is always 0 here (a take returns a fresh array)", r"node_json",
-     r"offset="),
-    ("the same result by another path: the caller already removed that case, or the branch only saves work "
-     "(filters applied with no filter set, the selected paper looked up when there is none, slots rebuilt)",
-     r"neighbourhood|_walk|area_mask|filter_mask|edge_positions|RowSlots|paper$|gather|new_neighbours",
-     r"."),
-    ("a default that the caller always overrides (the store's index metadata always lists areas; callbacks "
-     "always have inputs and state)", r"__init__|validate_update", r'get\("areas"|spec\.get'),
-    ("years before 1 and after 9999 cannot be stored, so a bound one off at 0 or 1 changes nothing", r".",
-     r"year > 0|year >= 1|y <= 0|y < 1"),
+TOKEN = re.compile(r"\w+(?:\.\w+)*|\"[^\"]*\"|'[^']*'|\S")
+
+# (reason, pattern of the removed tokens, of the added tokens (both matched in full), and of the line the change
+# is in, or "" for any)
+RULES: list[tuple[str, str, str, str]] = [
+    ("dtype: the values already have that dtype, or numpy's default for them gives the same result",
+     r"(, )?(dtype = )?np\.(int64|int32|uint8)", r"(, )?(dtype = )?(None)?", ""),
+    ("zip(strict=True): the sequences zipped always have equal lengths", r"(, )?(strict = )?True",
+     r"(, )?(strict = )?(None|False)?", r".*\bzip\(.*"),
+    ("the same codec or SQL in another letter case", r'"utf-8"|"SELECT rowid FROM titles WHERE titles MATCH \? '
+     r'ORDER BY rowid LIMIT \?"|"stable"', r'"UTF-8"|"(select|SELECT) (rowid|ROWID) .*"|"STABLE"', ""),
+    ("a cut-off one higher that no input reaches (values in messages cut at 30/40/80 characters, lists at 5, "
+     "queries at 200 characters and 12 words)", r"30|40|80|200|12|5", r"31|41|81|201|13|6",
+     r".*\[:(30|40|80|200|12|5)\].*"),
 ]
+
+# mutants that only a reading of their code shows to be equivalent (name -> why)
+NAMED: dict[str, str] = {}
 
 
 def survivors() -> list[str]:
@@ -46,16 +43,29 @@ def survivors() -> list[str]:
 
 
 def change(name: str) -> tuple[str, str]:
-    diff = subprocess.run(["mutmut", "show", name], capture_output=True, text=True).stdout
-    old = next((line[1:].strip() for line in diff.splitlines() if line.startswith("- ") or line == "-"), "")
-    new = next((line[1:].strip() for line in diff.splitlines() if line.startswith("+ ") or line == "+"), "")
+    diff = subprocess.run(["mutmut", "show", name], capture_output=True, text=True).stdout.splitlines()
+    old = " ".join(line[1:].strip() for line in diff if line.startswith("-") and not line.startswith("---"))
+    new = " ".join(line[1:].strip() for line in diff if line.startswith("+") and not line.startswith("+++"))
     return old, new
 
 
-def reason(name: str, new: str) -> str | None:
-    function = name.split("__mutmut_")[0]
-    for why, fn_pattern, line_pattern in RULES:
-        if re.search(fn_pattern, function) and re.search(line_pattern, new):
+def delta(old: str, new: str) -> tuple[str, str]:
+    """The tokens a mutant removed and added, each joined by spaces."""
+    a, b = TOKEN.findall(old), TOKEN.findall(new)
+    removed, added = [], []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += a[i1:i2]
+            added += b[j1:j2]
+    return " ".join(removed).replace(" ,", ","), " ".join(added).replace(" ,", ",")
+
+
+def reason(name: str, old: str, new: str) -> str | None:
+    if name in NAMED:
+        return NAMED[name]
+    removed, added = delta(old, new)
+    for why, gone, came, line in RULES:
+        if re.fullmatch(gone, removed) and re.fullmatch(came, added) and (not line or re.fullmatch(line, old)):
             return why
     return None
 
@@ -64,12 +74,12 @@ def main() -> int:
     groups: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
     for name in survivors():
         old, new = change(name)
-        groups[reason(name, new) or "not yet explained"].append((name, old, new))
+        groups[reason(name, old, new) or "not yet explained"].append((name, old, new))
     total = sum(len(v) for v in groups.values())
     print(f"# Surviving mutants ({total})\n")
-    print("Generated by `python scripts/mutation_survivors.py` after `mutmut run`; each is equivalent for the")
-    print("reason its heading gives (no test can tell it from the code).\n")
-    for why in sorted(groups, key=lambda w: (w == "not yet explained", -len(groups[w]))):
+    print("Made by `python scripts/mutation_survivors.py` after `mutmut run`. Each heading says why no test can tell")
+    print("its mutants from the code; `mutmut show NAME` prints one in full.\n")
+    for why in sorted(groups, key=lambda w: (w == "not yet explained", -len(groups[w]), w)):
         print(f"## {why} ({len(groups[why])})\n")
         for name, old, new in groups[why]:
             print(f"- `{name}`: `{old}` → `{new}`")

@@ -62,6 +62,16 @@ def test_merge_by_id_alternative_id_and_title() -> None:
     assert b.add(PaperRecord(title="Deep Residual Learning", year=2019)) != k
     assert b.add(PaperRecord(title="Deep Residual Learning", id="1999.00001", year=2015)) != k
     assert b.stats["records"] == 7 and b.stats["merged"] == 4
+    # a title known without a year matches one with a year; years two apart do not match
+    assert b.add(PaperRecord(title="deep residual learning")) == k
+    assert b.add(PaperRecord(title="Deep Residual Learning", id="W9", year=2013)) != k
+    c = DatasetBuilder()
+    arx = c.add(PaperRecord(title="Same Title", id="2001.00001", year=2020))
+    other = c.add(PaperRecord(title="Same Title", id="W7", year=2010))  # ten years apart: another paper
+    assert arx != other
+    # past the paper with another arXiv id, on to the next one of that title
+    assert c.add(PaperRecord(title="same title", id="2001.00002")) == other
+    assert c.record(other).id == "2001.00002" and c.record(other).alt_ids == ["W7"]
 
 
 def test_an_arxiv_id_replaces_a_weaker_one() -> None:

@@ -211,7 +211,7 @@ def test_a_read_error_names_the_file(tmp_path: Path, monkeypatch) -> None:
 def test_the_bad_byte_line_is_exact_across_read_blocks(tmp_path: Path) -> None:
     # a two-byte character cut by the first 1 MiB block's end, then a bad byte two lines on; and a bad byte
     # after more than a block of lines
-    p = write(tmp_path / "cut.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + "é".encode() + b"\n[2]\n[\"\xe9\"]\n")
+    p = write(tmp_path / "cut.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + "é".encode() + b"\n[2]\n\xe9\n[3]\n")
     with pytest.raises(InputError, match=r"cut\.jsonl, line 3: not UTF-8 text"):
         list(iter_json(p))
     p = write(tmp_path / "far.jsonl", b"[1]\n" * 300_000 + b"[\"\xff\"]\n", packed=True)
@@ -226,6 +226,15 @@ def test_the_bad_byte_line_counts_lines_as_the_reader_does(tmp_path: Path) -> No
     p = write(tmp_path / "end.jsonl", b"[1]\n[2]\n[\"\xc3")  # ends inside a character
     with pytest.raises(InputError, match=r"end\.jsonl, line 3: not UTF-8 text"):
         list(iter_json(p))
-    p = write(tmp_path / "crlf.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + b"\r\n[2]\n[\"\xff\"]\n")  # \r | \n
-    with pytest.raises(InputError, match=r"crlf\.jsonl, line 3: not UTF-8 text"):
+    p = write(tmp_path / "crlf.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + b"\r\n[2]\n[3]\n[\"\xff\"]\n")  # \r | \n
+    with pytest.raises(InputError, match=r"crlf\.jsonl, line 4: not UTF-8 text"):
+        list(iter_json(p))
+    p = write(tmp_path / "lf.jsonl", b"\n[1]\n[\"\xff\"]\n")  # a first line that is empty
+    with pytest.raises(InputError, match=r"lf\.jsonl, line 3: not UTF-8 text"):
+        list(iter_json(p))
+
+
+def test_a_file_that_ends_inside_a_character(tmp_path: Path) -> None:
+    p = write(tmp_path / "end.jsonl", b"[1]\n[2]\n[3]\n[\"\xc3")  # the reader's own count: line 4
+    with pytest.raises(InputError, match=r"end\.jsonl, line 4: not UTF-8 text \(unexpected end of data\)"):
         list(iter_json(p))

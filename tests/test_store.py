@@ -147,6 +147,8 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     assert tiny.ids(tiny.search("paper", 10))[:1] == ["d"] and set(tiny.ids(tiny.search("paper", 10))) == set("abcdef")
     i, j = tiny.edge_positions(np.array([tiny.row("f"), row["c"], row["b"]]))  # no edge among them
     assert i.dtype == j.dtype == np.int64 and len(i) == len(j) == 0
+    i, j = tiny.edge_positions(np.array([tiny.row("f"), row["d"]]))  # neither cites anything
+    assert i.dtype == j.dtype == np.int64 and len(i) == len(j) == 0
 
 
 def _set_index_meta(folder: Path, **changes) -> None:
@@ -335,3 +337,18 @@ def test_gather_concatenates_csr_lists() -> None:
     assert owner.tolist() == [] and got.tolist() == [] and owner.dtype == np.int64
     owner, got = gather(offsets, values, np.array([1, 1]))
     assert owner.tolist() == [] and got.tolist() == []
+
+
+def test_areas_of_a_dataset_where_every_paper_has_one(tmp_path: Path) -> None:
+    from dashboard.dataset import write_dataset
+    from dashboard.importers.common import DatasetBuilder, PaperRecord
+
+    b = DatasetBuilder()
+    b.add(PaperRecord(title="P", id="p", areas=["cs.LG"]))
+    b.add(PaperRecord(title="Q", id="q", areas=["cs.CV", "cs.LG"]))
+    papers, citations, _ = b.build()
+    s = Store.load(write_dataset(tmp_path / "a", papers, citations, {"name": "areas"}))
+    rows = np.array([s.row("p"), s.row("q")])
+    assert s.area_names == ["cs.LG", "cs.CV"] and s.area_counts() == {"cs.LG": 2, "cs.CV": 1}
+    assert s.area_mask(rows, ["cs.CV"]).tolist() == [False, True] and s.area_mask(rows, ["unknown"]).tolist() == [
+        False, False]

@@ -179,7 +179,8 @@ LINE_BREAK = re.compile(rb"\r\n|\r|\n")  # as a text stream opened with newline=
 
 def _bad_utf8_line(path: Path) -> int | None:
     """The line of the first byte that is not UTF-8 (text is decoded a block at a time, so the line being read
-    when decoding fails can be an earlier one); None if the file cannot be read again."""
+    when decoding fails can be an earlier one); None if every block decodes (the file ends inside a character:
+    the reader's own count is then right) or the file cannot be read again."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     line, cr_at_end = 1, False
 
@@ -200,9 +201,6 @@ def _bad_utf8_line(path: Path) -> int | None:
                 except UnicodeDecodeError as e:
                     return line + breaks(block[: max(0, e.start - pending)])
                 line += breaks(block)
-            decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return line  # the file ends inside a character
     except (OSError, EOFError, zlib.error, InputError):
         return None
     return None
