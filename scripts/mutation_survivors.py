@@ -34,7 +34,80 @@ RULES: list[tuple[str, str, str, str]] = [
 ]
 
 # mutants that only a reading of their code shows to be equivalent (name -> why)
-NAMED: dict[str, str] = {}
+_UTF8_LOCALE = ("an encoding left to the locale: UTF-8 on every machine this runs on (Debian, C.UTF-8), so the "
+                "same text")
+_ONLY_SLOWER = "the same result by a slower path"
+NAMED: dict[str, str] = {
+    "dashboard.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
+    "dashboard.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
+    "dashboard.security.x_validate_update__mutmut_53": "every server callback's spec has inputs and state",
+    "dashboard.store.x_gather__mutmut_14": "with no rows, a total of 1 still gathers nothing (empty owner array)",
+    "dashboard.store.xǁRowSlotsǁadd__mutmut_13": "clear() then zeroes the whole array instead of the rows added: "
+                                                 "the same zeros, slower",
+    "dashboard.store.xǁRowSlotsǁclear__mutmut_3": "a cleared RowSlots is never used again (row_slots() makes a new "
+                                                  "one around the same array)",
+    "dashboard.store.xǁRowSlotsǁclear__mutmut_4": "a cleared RowSlots is never used again (row_slots() makes a new "
+                                                  "one around the same array)",
+    "dashboard.store.xǁStoreǁnode_json__mutmut_17": "a take's offsets buffer holds exactly len + 1 offsets",
+    "dashboard.store.xǁStoreǁnode_json__mutmut_18": "a take returns a fresh array: its offset is 0",
+    "dashboard.store.xǁStoreǁnode_json__mutmut_23": "a take returns a fresh array: its offset is 0",
+    "dashboard.store.xǁStoreǁpaper__mutmut_3": "slicing to the end instead of one row: the first row is the same",
+    "dashboard.store.xǁStoreǁpaper__mutmut_5": "slicing to the end instead of one row: the first row is the same",
+    "dashboard.store.xǁStoreǁpaper__mutmut_6": "slicing two rows instead of one: the first row is the same",
+    "dashboard.store.xǁStoreǁarea_mask__mutmut_10": "with no wanted area the mask stays all False either way",
+    "dashboard.store.xǁStoreǁarea_mask__mutmut_26": "the unknown code is only used when 'unknown' is an area name",
+    "dashboard.store.xǁStoreǁarea_mask__mutmut_27": "the unknown code is only used when 'unknown' is an area name",
+    "dashboard.store.xǁStoreǁarea_mask__mutmut_34": "the mask is still all False there, so = and |= agree",
+    "dashboard.store.xǁStoreǁfilter_mask__mutmut_28": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
+    "dashboard.store.xǁStoreǁfilter_mask__mutmut_29": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
+    "dashboard.store.xǁStoreǁfilter_mask__mutmut_30": "the mask is still all True there, so = and &= agree",
+    "dashboard.store.xǁStoreǁ_search_db__mutmut_15": "the pid is read only once a connection exists, and both are "
+                                                     "set together",
+    "dashboard.graph.export.x_bibtex_key__mutmut_15": "the fallback word is lower-cased right after",
+    "dashboard.graph.export.x_to_graphml__mutmut_7": "prettyprint=True is networkx's default",
+    "dashboard.graph.state.x__years__mutmut_11": "swapping two equal years changes nothing",
+    "dashboard.graph.state.x_encode_query__mutmut_7": "'X' is already a character quote() leaves alone",
+    "dashboard.graph.state.x_encode_query__mutmut_28": "'X' is already a character quote() leaves alone",
+    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_13": "store.row(None) is None: " + _ONLY_SLOWER,
+    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_38": "with no filter set every paper passes the "
+                                                                "filters: " + _ONLY_SLOWER,
+    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_68": "edge_positions builds the same slots itself: "
+                                                                + _ONLY_SLOWER,
+    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_70": "edge_positions builds the same slots itself: "
+                                                                + _ONLY_SLOWER,
+    "dashboard.importers.common.x_read_lines__mutmut_2": _UTF8_LOCALE,
+    "dashboard.importers.fields.x_open_text__mutmut_4": _UTF8_LOCALE,
+    "dashboard.importers.fields.x_open_text__mutmut_8": _UTF8_LOCALE,
+    "dashboard.importers.fields.x_open_text__mutmut_16": _UTF8_LOCALE,
+    "dashboard.importers.fields.x_open_text__mutmut_19": _UTF8_LOCALE,
+    "dashboard.importers.fields.x_open_text__mutmut_5": "universal newlines split lines where newline='' does; "
+                                                        "JSON reads the same",
+    "dashboard.importers.fields.x_open_text__mutmut_9": "universal newlines split lines where newline='' does; "
+                                                        "JSON reads the same",
+    "dashboard.importers.fields.x_open_text__mutmut_17": "universal newlines split lines where newline='' does; "
+                                                         "JSON reads the same",
+    "dashboard.importers.fields.x_open_text__mutmut_20": "universal newlines split lines where newline='' does; "
+                                                         "JSON reads the same",
+    "dashboard.importers.fields.x_arxiv_key__mutmut_7": "a found arXiv id has one '/' (the patterns allow no more)",
+    "dashboard.importers.fields.x_arxiv_key__mutmut_8": "a found arXiv id has one '/' (the patterns allow no more)",
+    "dashboard.importers.fields.x_arxiv_key__mutmut_10": "a found arXiv id has one '/' (the patterns allow no more)",
+    "dashboard.importers.fields.x_iter_json__mutmut_1": "'' and None are both false, and lines is set before any "
+                                                        "read",
+    "dashboard.importers.fields.x_iter_json__mutmut_11": "lines is always set when a read fails (opening reads "
+                                                         "nothing)",
+    "dashboard.importers.fields.x_iter_json__mutmut_12": "lines is always set when a read fails (opening reads "
+                                                         "nothing)",
+    "dashboard.importers.fields.x_iter_json__mutmut_26": "lines is always set when a read fails (opening reads "
+                                                         "nothing)",
+    "dashboard.importers.fields.x_iter_json__mutmut_27": "lines is always set when a read fails (opening reads "
+                                                         "nothing)",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_23": "'rb' is gzip.open's default mode",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_33": "one read of the whole file: " + _ONLY_SLOWER,
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_35": "another block size counts the same lines",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_36": "another block size counts the same lines",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_45": "at e.start == pending the first byte is the bad "
+                                                              "one itself, never a line break",
+}
 
 
 def survivors() -> list[str]:
