@@ -53,19 +53,28 @@ def arxiv_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     return Store.load(out)
 
 
-@pytest.fixture(scope="session")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    """Six papers, two of unknown year, built through the importers' builder: a, b, c cite d; e cites a; f stands
-    alone."""
+def make_store(folder: Path, papers: list, cites: list[tuple[str, str]] = ()) -> Store:
+    """A dataset of ``PaperRecord``s and (citing id, cited id) pairs, built through the importers' builder and
+    written as an importer writes it, loaded."""
     from dashboard.dataset import write_dataset
-    from dashboard.importers.common import DatasetBuilder, PaperRecord
+    from dashboard.importers.common import DatasetBuilder
 
     b = DatasetBuilder()
-    k = {pid: b.add(PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited))
-         for pid, year, areas, cited in [("a", 2000, ["cs.LG"], 5), ("b", 2005, ["cs.CL", "cs.LG"], None),
-                                         ("c", 2010, [], 1), ("d", None, ["cs.CL"], 40), ("e", None, [], None),
-                                         ("f", 2003, ["stat.ML"], 2)]}
-    for x, y in [("a", "d"), ("b", "d"), ("c", "d"), ("e", "a")]:
-        b.cite(k[x], k[y])
-    papers, citations, _ = b.build()
-    return Store.load(write_dataset(tmp_path_factory.mktemp("tiny") / "t", papers, citations, {"name": "tiny"}))
+    keys = {rec.id: b.add(rec) for rec in papers}
+    for x, y in cites:
+        b.cite(keys[x], keys[y])
+    tables, citations, _ = b.build()
+    return Store.load(write_dataset(folder, tables, citations, {"name": folder.name}))
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """Six papers, two of unknown year: a, b, c cite d; e cites a; f stands alone."""
+    from dashboard.importers.common import PaperRecord
+
+    papers = [PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited)
+              for pid, year, areas, cited in [("a", 2000, ["cs.LG"], 5), ("b", 2005, ["cs.CL", "cs.LG"], None),
+                                              ("c", 2010, [], 1), ("d", None, ["cs.CL"], 40),
+                                              ("e", None, [], None), ("f", 2003, ["stat.ML"], 2)]]
+    cites = [("a", "d"), ("b", "d"), ("c", "d"), ("e", "a")]
+    return make_store(tmp_path_factory.mktemp("tiny") / "tiny", papers, cites)

@@ -15,7 +15,7 @@ from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
 from dashboard.graph.view import compute_view, payload_nodes, short_label
 from dashboard.store import Store
-from tests.conftest import SEED_IDS
+from tests.conftest import SEED_IDS, make_store
 
 SEEDS = ViewState(SEED_IDS)
 
@@ -132,16 +132,15 @@ def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
 @pytest.fixture(scope="module")
 def hubs(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """Three papers each cited by 2,000 others of their own, and a fourth by 10: 6,014 papers."""
-    from dashboard.dataset import write_dataset
-    from dashboard.importers.common import DatasetBuilder, PaperRecord
+    from dashboard.importers.common import PaperRecord
 
-    b = DatasetBuilder()
+    papers, cites = [], []
     for h, n in enumerate((2000, 2000, 2000, 10)):
-        hub = b.add(PaperRecord(title=f"Hub {h}", id=f"hub{h}", year=2000))
+        papers.append(PaperRecord(title=f"Hub {h}", id=f"hub{h}", year=2000))
         for i in range(n):
-            b.cite(b.add(PaperRecord(title=f"Citer {h} {i}", id=f"c{h}-{i}", year=2001 + i % 20)), hub)
-    papers, citations, _ = b.build()
-    return Store.load(write_dataset(tmp_path_factory.mktemp("hubs") / "h", papers, citations, {"name": "hubs"}))
+            papers.append(PaperRecord(title=f"Citer {h} {i}", id=f"c{h}-{i}", year=2001 + i % 20))
+            cites.append((f"c{h}-{i}", f"hub{h}"))
+    return make_store(tmp_path_factory.mktemp("hubs") / "hubs", papers, cites)
 
 
 def test_node_cap_is_5000(hubs: Store) -> None:

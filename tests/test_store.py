@@ -11,7 +11,7 @@ import pytest
 
 from dashboard.dataset import DatasetError
 from dashboard.store import Store
-from tests.conftest import DEFAULT_DATA, SEED_IDS
+from tests.conftest import DEFAULT_DATA, SEED_IDS, make_store
 
 
 def test_lookup_round_trip(store: Store) -> None:
@@ -317,11 +317,7 @@ def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, cap
 
 
 def test_an_empty_dataset_loads(tmp_path: Path) -> None:
-    from dashboard.dataset import write_dataset
-    from dashboard.importers.common import DatasetBuilder
-
-    papers, citations, _ = DatasetBuilder().build()
-    s = Store.load(write_dataset(tmp_path / "e", papers, citations, {"name": "empty"}))
+    s = make_store(tmp_path / "empty", [])
     assert (s.n, s.n_citations, s.year_min, s.year_max, s.area_names) == (0, 0, None, None, [])
     assert s.search("x") == [] and s.row("a") is None and s.area_counts() == {}
 
@@ -340,14 +336,10 @@ def test_gather_concatenates_csr_lists() -> None:
 
 
 def test_areas_of_a_dataset_where_every_paper_has_one(tmp_path: Path) -> None:
-    from dashboard.dataset import write_dataset
-    from dashboard.importers.common import DatasetBuilder, PaperRecord
+    from dashboard.importers.common import PaperRecord
 
-    b = DatasetBuilder()
-    b.add(PaperRecord(title="P", id="p", areas=["cs.LG"]))
-    b.add(PaperRecord(title="Q", id="q", areas=["cs.CV", "cs.LG"]))
-    papers, citations, _ = b.build()
-    s = Store.load(write_dataset(tmp_path / "a", papers, citations, {"name": "areas"}))
+    s = make_store(tmp_path / "areas", [PaperRecord(title="P", id="p", areas=["cs.LG"]),
+                                        PaperRecord(title="Q", id="q", areas=["cs.CV", "cs.LG"])])
     rows = np.array([s.row("p"), s.row("q")])
     assert s.area_names == ["cs.LG", "cs.CV"] and s.area_counts() == {"cs.LG": 2, "cs.CV": 1}
     assert s.area_mask(rows, ["cs.CV"]).tolist() == [False, True] and s.area_mask(rows, ["unknown"]).tolist() == [
