@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dash import Dash, html, set_props
+from dash.exceptions import DependencyException
 from flask import Response, request
 from werkzeug.http import quote_etag
 
@@ -49,6 +50,11 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
     security.install(app.server, list(app.csp_hashes()))
+
+    @app.server.errorhandler(DependencyException)
+    def unknown_component_file(e: DependencyException) -> Response:
+        """A script path Dash does not serve (``/_dash-component-suites/...``): the client's error, not ours."""
+        return security.problem(404, "no such file")
 
     build_id = store.meta.get("build_id", "")
 

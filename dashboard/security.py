@@ -115,7 +115,8 @@ def _check_outputs(outputs: Any, output: str) -> str | None:
     return None
 
 
-def _problem(status: int, message: str) -> Response:
+def problem(status: int, message: str) -> Response:
+    """A JSON error response: ``{"error": message, "status": status}``."""
     resp = jsonify({"error": message, "status": status})
     resp.status_code = status
     return resp
@@ -149,14 +150,14 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
         if request.path != UPDATE_PATH:
             return None
         if request.method != "POST":
-            return _problem(405, "callbacks are POST requests")
+            return problem(405, "callbacks are POST requests")
         length = request.content_length
         if length is not None and length > MAX_BODY:
-            return _problem(413, "request body too large")
+            return problem(413, "request body too large")
         body = request.get_data(cache=True)
-        problem = validate_update(body, server.config["CITEMAP_CALLBACK_MAP"])
-        if problem:
-            return _problem(400, problem)
+        why = validate_update(body, server.config["CITEMAP_CALLBACK_MAP"])
+        if why:
+            return problem(400, why)
         return None
 
     @server.after_request
@@ -172,10 +173,10 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
 
     @server.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:
-        return _problem(e.code or 400, e.description or e.name)
+        return problem(e.code or 400, e.description or e.name)
 
     @server.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:
         eid = error_id()
         log.exception("error %s on %s %s", eid, request.method, request.path)
-        return _problem(500, f"Something went wrong on the server (error id {eid}).")
+        return problem(500, f"Something went wrong on the server (error id {eid}).")

@@ -410,3 +410,14 @@ def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
     h = c.get("/health").headers
     assert h["Content-Security-Policy"].endswith("frame-ancestors 'self' https://lab.example")
     assert "X-Frame-Options" not in h and h["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_unknown_script_paths_are_404(client, callback_errors, caplog) -> None:
+    with caplog.at_level("ERROR"):
+        for path in ("/_dash-component-suites/dash/x.js", "/_dash-component-suites/nope/x.js",
+                     "/_dash-component-suites/dash/../x.js"):
+            resp = client.get(path)
+            assert resp.status_code == 404 and resp.get_json() == {"error": "no such file", "status": 404}, path
+            assert_clean(resp)
+    assert caplog.records == []  # a client's wrong path is not logged as a server error
+    assert client.get("/_dash-component-suites/plotly/package_data/plotly.min.js").status_code == 200
