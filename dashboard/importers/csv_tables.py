@@ -36,7 +36,7 @@ import gzip
 import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tqdm import tqdm
 
@@ -48,7 +48,7 @@ from dashboard.importers.fields import (
     YEAR_MIN,
     Where,
     dedupe,
-    is_gzip,
+    open_text,
     opt_date,
     opt_text,
 )
@@ -137,19 +137,13 @@ def parse_paper_row(row: Mapping[str, Any], where: Where,
     )
 
 
-def _open(path: Path) -> IO[str]:
-    if is_gzip(path):
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
-
-
 def read_rows(path: Path) -> Iterator[tuple[int, list[str], dict[str, str]]]:
     """``(line, header, row)`` of each non-blank data row; the first yield has line 1 and no row."""
     if path.is_dir():
         raise InputError(path, "is a folder; expected a CSV file")
     line = 0
     try:
-        with _open(path) as f:
+        with open_text(path, "utf-8-sig") as f:
             reader = csv.reader(f, strict=True)
             header = [h.strip() for h in next(reader, [])]
             if not any(header):

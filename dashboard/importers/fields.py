@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import io
 import json
 import math
 import re
@@ -134,11 +135,14 @@ def is_gzip(path: Path) -> bool:
         raise InputError(path, f"cannot be read ({e.strerror})") from e
 
 
-def open_text(path: Path) -> IO[str]:
-    """A text stream of a plain or gzipped UTF-8 file."""
-    if is_gzip(path):
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
+def open_bytes(path: Path) -> IO[bytes]:
+    """A byte stream of a plain or gzipped file (gzip recognised by content)."""
+    return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
+
+
+def open_text(path: Path, encoding: str = "utf-8") -> IO[str]:
+    """A text stream of a plain or gzipped file, its lines split at CR, LF and CRLF (``newline=""``)."""
+    return io.TextIOWrapper(open_bytes(path), encoding=encoding, newline="")
 
 
 class _Lines:
@@ -193,7 +197,7 @@ def _bad_utf8_line(path: Path) -> int | None:
         return n
 
     try:
-        with gzip.open(path, "rb") if is_gzip(path) else open(path, "rb") as f:
+        with open_bytes(path) as f:
             while block := f.read(1 << 20):
                 pending = len(decoder.getstate()[0])  # bytes of a character cut at the last block's end
                 try:
