@@ -37,6 +37,7 @@ RULES: list[tuple[str, str, str, str]] = [
 _UTF8_LOCALE = ("an encoding left to the locale: UTF-8 on every machine this runs on (Debian, C.UTF-8), so the "
                 "same text")
 _ONLY_SLOWER = "the same result by a slower path"
+_UNIVERSAL_NEWLINES = "universal newlines split lines where newline='' does; JSON reads the same"
 NAMED: dict[str, str] = {
     "dashboard.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
     "dashboard.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
@@ -76,18 +77,14 @@ NAMED: dict[str, str] = {
     "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_70": "edge_positions builds the same slots itself: "
                                                                 + _ONLY_SLOWER,
     "dashboard.importers.common.x_read_lines__mutmut_2": _UTF8_LOCALE,
-    "dashboard.importers.fields.x_open_text__mutmut_4": _UTF8_LOCALE,
-    "dashboard.importers.fields.x_open_text__mutmut_8": _UTF8_LOCALE,
-    "dashboard.importers.fields.x_open_text__mutmut_16": _UTF8_LOCALE,
-    "dashboard.importers.fields.x_open_text__mutmut_19": _UTF8_LOCALE,
-    "dashboard.importers.fields.x_open_text__mutmut_5": "universal newlines split lines where newline='' does; "
-                                                        "JSON reads the same",
-    "dashboard.importers.fields.x_open_text__mutmut_9": "universal newlines split lines where newline='' does; "
-                                                        "JSON reads the same",
-    "dashboard.importers.fields.x_open_text__mutmut_17": "universal newlines split lines where newline='' does; "
-                                                         "JSON reads the same",
-    "dashboard.importers.fields.x_open_text__mutmut_20": "universal newlines split lines where newline='' does; "
-                                                         "JSON reads the same",
+    "dashboard.importers.fields.x_open_text__mutmut_5": _UNIVERSAL_NEWLINES,
+    "dashboard.importers.fields.x_open_text__mutmut_8": _UNIVERSAL_NEWLINES,
+    "dashboard.importers.fields.x_open_bytes__mutmut_6": "'rb' is gzip.open's default mode",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_19": "one read of the whole file: " + _ONLY_SLOWER,
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_21": "another block size counts the same lines",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_22": "another block size counts the same lines",
+    "dashboard.importers.fields.x__bad_utf8_line__mutmut_31": "at e.start == pending the first byte is the bad "
+                                                              "one itself, never a line break",
     "dashboard.importers.fields.x_arxiv_key__mutmut_7": "a found arXiv id has one '/' (the patterns allow no more)",
     "dashboard.importers.fields.x_arxiv_key__mutmut_8": "a found arXiv id has one '/' (the patterns allow no more)",
     "dashboard.importers.fields.x_arxiv_key__mutmut_10": "a found arXiv id has one '/' (the patterns allow no more)",
@@ -101,12 +98,6 @@ NAMED: dict[str, str] = {
                                                          "nothing)",
     "dashboard.importers.fields.x_iter_json__mutmut_27": "lines is always set when a read fails (opening reads "
                                                          "nothing)",
-    "dashboard.importers.fields.x__bad_utf8_line__mutmut_23": "'rb' is gzip.open's default mode",
-    "dashboard.importers.fields.x__bad_utf8_line__mutmut_33": "one read of the whole file: " + _ONLY_SLOWER,
-    "dashboard.importers.fields.x__bad_utf8_line__mutmut_35": "another block size counts the same lines",
-    "dashboard.importers.fields.x__bad_utf8_line__mutmut_36": "another block size counts the same lines",
-    "dashboard.importers.fields.x__bad_utf8_line__mutmut_45": "at e.start == pending the first byte is the bad "
-                                                              "one itself, never a line break",
 }
 
 
