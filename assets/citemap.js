@@ -37,14 +37,15 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         if (n.id === sel) { f |= 2 | 4; }
         var classes = "paper " + role + (f & 1 ? " expanded" : "") + (f & 2 ? " selected" : "") +
           (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + tail;
-        var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.citations, 0))) * 10) / 10;
+        var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.in_cited, 0))) * 10) / 10;  /* in-dataset count */
         if (f & 16) { size = Math.max(size, 42); }
         var color = p.color === "year"
           ? (n.year === null ? pal.unknown : (pal.year[n.year - pal.year0] || pal.unknown))
           : (pal.area[n.areas[0]] || pal.unknown);
         out.push({
           data: {id: n.id, label: citemapLabel(n.title), title: n.title, year: n.year, areas: n.areas,
-                 citations: n.citations, in_cited: n.in_cited, color: color, size: size, role: role},
+                 in_cited: n.in_cited, cited_by: n.cited_by, authors: n.authors, color: color, size: size,
+                 role: role},
           position: {x: p.x[i], y: p.y[i]},
           classes: classes
         });
@@ -66,8 +67,11 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       if (!data || !data.title) { return ""; }
       var year = data.year === null || data.year === undefined ? "?" : data.year;
       var areas = (data.areas || []).join(", ");
-      return data.title + "\n" + year + " · cited by " + Number(data.citations || 0).toLocaleString("en") +
-        " · " + areas;
+      var authors = (data.authors || []).join(", ");
+      var counts = Number(data.in_cited || 0).toLocaleString("en") + " citing in dataset" +
+        (data.cited_by === null || data.cited_by === undefined ? "" :
+          " · " + Number(data.cited_by).toLocaleString("en") + " per source");
+      return data.title + (authors ? "\n" + authors : "") + "\n" + year + " · " + counts + " · " + areas;
     }
   }
 });

@@ -31,7 +31,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from dashboard.importers import run_import
+    from dashboard.importers import parse_merge, run_import
 
     options = {}
     if args.areas_from:
@@ -41,10 +41,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.mapping:
         options["mapping"] = args.mapping
     options["progress"] = not args.quiet
-    argv = ["citemap", "import", args.format, *args.sources, "--out", args.out]
+    merge = [parse_merge(m) for m in args.merge or []]
+    argv = ["citemap", "import", args.format, *args.sources]
+    for m in args.merge or []:
+        argv += ["--merge", m]
     if args.areas_from:
         argv += ["--areas-from", args.areas_from]
-    summary = run_import(args.format, args.sources, args.out, argv=argv, **options)
+    argv += ["--out", args.out]
+    summary = run_import(args.format, args.sources, args.out, argv=argv, merge=merge, **options)
     width = max(len(k) for k in summary)
     print(f"citemap: wrote {args.out}")
     for key, value in summary.items():
@@ -63,11 +67,13 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def info_text(store) -> str:
     meta = store.meta
+    counts = store.source_counts()
+    sources = " (sources: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + ")" if counts else ""
     lines = [
         f"dataset    {meta.get('name', store.folder.name)}  ({store.folder})",
         f"source     {meta.get('source', '?')}",
         f"built with {meta.get('built_with', '?')}",
-        f"papers     {store.n:,}",
+        f"papers     {store.n:,}" + sources,
         f"citations  {store.n_citations:,} edges",
         f"years      {store.year_min}-{store.year_max}" if store.year_min is not None else "years      unknown",
         "areas      " + ", ".join(f"{name} {count:,}" for name, count in store.area_counts().items()),
@@ -86,8 +92,9 @@ def info_text(store) -> str:
             lines.append(
                 f"  {p['id']}  {p['title']}\n"
                 f"      first posted {p['posted'] or '?'} · areas {', '.join(p['areas'])} · "
-                f"cited by {p['cited_by'] if p['cited_by'] is not None else '?'} (source), "
-                f"{p['in_cited']} in this dataset · builds on {p['in_refs']} of its "
+                f"cited by {p['in_cited']:,} in this dataset"
+                + (f", {p['cited_by']:,} per {p['cited_by_from'] or 'the source'}" if p["cited_by"] is not None else "")
+                + f" · builds on {p['in_refs']} of its "
                 f"{p['reference_count'] if p['reference_count'] is not None else '?'} references"
             )
     return "\n".join(lines)
@@ -110,6 +117,9 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")
     i.add_argument("sources", nargs="+", help="input files or folders")
     i.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
+    i.add_argument("--merge", action="append", metavar="FORMAT:PATH",
+                   help="merge another source into the same dataset (repeatable), e.g. "
+                        "arxiv2023:../shared/data/arxiv-2023; the first source's facts win")
     i.add_argument("--areas-from", help="mlsanity: fill missing areas from an arxiv-2023 folder")
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")

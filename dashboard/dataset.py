@@ -15,10 +15,19 @@ column                 type                            meaning
 ``posted``             string ``YYYY-MM-DD`` or null   first-posted date where known
 ``areas``              list<string>                    subject areas (arXiv categories, fields);
                                                        empty list = unknown
-``cited_by``           int64 or null                   citation count as the source reports it
+``cited_by``           int64 or null                   citation count as the source reports it (its
+                                                       own, global figure; never a count of this data)
+``cited_by_from``      string or null                  the source that reported ``cited_by``
 ``reference_count``    int64 or null                   reference count as the source reports it
 ``citations_by_year``  list<struct<year, count>>       citations per year as the source gives them
+``authors``            list<string>                    author names in order; empty = not known
+``venue``              string or null                  journal, conference or repository name
+``doi``                string or null                  DOI, lower case, without ``https://doi.org/``
+``sources``            list<string>                    the sources that describe this paper
 =====================  ==============================  ==============================================
+
+Columns after ``citations_by_year`` were added later: a folder written without them reads with them
+empty (``read_tables``), so older datasets still load.
 
 ``citations.parquet`` - one row a citation edge between two papers of the dataset: ``citing`` cites
 ``cited`` (both ``id`` values). No self-loops, no duplicates; edges with an end outside the dataset
@@ -63,8 +72,14 @@ PAPERS_SCHEMA = pa.schema(
         ("cited_by", pa.int64()),
         ("reference_count", pa.int64()),
         ("citations_by_year", CBY_TYPE),
+        ("cited_by_from", pa.string()),
+        ("authors", pa.list_(pa.string())),
+        ("venue", pa.string()),
+        ("doi", pa.string()),
+        ("sources", pa.list_(pa.string())),
     ]
 )
+ADDED_COLUMNS = ("cited_by_from", "authors", "venue", "doi", "sources")  # may be missing in older folders
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
 
 
@@ -195,6 +210,10 @@ def read_tables(folder: str | Path) -> tuple[pa.Table, pa.Table]:
             table = pq.read_table(path)
         except (pa.ArrowException, OSError) as e:
             raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
+        if schema is PAPERS_SCHEMA:
+            for col in ADDED_COLUMNS:
+                if col not in table.schema.names:
+                    table = table.append_column(col, pa.nulls(table.num_rows, schema.field(col).type))
         missing = [f.name for f in schema if f.name not in table.schema.names]
         if missing:
             raise DatasetError(f"{path}: missing column(s) {', '.join(missing)}")

@@ -9,23 +9,27 @@ file                       dtype        content
 =========================  ===========  ====================================================
 ``papers.arrow``           Arrow IPC    the papers table, uncompressed (zero-copy reads)
 ``year.npy``               int16        year, -1 if unknown
-``citations.npy``          int64        source citation count, else count inside the dataset
-``in_cited.npy``           int32        citers inside the dataset
+``in_cited.npy``           int32        citers inside the dataset: what sizes, sorts and the
+                                        minimum-citations filter use (a source's own figure,
+                                        ``cited_by``, is a fact shown beside it, never mixed in)
 ``in_refs.npy``            int32        references inside the dataset
-``rank_rows.npy``          int32        rows from most to least cited (ties: row order)
+``rank_rows.npy``          int32        rows from most to least cited in the dataset (ties: row
+                                        order)
 ``row_rank.npy``           int32        inverse of ``rank_rows``
 ``ref_offsets/targets``    int64/int32  CSR: references of row r = targets[off[r]:off[r+1]],
                                         most cited first
 ``cit_offsets/sources``    int64/int32  CSR: citers of row r, most cited first
 ``id_sorted.npy``          bytes        ids in byte order, for binary search
 ``id_sorted_rows.npy``     int32        row of each sorted id
+``doi_sorted.npy``         bytes        the DOIs there are, in byte order (``doi_sorted_rows``:
+                                        their rows)
 ``area_offsets/codes``     int64/int16  CSR: area codes of each paper (codes index
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
-``search.sqlite``          SQLite FTS5  contentless title index, rowid = rank
+``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
 ``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
                                         and a comma (``NODE_FIELDS``: id, title, year, areas,
-                                        citations, in_cited), so that a view's payload copies text
+                                        in_cited, cited_by, authors), so that a view's payload copies text
                                         instead of building it (an array: about a third smaller
                                         than an object with keys)
 =========================  ===========  ====================================================
@@ -43,13 +47,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 INDEX_DIR = "index"
-INDEX_VERSION = 4
-NODE_FIELDS = ("id", "title", "year", "areas", "citations", "in_cited")  # nodes.arrow's arrays
+INDEX_VERSION = 5
+NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
+NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
 ARRAYS = (
-    "year", "citations", "in_cited", "in_refs", "rank_rows", "row_rank",
+    "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
-    "id_sorted", "id_sorted_rows", "area_offsets", "area_codes", "primary_area",
+    "id_sorted", "id_sorted_rows", "doi_sorted", "doi_sorted_rows", "area_offsets", "area_codes", "primary_area",
 )
 
 
@@ -62,6 +67,14 @@ def _csr(owner: np.ndarray, other: np.ndarray, n: int, rank: np.ndarray) -> tupl
     return offsets, other[order].astype(np.int32)
 
 
+def _sorted_keys(values: list[str | None]) -> tuple[np.ndarray, np.ndarray]:
+    """The non-null ``values`` as UTF-8 bytes in byte order, and the row of each (for binary search)."""
+    rows = [i for i, v in enumerate(values) if v]
+    keys = np.array([values[i].encode() for i in rows], dtype=bytes) if rows else np.array([], dtype="S1")
+    order = np.argsort(keys, kind="stable")
+    return keys[order], np.asarray(rows, dtype=np.int32)[order]
+
+
 def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.ndarray], list[str]]:
     """All index arrays of a dataset, and the area names their codes point to."""
     n = papers.num_rows
@@ -72,12 +85,8 @@ def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.
     dst = dst.astype(np.int64)
     in_cited = np.bincount(dst, minlength=n).astype(np.int32)
     in_refs = np.bincount(src, minlength=n).astype(np.int32)
-    source_cited = papers.column("cited_by").to_numpy(zero_copy_only=False)
-    citations_count = np.where(np.isnan(source_cited.astype(np.float64)), in_cited,
-                               np.nan_to_num(source_cited.astype(np.float64))).astype(np.int64)
-    citations_count = np.maximum(citations_count, in_cited)
-    # rank: most cited first; ties broken by more citers inside the dataset, then by row
-    rank_rows = np.lexsort((np.arange(n), -in_cited.astype(np.int64), -citations_count)).astype(np.int32)
+    # rank: most cited inside the dataset first, ties by row
+    rank_rows = np.lexsort((np.arange(n), -in_cited.astype(np.int64))).astype(np.int32)
     row_rank = np.empty(n, dtype=np.int32)
     row_rank[rank_rows] = np.arange(n, dtype=np.int32)
     ref_offsets, ref_targets = _csr(src, dst, n, row_rank)
@@ -86,8 +95,8 @@ def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.
     year = papers.column("year").to_numpy(zero_copy_only=False)
     year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
 
-    id_bytes = np.array([s.encode() for s in ids.to_pylist()], dtype=bytes) if n else np.array([], dtype="S1")
-    id_order = np.argsort(id_bytes, kind="stable").astype(np.int32)
+    id_bytes, id_order = _sorted_keys(ids.to_pylist())
+    doi_bytes, doi_order = _sorted_keys(papers.column("doi").to_pylist())
 
     areas_col = papers.column("areas").combine_chunks()
     flat = pc.list_flatten(areas_col)
@@ -104,27 +113,30 @@ def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.
     has = lengths > 0
     primary[has] = area_codes[area_offsets[:-1][has]]
     arrays = {
-        "year": year, "citations": citations_count, "in_cited": in_cited, "in_refs": in_refs,
+        "year": year, "in_cited": in_cited, "in_refs": in_refs,
         "rank_rows": rank_rows, "row_rank": row_rank,
         "ref_offsets": ref_offsets, "ref_targets": ref_targets,
         "cit_offsets": cit_offsets, "cit_sources": cit_sources,
-        "id_sorted": id_bytes[id_order], "id_sorted_rows": id_order,
+        "id_sorted": id_bytes, "id_sorted_rows": id_order, "doi_sorted": doi_bytes, "doi_sorted_rows": doi_order,
         "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary,
     }
     return arrays, names
 
 
-def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, rank_rows: np.ndarray) -> None:
-    """A contentless FTS5 index of titles whose rowid is the paper's rank (0 = most cited)."""
+def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, authors: pa.ChunkedArray | pa.Array,
+                       rank_rows: np.ndarray) -> None:
+    """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited)."""
     con = sqlite3.connect(path)
     try:
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
-        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, content='', prefix='1 2 3 4 5', "
+        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
                     "tokenize='unicode61 remove_diacritics 2')")
-        ordered = pc.take(titles, pa.array(rank_rows)).to_pylist()
-        con.executemany("INSERT INTO titles(rowid, title) VALUES (?, ?)",
-                        ((i, t or "") for i, t in enumerate(ordered)))
+        take = pa.array(rank_rows)
+        ordered = pc.take(titles, take).to_pylist()
+        names = pc.take(authors, take).to_pylist()
+        con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
+                        ((i, t or "", "; ".join(a or [])) for i, (t, a) in enumerate(zip(ordered, names, strict=True))))
         con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
         con.commit()
     finally:
@@ -136,15 +148,18 @@ def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str])
     ids = papers.column("id").to_pylist()
     titles = papers.column("title").to_pylist()
     years = arrays["year"].tolist()
-    cites = arrays["citations"].tolist()
+    cited_by = papers.column("cited_by").to_pylist()
+    authors = papers.column("authors").to_pylist()
     in_cited = arrays["in_cited"].tolist()
     off = arrays["area_offsets"].tolist()
     codes = arrays["area_codes"].tolist()
     out = []
     for i in range(len(ids)):
         areas = [names[c] for c in codes[off[i]:off[i + 1]]] or [UNKNOWN_AREA]
-        out.append(orjson.dumps([ids[i], titles[i] or "", years[i] if years[i] >= 0 else None, areas, cites[i],
-                                 in_cited[i]]).decode() + ",")
+        people = authors[i] or []
+        people = people if len(people) <= NODE_AUTHORS else [*people[:NODE_AUTHORS], "et al."]
+        out.append(orjson.dumps([ids[i], titles[i] or "", years[i] if years[i] >= 0 else None, areas, in_cited[i],
+                                 cited_by[i], people]).decode() + ",")
     return out
 
 
@@ -163,7 +178,7 @@ def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: s
         np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
     with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, papers.schema) as w:
         w.write_table(papers)
-    write_search_index(out / "search.sqlite", papers.column("title"), arrays["rank_rows"])
+    write_search_index(out / "search.sqlite", papers.column("title"), papers.column("authors"), arrays["rank_rows"])
     write_node_json(out / "nodes.arrow", papers, arrays, names)
     meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
             "citations": citations.num_rows, "areas": names}

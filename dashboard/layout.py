@@ -61,7 +61,7 @@ def _filters(store: Store) -> html.Div:
         dcc.Dropdown(id="dropdown-areas", multi=True, placeholder="All areas",
                      options=[{"label": f"{a} ({n:,})", "value": a} for a, n in area_counts.items()],
                      value=[], className="dropdown-areas"),
-        html.Label("Minimum citations", htmlFor="input-min-citations", className="control-label"),
+        html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
         dcc.Input(id="input-min-citations", type="number", min=0, step=1, value=0, debounce=0.4,
                   className="input-min-citations"),
         html.Span("Colour by", className="control-label"),
@@ -93,7 +93,7 @@ def _header(store: Store) -> html.Header:
             html.Span(store.meta.get("name", ""), className="dataset-name", id="span-dataset-name"),
         ]),
         html.Div(className="search", children=[
-            dcc.Input(id="input-search", type="search", placeholder="Search a title or an id…",
+            dcc.Input(id="input-search", type="search", placeholder="Search a title, an author or an id…",
                       debounce=0.15, autoComplete="off", className="input-search"),
             html.Div(id="div-search-results", className="search-results"),
         ]),
@@ -147,7 +147,8 @@ def _panel() -> html.Aside:
         ]),
         html.Div(className="list-sort", children=[
             html.Span("Sort lists by", className="control-label"),
-            dcc.RadioItems(id="radio-list-sort", options=[{"label": " citations", "value": "citations"},
+            dcc.RadioItems(id="radio-list-sort", options=[{"label": " citing in dataset", "value": "citations"},
+                                                          {"label": " source's figure", "value": "source"},
                                                           {"label": " year", "value": "year"}],
                            value="citations", inline=True, className="radio"),
         ]),

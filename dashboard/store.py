@@ -95,16 +95,16 @@ class Store:
         a = self.arrays
         self.n = self.papers.num_rows
         self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
-        if any(len(a[k]) != self.n for k in ("year", "citations", "rank_rows", "primary_area")) or \
+        if any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area")) or \
                 len(a["ref_offsets"]) != self.n + 1 or len(a["ref_targets"]) != self.n_citations:
             raise DatasetError(f"{index_folder / index.INDEX_DIR}: index files do not match each other")
         self.year = a["year"]
-        self.citations = a["citations"]
-        self.in_cited = a["in_cited"]
+        self.in_cited = a["in_cited"]  # citers in the dataset: what sizes, sorts and filters use
         self.in_refs = a["in_refs"]
         self.primary_area = a["primary_area"]
         self._ids = index.single_array(self.papers.column("id"))
         self._titles = index.single_array(self.papers.column("title"))
+        self._cited_by = index.single_array(self.papers.column("cited_by"))
         try:
             self._node_json = index.load_node_json(index_folder)
         except (OSError, ValueError, pa.ArrowException) as e:
@@ -148,15 +148,23 @@ class Store:
     # -- ids and rows ---------------------------------------------------------------------------
     def row(self, paper_id: str) -> int | None:
         """The row of a paper id, or None."""
-        if not isinstance(paper_id, str) or not paper_id or len(paper_id) > 200:
+        return self._lookup("id_sorted", paper_id)
+
+    def row_by_doi(self, doi: str) -> int | None:
+        """The row of the paper with this DOI (lower case, no ``https://doi.org/``), or None."""
+        return self._lookup("doi_sorted", doi)
+
+    def _lookup(self, name: str, key_text: str) -> int | None:
+        """Binary search of a sorted key array (``id_sorted``, ``doi_sorted``) for one key."""
+        if not isinstance(key_text, str) or not key_text or len(key_text) > 200:
             return None
-        key = paper_id.encode("utf-8", "replace")
-        ids = self.arrays["id_sorted"]
-        if not len(ids) or len(key) > ids.dtype.itemsize:
+        key = key_text.encode("utf-8", "replace")
+        keys = self.arrays[name]
+        if not len(keys) or len(key) > keys.dtype.itemsize:
             return None
-        i = int(np.searchsorted(ids, key))
-        if i < len(ids) and ids[i] == key:
-            return int(self.arrays["id_sorted_rows"][i])
+        i = int(np.searchsorted(keys, key))
+        if i < len(keys) and keys[i] == key:
+            return int(self.arrays[name + "_rows"][i])
         return None
 
     def rows(self, paper_ids: Iterable[str]) -> tuple[list[int], list[str]]:
@@ -183,6 +191,11 @@ class Store:
         data = taken.buffers()[2]
         return data[int(offsets[0]):int(offsets[-1]) - 1].to_pybytes().decode()
 
+    def cited_by(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The sources' own citation figures of ``rows`` (int64; -1 where no source gives one)."""
+        col = self._cited_by.take(pa.array(np.asarray(rows, dtype=np.int64)))
+        return np.asarray(col.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+
     def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
         return self._titles.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
 
@@ -200,7 +213,8 @@ class Store:
         """All facts of one paper, as plain Python values."""
         rec = self.papers.slice(row, 1).to_pylist()[0]
         rec["areas"] = self.areas_of([row])[0]
-        rec["citations"] = int(self.citations[row])
+        rec["authors"] = rec["authors"] or []
+        rec["sources"] = rec["sources"] or []
         rec["in_cited"] = int(self.in_cited[row])
         rec["in_refs"] = int(self.in_refs[row])
         rec["citations_by_year"] = {d["year"]: d["count"] for d in rec["citations_by_year"] or []} or None
@@ -289,7 +303,7 @@ class Store:
         if areas is not None:
             mask &= self.area_mask(rows, areas)
         if min_citations:
-            mask &= self.citations[rows] >= min_citations
+            mask &= self.in_cited[rows] >= min_citations
         return mask
 
     def area_counts(self) -> dict[str, int]:
@@ -301,6 +315,13 @@ class Store:
             out[index.UNKNOWN_AREA] = int(np.count_nonzero(np.diff(off) == 0))
         return out
 
+    def source_counts(self) -> dict[str, int]:
+        """Papers per source (a paper described by two sources counts for both)."""
+        import pyarrow.compute as pc
+
+        flat = pc.list_flatten(self.papers.column("sources"))
+        return {d["values"]: d["counts"] for d in pc.value_counts(flat).to_pylist()} if len(flat) else {}
+
     # -- search -------------------------------------------------------------------------------
     def _search_db(self) -> sqlite3.Connection:
         con = getattr(self._local, "con", None)
@@ -311,8 +332,8 @@ class Store:
         return con
 
     def search(self, text: str, limit: int = 10) -> list[int]:
-        """Rows whose id starts with ``text`` or whose title has all its words (the last one as a
-        prefix), most cited first."""
+        """Rows whose id starts with ``text`` or whose title and author names hold all its words (the last
+        one as a prefix), most cited first."""
         if not isinstance(text, str):
             return []
         text = text.strip()[:200]

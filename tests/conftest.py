@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import importlib.util
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -38,8 +42,28 @@ def seed_pages() -> list[Path]:
     return sorted(SEEDS.glob("*.txt"))
 
 
+@functools.cache
+def seed_data() -> Path:
+    """The three seed pages alone (``citemap import mlsanity ... --areas-from arxiv-2023``), built once per test
+    session: 156 papers and 181 citations, a world small enough to know by heart (the default dataset in data/
+    merges arxiv-2023 into it)."""
+    from dashboard.importers import run_import
+
+    tmp = Path(tempfile.mkdtemp(prefix="citemap-seed-data-"))
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    run_import("mlsanity", seed_pages(), tmp / "seeds", argv=["test"], areas_from=ARXIV2023, progress=False)
+    return tmp / "seeds"
+
+
 @pytest.fixture(scope="session")
 def store() -> Store:
+    """The seed pages' dataset (see :func:`seed_data`)."""
+    return Store.load(seed_data())
+
+
+@pytest.fixture(scope="session")
+def default_store() -> Store:
+    """The default dataset in data/: the seed pages merged with arxiv-2023."""
     return Store.load(DEFAULT_DATA)
 
 

@@ -39,8 +39,9 @@ def test_csv_columns_are_the_stores_facts(store: Store, view) -> None:
         assert r["year"] == ("" if p["year"] is None else str(p["year"]))
         assert r["posted"] == (p["posted"] or "")
         assert r["areas"] == ";".join(store.areas_of([row])[0])
-        assert r["citations"] == str(int(store.citations[row]))
         assert r["cited_by_source"] == ("" if p["cited_by"] is None else str(p["cited_by"]))
+        assert r["cited_by_source_name"] == ("" if p["cited_by"] is None else "mlsanity pages")
+        assert r["sources"] == "mlsanity pages" and r["authors"] == r["venue"] == r["doi"] == ""  # pages say none
         assert r["citers_in_dataset"] == str(store.n_citers(row))
         assert r["references_in_dataset"] == str(store.n_references(row))
         assert r["role"] == roles[r["id"]]
@@ -111,7 +112,9 @@ def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
     assert list(g.nodes) == view.ids and g.number_of_edges() == view.n_edges
     seed = g.nodes["2110.10090"]
     assert seed["role"] == "seed" and seed["year"] == 2021 and seed["areas"] == "cs.LG;stat.ML"
-    assert seed["citations"] == 144 and seed["title"] == store.titles([store.row("2110.10090")])[0]
+    assert seed["citers_in_dataset"] == 50 and seed["cited_by_source"] == 144 and seed["sources"] == "mlsanity pages"
+    assert "authors" not in seed and "doi" not in seed  # the pages name none: left out, not invented
+    assert seed["title"] == store.titles([store.row("2110.10090")])[0]
     assert g.has_edge("2110.10090", "1706.03762") and not g.has_edge("1706.03762", "2110.10090")
     assert g.is_directed()
 

@@ -52,8 +52,11 @@ def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
     assert "reference" in ns["1706.03762"]["classes"] and "citer" in ns["2306.14048"]["classes"]
     for pid, n in ns.items():
         row = store.row(pid)
-        assert {"label", "year", "areas", "citations"} <= n["data"].keys()
-        assert n["data"]["citations"] == int(store.citations[row]) and n["data"]["title"] == store.titles([row])[0]
+        assert {"label", "year", "areas", "in_cited", "cited_by", "authors"} <= n["data"].keys()
+        assert n["data"]["in_cited"] == int(store.in_cited[row]) and n["data"]["title"] == store.titles([row])[0]
+        figure = int(store.cited_by([row])[0])
+        assert n["data"]["cited_by"] == (figure if figure >= 0 else None)  # the source's figure, kept apart
+    assert ns["1706.03762"]["data"]["cited_by"] == 59932 and ns["1706.03762"]["data"]["in_cited"] == 2
     # (node size by citations is drawn by assets/citemap.js: tests/browser checks what the page shows)
 
 
@@ -102,9 +105,10 @@ def test_filters_keep_seeds_and_hide_others(store: Store) -> None:
 
 
 def test_min_citations(store: Store) -> None:
-    ns = nodes(compute_view(store, replace(SEEDS, min_citations=1000)))
-    assert all(n["data"]["citations"] >= 1000 for p, n in ns.items() if p not in SEED_IDS)
-    assert "1706.03762" in ns
+    ns = nodes(compute_view(store, replace(SEEDS, min_citations=2)))  # citers in the dataset
+    assert all(n["data"]["in_cited"] >= 2 for p, n in ns.items() if p not in SEED_IDS)
+    assert "1706.03762" in ns and "2106.01345" not in ns  # 1,528 per its source, but 1 citer in the dataset
+    assert len(ns) == 10
 
 
 def test_filtering_does_not_move_what_stays(store: Store) -> None:
@@ -191,10 +195,10 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     want = sum(int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum()) for n in nbrs)
     assert filtered.hidden == want > 0 and filtered.layout_rows is not filtered.rows
     # a filter of one citation hides papers no one cites
-    pid = next(p for p in SEED_IDS if (store.citations[np.concatenate(
+    pid = next(p for p in SEED_IDS if (store.in_cited[np.concatenate(
         [store.references(store.row(p)), store.citers(store.row(p))])] == 0).any())
     one = neighbourhood(store, ViewState((pid,), min_citations=1))
-    assert all(int(store.citations[r]) >= 1 for r in one.rows[1:].tolist()) and one.hidden > 0
+    assert all(int(store.in_cited[r]) >= 1 for r in one.rows[1:].tolist()) and one.hidden > 0
     # a paper with no neighbours at all: the base is the seed alone
     alone = neighbourhood(tiny, ViewState(("f",)))
     assert alone.rows.tolist() == [tiny.row("f")] and alone.base_count == 1 and alone.layout_groups == []
@@ -273,7 +277,7 @@ def test_a_filtered_view_lays_out_what_only_the_filters_let_in(store: Store) -> 
     lone = next(r for r in range(store.n) if r not in shown)
     sub = neighbourhood(store, replace(plain, years=(2023, 2024), selected=store.id(lone)))
     n = len(base.rows)
-    assert sub.layout_rows[:n].tolist() == base.rows.tolist() and sub.base_count == n == 30
+    assert sub.layout_rows[:n].tolist() == base.rows.tolist() and sub.base_count == n == 28
     assert sub.layout_groups[:len(base.layout_groups)] == base.layout_groups
     extra = sub.layout_rows[n:].tolist()
     assert len(extra) == len(set(extra)) and set(extra) == set(sub.rows.tolist()) - set(base.rows.tolist())
@@ -298,8 +302,8 @@ def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
     row = store.row("2106.03764")
     nbrs = np.concatenate([store.references(row), store.citers(row)])
     shown = set(neighbourhood(store, base).rows.tolist())
-    for change in ({"years": (2023, 2023)}, {"areas": ("cs.LG",)}, {"min_citations": 100},
-                   {"years": (2021, 2024), "areas": ("unknown",), "min_citations": 1}):
+    for change in ({"years": (2023, 2023)}, {"areas": ("cs.LG",)}, {"min_citations": 2},
+                   {"years": (2021, 2024), "areas": ("unknown",)}):
         state = replace(base, **change)
         keep = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
         want = len(set(nbrs[keep].tolist()) - shown)

@@ -144,17 +144,22 @@ def test_final_ids_are_unique_and_stable() -> None:
 
 
 def test_build_tables_hold_every_field() -> None:
-    b = DatasetBuilder()
+    b = DatasetBuilder("src A")
     b.add(PaperRecord(title="P", id="p", year=2020, posted="2020-01-02", areas=["cs.LG"], cited_by=5,
-                      reference_count=7, citations_by_year={2022: 3, 2021: 1}))
+                      reference_count=7, citations_by_year={2022: 3, 2021: 1}, authors=["Ada L", "Alan T"],
+                      venue="J. Tests", doi="10.1000/p"))
+    b.source = ""
     b.add(PaperRecord(title="Q", id="q"))
     papers, _, summary = b.build()
     rows = papers.to_pylist()
     assert rows[0] == {"id": "p", "title": "P", "year": 2020, "posted": "2020-01-02", "areas": ["cs.LG"],
                        "cited_by": 5, "reference_count": 7,
-                       "citations_by_year": [{"year": 2021, "count": 1}, {"year": 2022, "count": 3}]}
+                       "citations_by_year": [{"year": 2021, "count": 1}, {"year": 2022, "count": 3}],
+                       "cited_by_from": "src A", "authors": ["Ada L", "Alan T"], "venue": "J. Tests",
+                       "doi": "10.1000/p", "sources": ["src A"]}
     assert rows[1] == {"id": "q", "title": "Q", "year": None, "posted": None, "areas": [], "cited_by": None,
-                       "reference_count": None, "citations_by_year": None}
+                       "reference_count": None, "citations_by_year": None, "cited_by_from": None, "authors": [],
+                       "venue": None, "doi": None, "sources": []}
     assert summary["papers_with_areas"] == 1 and summary["records"] == 2 and summary["merged"] == 0
 
 
@@ -171,3 +176,31 @@ def test_read_lines_and_sources(tmp_path: Path) -> None:
     assert expand_sources([str(good), bad]) == [good, bad]
     with pytest.raises(InputError, match=r"nope: no such file or folder"):
         expand_sources([good, tmp_path / "nope"])
+
+
+def test_merged_sources_keep_the_first_sources_facts_and_name_every_source() -> None:
+    """Two sources describe one paper: the first one's facts win, missing ones are filled in from the second,
+    both are listed, and the source of the citation figure is the one that gave it."""
+    b = DatasetBuilder("pages")
+    b.add(PaperRecord(title="Attention Is All You Need", year=2017, cited_by=59932))
+    b.add(PaperRecord(title="Only on pages", id="p1"))
+    b.source = "graph"
+    b.add(PaperRecord(title="attention is all you need", id="1706.03762", year=2018, areas=["cs.CL"],
+                      authors=["A. Vaswani"], cited_by=12, doi="10.1/x"))
+    b.add(PaperRecord(title="Only in the graph", id="g1", cited_by=3))
+    rows = {r["title"]: r for r in b.build()[0].to_pylist()}
+    att = rows["Attention Is All You Need"]
+    assert att["id"] == "1706.03762" and att["year"] == 2017 and att["cited_by"] == 59932  # the pages' facts
+    assert att["areas"] == ["cs.CL"] and att["authors"] == ["A. Vaswani"] and att["doi"] == "10.1/x"  # filled in
+    assert att["sources"] == ["pages", "graph"] and att["cited_by_from"] == "pages"
+    assert rows["Only on pages"]["sources"] == ["pages"] and rows["Only on pages"]["cited_by_from"] is None
+    assert rows["Only in the graph"]["sources"] == ["graph"] and rows["Only in the graph"]["cited_by_from"] == "graph"
+
+
+def test_doi_and_names_are_cleaned() -> None:
+    from dashboard.importers.common import clean_doi, clean_names
+
+    assert clean_doi("https://doi.org/10.7717/PeerJ.4375") == "10.7717/peerj.4375"
+    assert clean_doi(" doi:10.1000/ABC ") == "10.1000/abc" and clean_doi("10.48550/arXiv.1706.03762") is not None
+    assert clean_doi("not a doi") is None and clean_doi(None) is None and clean_doi("11.1000/x") is None
+    assert clean_names([" Ada  Lovelace ", "", None, "Alan Turing"]) == ["Ada Lovelace", "Alan Turing"]

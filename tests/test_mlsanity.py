@@ -69,18 +69,43 @@ def test_default_dataset_merges_papers_across_pages(store: Store) -> None:
     assert titles.count("attention is all you need") == 1
 
 
+@pytest.mark.slow
 def test_default_dataset_is_what_the_importer_builds(tmp_path: Path) -> None:
-    """data/ is exactly the output of the documented import command."""
+    """data/ is exactly the output of the documented import command: the seed pages merged with arxiv-2023."""
     meta = read_meta(DEFAULT_DATA)
     out = tmp_path / "rebuilt"
-    run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023)
+    run_import("mlsanity", seed_pages(), out, argv=["test"], merge=[("arxiv2023", [ARXIV2023])], progress=False)
     for name in ("papers.parquet", "citations.parquet"):
         assert pq.read_table(out / name).equals(pq.read_table(DEFAULT_DATA / name)), name
     rebuilt = read_meta(out)
     assert rebuilt["build_id"] == meta["build_id"]
-    assert rebuilt["counts"] == meta["counts"] == {"papers": 156, "citations": 181}
-    assert meta["built_with"].startswith("citemap import mlsanity ../shared/seeds/")
-    assert "--areas-from ../shared/data/arxiv-2023" in meta["built_with"]
+    assert rebuilt["counts"] == meta["counts"] == {"papers": 30377, "citations": 280748}
+    pages = " ".join(f"../shared/seeds/{p.name}" for p in seed_pages())
+    merge = "--merge arxiv2023:../shared/data/arxiv-2023"
+    assert meta["built_with"] == f"citemap import mlsanity {pages} {merge} --out data/"
+    assert meta["seeds"] == ["2106.03764", "2006.04862", "2110.10090"]
+    assert sum(f.stat().st_size for f in DEFAULT_DATA.rglob("*") if f.is_file()) < 30 * 2**20  # under ~30 MB
+
+
+def test_seed_pages_alone_still_give_156_papers_and_181_citations(store: Store) -> None:
+    """``citemap import mlsanity`` of the three pages, nothing merged (the ``store`` fixture builds it)."""
+    assert (store.n, store.n_citations) == (156, 181) and store.source_counts() == {"mlsanity pages": 156}
+
+
+def test_default_dataset_papers_name_their_sources_and_keep_the_two_counts_apart(default_store: Store) -> None:
+    s = default_store
+    assert s.source_counts() == {"mlsanity pages": 156, "arxiv-2023": 30281}
+    att = s.paper(s.row("1706.03762"))
+    assert att["sources"] == ["mlsanity pages", "arxiv-2023"]
+    assert (att["cited_by"], att["cited_by_from"]) == (59932, "mlsanity pages")  # the pages' own figure
+    assert att["in_cited"] == s.n_citers(s.row("1706.03762")) > 500  # citers inside the merged data
+    assert att["year"] == 2017 and att["areas"] == ["cs.CL"]  # the pages' year; the area filled from arxiv-2023
+    plain = next(r for r in range(s.n) if s.paper(r)["sources"] == ["arxiv-2023"])
+    assert s.paper(plain)["cited_by"] is None and s.paper(plain)["cited_by_from"] is None  # no figure invented
+    shared = [r for r in range(s.n) if len(s.papers.column("sources")[r].as_py()) == 2]
+    assert len(shared) == 60  # papers the pages list that arxiv-2023 has too (same arXiv id, or title and year)
+    for seed in ("2106.03764", "2006.04862", "2110.10090"):
+        assert s.paper(s.row(seed))["sources"] == ["mlsanity pages"]
 
 
 def test_no_abstract_text_in_the_dataset() -> None:

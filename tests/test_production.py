@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import DEFAULT_DATA, ROOT, load
+from tests.conftest import ROOT, load, seed_data
 
 pytestmark = pytest.mark.slow  # gunicorn processes: not in the mutation run
 
@@ -28,7 +28,7 @@ def snapshot(folder: Path) -> dict[str, str]:
 def read_only_copy(tmp_path: Path):
     """A copy of the default dataset mounted read-only (bind mount when allowed, else chmod)."""
     src, ro = tmp_path / "src", tmp_path / "ro"
-    shutil.copytree(DEFAULT_DATA, src)
+    shutil.copytree(seed_data(), src)
     ro.mkdir()
     mounted = subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True).returncode == 0 and \
         subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], capture_output=True).returncode == 0
@@ -70,9 +70,9 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
 
 
 def test_killing_a_worker_loses_only_requests_in_flight() -> None:
-    server = load.Gunicorn(DEFAULT_DATA, workers=2)
+    server = load.Gunicorn(seed_data(), workers=2)
     try:
-        papers = load.sample_papers(DEFAULT_DATA, n=20)
+        papers = load.sample_papers(seed_data(), n=20)
         killed: dict[str, int] = {}
 
         def tick(t: float) -> None:
@@ -95,7 +95,7 @@ def test_killing_a_worker_loses_only_requests_in_flight() -> None:
 
 def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
-    shutil.copytree(DEFAULT_DATA, bad)
+    shutil.copytree(seed_data(), bad)
     (bad / "papers.parquet").write_bytes(b"truncated")
     t = time.time()
     r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--production", "--data", str(bad),
@@ -110,7 +110,7 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
 
 def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
     data = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, data)
+    shutil.copytree(seed_data(), data)
     server = load.Gunicorn(data, workers=2)
     try:
         master = server.proc.pid

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from dashboard.app import create_app
 from dashboard.graph.view import payload_nodes
 from dashboard.security import MAX_BODY, output_specs, validate_update
-from tests.conftest import DEFAULT_DATA, ROOT
+from tests.conftest import ROOT, seed_data
 
 sys.path.insert(0, str(ROOT / "bench"))
 from loadgen import dash_payload
@@ -31,7 +31,7 @@ chart_selections = st.fixed_dictionaries({"points": st.lists(st.dictionaries(
 
 @pytest.fixture(scope="module")
 def app():
-    return create_app(DEFAULT_DATA)
+    return create_app(seed_data())
 
 
 @pytest.fixture(scope="module")
@@ -163,12 +163,12 @@ def test_etag_names_the_dataset_build(client) -> None:
     """A view of another build of the data must not be answered 304 from a browser's copy of the old one."""
     from dashboard.store import Store
 
-    other = Store.load(DEFAULT_DATA)
+    other = Store.load(seed_data())
     other.meta = {**other.meta, "build_id": "another-build"}
-    other_client = create_app(DEFAULT_DATA, store=other).server.test_client()
+    other_client = create_app(seed_data(), store=other).server.test_client()
     first = client.get("/graph?seeds=2110.10090")
     etag = first.headers["ETag"]
-    assert Store.load(DEFAULT_DATA).meta["build_id"] in etag
+    assert Store.load(seed_data()).meta["build_id"] in etag
     again = other_client.get("/graph?seeds=2110.10090", headers={"If-None-Match": etag})
     assert again.status_code == 200 and again.headers["ETag"] != etag and "another-build" in again.headers["ETag"]
     assert again.data == first.data  # same data, same payload: only the build differs
@@ -372,7 +372,7 @@ def test_errors_are_json_with_a_status(client) -> None:
 def test_an_unexpected_error_is_a_500_with_an_id_and_no_traceback(caplog) -> None:
     from dashboard.store import Store
 
-    server = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server
+    server = create_app(seed_data(), store=Store.load(seed_data())).server
 
     @server.get("/test-boom")
     def boom():
@@ -401,12 +401,12 @@ def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
     from dashboard.store import Store
 
     monkeypatch.delenv("CITEMAP_FRAME_ANCESTORS", raising=False)
-    default = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server
+    default = create_app(seed_data(), store=Store.load(seed_data())).server
     h = default.test_client().get("/health").headers
     assert h["Content-Security-Policy"].endswith("; frame-ancestors 'none'") and h["X-Frame-Options"] == "DENY"
     assert default.config["MAX_CONTENT_LENGTH"] == 256 * 1024
     monkeypatch.setenv("CITEMAP_FRAME_ANCESTORS", "'self' https://lab.example")
-    c = create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server.test_client()
+    c = create_app(seed_data(), store=Store.load(seed_data())).server.test_client()
     h = c.get("/health").headers
     assert h["Content-Security-Policy"].endswith("frame-ancestors 'self' https://lab.example")
     assert "X-Frame-Options" not in h and h["Cross-Origin-Opener-Policy"] == "same-origin"

@@ -11,7 +11,7 @@ import pytest
 
 from dashboard.dataset import DatasetError
 from dashboard.store import Store
-from tests.conftest import DEFAULT_DATA, SEED_IDS, make_store
+from tests.conftest import SEED_IDS, make_store, seed_data
 
 
 def test_lookup_round_trip(store: Store) -> None:
@@ -27,9 +27,9 @@ def test_neighbours_are_most_cited_first(store: Store) -> None:
     row = store.row("2110.10090")
     refs = store.references(row)
     assert len(refs) == store.n_references(row) == 43
-    counts = store.citations[refs]
-    assert list(counts) == sorted(counts, reverse=True)
-    assert store.titles(refs[:1]) == ["Attention Is All You Need"]
+    counts = store.in_cited[refs]  # citers inside the dataset, never a source's own figure
+    assert list(counts) == sorted(counts, reverse=True) and counts[0] > counts[-1]
+    assert store.titles(refs[:2]) == ["On the Expressive Power of Self-Attention Matrices", "Attention Is All You Need"]
     assert store.n_citers(row) == 50 and len(store.citers(row, limit=7)) == 7
     assert store.citers(row, limit=7).tolist() == store.citers(row)[:7].tolist()
     assert store.references(row, limit=3).tolist() == refs[:3].tolist() and len(store.references(row, 100)) == 43
@@ -60,8 +60,8 @@ def test_search_by_words_prefix_and_id(store: Store) -> None:
 def test_search_results_are_most_cited_first(store: Store) -> None:
     rows = store.search("transformers", 10)
     assert len(rows) == 10
-    counts = store.citations[rows]
-    assert list(counts) == sorted(counts, reverse=True)
+    counts = store.in_cited[rows]
+    assert list(counts) == sorted(counts, reverse=True) and counts[0] > counts[-1]
 
 
 def test_filters(store: Store) -> None:
@@ -72,9 +72,9 @@ def test_filters(store: Store) -> None:
     assert lg.sum() == store.area_counts()["cs.LG"]
     unknown = store.filter_mask(rows, areas=["unknown"])
     assert unknown.sum() == store.area_counts()["unknown"] and not (lg & unknown).any()
-    cited = store.filter_mask(rows, min_citations=1000)
-    assert set(store.ids(rows[cited])) >= {"1706.03762"}
-    assert (store.citations[rows[cited]] >= 1000).all()
+    cited = store.filter_mask(rows, min_citations=2)  # citers in the dataset, not a source's figure
+    assert set(store.ids(rows[cited])) >= {"1706.03762", "2110.10090"} and "2106.01345" not in store.ids(rows[cited])
+    assert cited.sum() == np.count_nonzero(store.in_cited >= 2) == 10
 
 
 def test_area_counts_cover_every_paper(store: Store) -> None:
@@ -85,7 +85,7 @@ def test_area_counts_cover_every_paper(store: Store) -> None:
 
 def test_stale_index_is_rebuilt_in_memory(tmp_path: Path) -> None:
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     shutil.rmtree(copy / "index")
     s = Store.load(copy)
     assert s.n == 156 and s.index_folder != copy
@@ -95,7 +95,7 @@ def test_stale_index_is_rebuilt_in_memory(tmp_path: Path) -> None:
 
 def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     (copy / "citations.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(DatasetError, match=r"citations\.parquet: cannot be read as Parquet"):
         Store.load(copy)
@@ -125,7 +125,8 @@ def test_unknown_years_pass_only_a_year_filter_that_covers_the_dataset(tiny: Sto
     assert passing(areas=["cs.LG"]) == "ab" and passing(areas=["cs.CL"]) == "bd"
     assert passing(areas=["unknown"]) == "ce" and passing(areas=["cs.CL", "unknown"]) == "bcde"
     assert passing(areas=["nope"]) == "" and passing(areas=[]) == ""
-    assert passing(min_citations=5) == "ad" and passing(min_citations=40) == "d"  # d: its source's figure
+    assert passing(min_citations=1) == "ad" and passing(min_citations=3) == "d"  # citers in the dataset
+    assert passing(min_citations=5) == ""  # a's and d's sources say 5 and 40: not counts of this dataset
     assert passing(years=(2000, 2009), areas=["cs.LG"], min_citations=1) == "a"
 
 
@@ -133,7 +134,7 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     row = {p: tiny.row(p) for p in "abcde"}
     assert [int(tiny.in_cited[row[p]]) for p in "abcde"] == [1, 0, 0, 3, 0]
     assert [int(tiny.in_refs[row[p]]) for p in "abcde"] == [1, 1, 1, 0, 1]
-    assert [int(tiny.citations[row[p]]) for p in "abcde"] == [5, 0, 1, 40, 0]  # max(source, in dataset)
+    assert tiny.cited_by([row[p] for p in "abcde"]).tolist() == [5, -1, 1, 40, -1]  # the sources' figures
     assert tiny.area_counts() == {"cs.LG": 2, "cs.CL": 2, "stat.ML": 1, "unknown": 2}
     assert tiny.areas_of([row["b"], row["c"]]) == [["cs.CL", "cs.LG"], ["unknown"]]
     assert sorted(tiny.ids(tiny.citers(row["d"]))) == ["a", "b", "c"] and tiny.n_citers(row["d"]) == 3
@@ -165,7 +166,7 @@ def test_a_fresh_index_is_used_in_place_and_a_stale_one_rebuilt(tmp_path: Path, 
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     build = Store.load(copy).meta["build_id"]
     fresh = Store.load(copy)
     assert fresh.index_folder == copy.resolve() and fresh.folder == copy.resolve() and not list(scratch.iterdir())
@@ -182,7 +183,7 @@ def test_a_fresh_index_is_used_in_place_and_a_stale_one_rebuilt(tmp_path: Path, 
         assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
         caplog.clear()
         shutil.rmtree(copy / "index")
-        shutil.copytree(DEFAULT_DATA / "index", copy / "index")
+        shutil.copytree(seed_data() / "index", copy / "index")
 
 
 def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch) -> None:
@@ -194,7 +195,7 @@ def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     shutil.rmtree(copy / "index")
 
     def broken(*args, **kwargs):
@@ -212,14 +213,14 @@ def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch
     ("ref_targets.npy", "short", r"index files do not match each other"),
     ("rank_rows.npy", "short", r"index files do not match each other"),
     ("primary_area.npy", "short", r"index files do not match each other"),
-    ("citations.npy", "short", r"index files do not match each other"),
+    ("in_cited.npy", "short", r"index files do not match each other"),
     ("in_cited.npy", "garbage", r"index: index file unreadable \("),
     ("papers.arrow", "garbage", r"index: index file unreadable \("),
     ("nodes.arrow", "garbage", r"index[/\\]nodes\.arrow: unreadable \("),
 ])
 def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, message: str) -> None:
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     path = copy / "index" / name
     if damage == "short":
         np.save(path, np.load(path)[:-1])
@@ -230,8 +231,8 @@ def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, m
 
 
 def test_store_fields_of_the_default_data() -> None:
-    store = Store.load(DEFAULT_DATA)  # loaded here, not shared: this test checks what loading sets
-    assert store.folder == DEFAULT_DATA.resolve() and store.index_folder == DEFAULT_DATA.resolve()
+    store = Store.load(seed_data())  # loaded here, not shared: this test checks what loading sets
+    assert store.folder == seed_data().resolve() and store.index_folder == seed_data().resolve()
     assert (store.n, store.n_citations) == (156, 181) and store.meta["counts"] == {"papers": 156, "citations": 181}
     assert (store.year_min, store.year_max) == (2014, 2025)
     assert store.area_names == ["cs.LG", "cs.CL", "cs.CV", "cs.CR", "stat.ML", "unknown"]
@@ -240,7 +241,7 @@ def test_store_fields_of_the_default_data() -> None:
     assert store.titles([row]) == [store.paper(row)["title"]]
     assert int(store.in_cited[row]) == store.n_citers(row) == 50 and int(store.in_refs[row]) == 43
     node = json.loads("[" + store.node_json([row]) + "]")[0]
-    assert node == ["2110.10090", store.titles([row])[0], 2021, ["cs.LG", "stat.ML"], 144, 50]
+    assert node == ["2110.10090", store.titles([row])[0], 2021, ["cs.LG", "stat.ML"], 50, 144, []]
     assert store.areas_of([row, store.row("2106.03764")]) == [["cs.LG", "stat.ML"], ["unknown"]]
     assert store.area_names[int(store.primary_area[row])] == "cs.LG"
     two = json.loads("[" + store.node_json([row, store.row("1706.03762")]) + "]")
@@ -278,8 +279,8 @@ def test_search_by_id_and_id_prefix(store: Store, tiny: Store) -> None:
     assert store.search("2110.1", 10) == [seed]
     prefixed = store.search("2106", 10)
     assert sorted(store.ids(prefixed)) == ["2106.01345", "2106.03764", "2106.03893"]
-    cites = [int(store.citations[r]) for r in prefixed]
-    assert cites == sorted(cites, reverse=True) and cites[0] == 1528  # most cited first
+    cites = [int(store.in_cited[r]) for r in prefixed]
+    assert cites == [30, 1, 0]  # most cited in the dataset first
     assert store.search("211", 10) == []  # under four characters: no id prefix search
     assert store.search("2110.10090 x", 10) == []  # a space: words, not an id
     assert store.search("\udc80abcd", 10) == []  # not encodable: no error
@@ -290,7 +291,7 @@ def test_search_connection_is_read_only_and_one_per_thread_and_process() -> None
     import sqlite3
     import threading
 
-    store = Store.load(DEFAULT_DATA)  # its own: this test pretends a fork happened
+    store = Store.load(seed_data())  # its own: this test pretends a fork happened
     con = store._search_db()
     assert store._search_db() is con
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
@@ -307,7 +308,7 @@ def test_search_connection_is_read_only_and_one_per_thread_and_process() -> None
 
 def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, caplog) -> None:
     copy = tmp_path / "d"
-    shutil.copytree(DEFAULT_DATA, copy)
+    shutil.copytree(seed_data(), copy)
     (copy / "index" / "search.sqlite").write_bytes(b"not a database" * 100)
     s = Store.load(copy)
     with caplog.at_level("WARNING", logger="dashboard.store"):

@@ -7,7 +7,7 @@ from dash import Dash, Input, Output, html
 from dashboard.callbacks.common import read_state
 from dashboard.graph import colors, figures
 from dashboard.graph.neighbourhood import Subgraph
-from dashboard.graph.panel import PaperList, paper_panel
+from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
 from dashboard.graph.state import MAX_LIMIT, ViewState
 from dashboard.graph.view import build_subgraph, short_label, shown_areas
 from dashboard.store import Store
@@ -60,7 +60,7 @@ def _list_block(title: str, plist: PaperList, direction: str) -> html.Div:
         html.Li(className="entry" + (" in-view" if e.in_view else ""), children=[
             html.Button(e.title, id={"type": "paper-link", "index": e.id}, className="link", n_clicks=0,
                         title=f"select {e.id}"),
-            html.Span(f"{e.year or '?'} · cited by {e.citations:,}", className="meta"),
+            html.Span(entry_meta(e), className="meta"),
         ])
         for e in plist.entries
     ]
@@ -70,6 +70,39 @@ def _list_block(title: str, plist: PaperList, direction: str) -> html.Div:
         items.append(html.Li("None in this dataset" + (" that pass the filters" if plist.total else "") + ".",
                              className="more"))
     return html.Div(className=f"list list-{direction}", children=[html.H3(head), html.Ol(items)])
+
+
+def entry_meta(e: ListEntry) -> str:
+    """``2017 · 512 in dataset · 120,345 per source``: the two counts, each named."""
+    text = f"{e.year or '?'} · {e.in_cited:,} citing in dataset"
+    return text + (f" · {e.cited_by:,} per source" if e.cited_by is not None else "")
+
+
+def paper_facts(p: dict) -> list:
+    """The panel's facts of one paper (``Store.paper``): who, where, when, and both citation counts, labelled."""
+    facts = []
+    if p["authors"]:
+        shown = p["authors"] if len(p["authors"]) <= 12 else [*p["authors"][:10], f"… {len(p['authors']) - 10} more"]
+        facts.append(html.Li("Authors: " + ", ".join(shown), className="fact-authors"))
+    if p["venue"]:
+        facts.append(html.Li(f"Venue: {p['venue']}", className="fact-venue"))
+    if p["doi"]:
+        facts.append(html.Li(["DOI: ", html.A(p["doi"], href=f"https://doi.org/{p['doi']}", target="_blank",
+                                             rel="noopener", className="external")], className="fact-doi"))
+    facts += [
+        html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
+        html.Li("Areas: " + ", ".join(p["areas"])),
+        html.Li(f"Cited by {p['in_cited']:,} papers in this dataset", className="fact-in-dataset"),
+    ]
+    if p["cited_by"] is not None:
+        source = p["cited_by_from"] or "the source"
+        facts.append(html.Li(f"Cited by {p['cited_by']:,} papers according to {source} (its own figure)",
+                             className="fact-source-figure"))
+    facts.append(html.Li(f"Builds on {p['in_refs']:,} of its {p['reference_count']:,} references in the map"
+                         if p["reference_count"] is not None else f"Builds on {p['in_refs']:,} references in the map"))
+    if p["sources"]:
+        facts.append(html.Li("Sources: " + ", ".join(p["sources"]), className="fact-sources"))
+    return facts
 
 
 def register(app: Dash, store: Store) -> None:
@@ -110,17 +143,9 @@ def register(app: Dash, store: Store) -> None:
         state, _ = read_state(store, query)
         pid = state.selected or state.seeds[0]
         row = store.row(pid)
-        panel = paper_panel(store, row, build_subgraph(store, state), state,
-                            sort if sort in ("citations", "year") else "citations")
+        panel = paper_panel(store, row, build_subgraph(store, state), state, sort if sort in SORTS else "citations")
         p = panel.paper
-        facts = [
-            html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
-            html.Li("Areas: " + ", ".join(p["areas"])),
-            html.Li(f"Cited by {p['cited_by']:,} (source) · {p['in_cited']:,} citing papers in this dataset"
-                    if p["cited_by"] is not None else f"Cited by {p['in_cited']:,} papers in this dataset"),
-            html.Li(f"Builds on {p['in_refs']:,} of its {p['reference_count']:,} references in the map"
-                    if p["reference_count"] is not None else f"Builds on {p['in_refs']:,} references in the map"),
-        ]
+        facts = paper_facts(p)
         badge = "seed" if panel.is_seed else ("selected" if state.selected else "first seed")
         head = html.Div(className="paper-head", children=[
             html.Div(className="badges", children=[

@@ -24,8 +24,9 @@ def register(app: Dash, store: Store) -> None:
             out.append(html.Div(className="search-item", children=[
                 html.Button(className="search-select", id={"type": "search-select", "index": pid}, n_clicks=0,
                             children=[html.Span(title, className="search-title"),
-                                      html.Span(f"{pid} · {year if year >= 0 else '?'} · cited by "
-                                                f"{int(store.citations[row]):,}", className="search-meta")]),
+                                      html.Span(f"{pid} · {year if year >= 0 else '?'} · "
+                                                f"{int(store.in_cited[row]):,} citing in dataset",
+                                                className="search-meta")]),
                 html.Button("+ seed", className="search-seed", id={"type": "search-seed", "index": pid},
                             n_clicks=0, title="add as a seed"),
             ]))

@@ -14,8 +14,10 @@ from dashboard.graph.state import encode_query
 from dashboard.graph.view import View
 from dashboard.store import Store
 
-COLUMNS = ["id", "title", "year", "posted", "areas", "citations", "cited_by_source", "citers_in_dataset",
-           "references_in_dataset", "role"]
+# two citation counts, never mixed: citers inside this dataset, and a source's own figure with its source named
+COLUMNS = ["id", "title", "authors", "year", "posted", "venue", "doi", "areas", "citers_in_dataset",
+           "cited_by_source", "cited_by_source_name", "references_in_dataset", "sources", "role"]
+LISTS = ("authors", "areas", "sources")  # joined with ";" in CSV and GraphML (the CSV importer reads them back)
 
 
 def paper_rows(store: Store, view: View) -> list[dict]:
@@ -24,10 +26,10 @@ def paper_rows(store: Store, view: View) -> list[dict]:
     for r, pid, role in zip(rows.tolist(), view.ids, view.sub.role_names(), strict=True):
         p = store.paper(r)
         out.append({
-            "id": pid, "title": p["title"], "year": p["year"], "posted": p["posted"],
-            "areas": p["areas"], "citations": p["citations"], "cited_by_source": p["cited_by"],
-            "citers_in_dataset": p["in_cited"], "references_in_dataset": p["in_refs"],
-            "role": role,
+            "id": pid, "title": p["title"], "authors": p["authors"], "year": p["year"], "posted": p["posted"],
+            "venue": p["venue"], "doi": p["doi"], "areas": p["areas"], "citers_in_dataset": p["in_cited"],
+            "cited_by_source": p["cited_by"], "cited_by_source_name": p["cited_by_from"],
+            "references_in_dataset": p["in_refs"], "sources": p["sources"], "role": role,
         })
     return out
 
@@ -37,7 +39,7 @@ def to_csv(store: Store, view: View) -> str:
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
     for rec in paper_rows(store, view):
-        w.writerow({**rec, "areas": ";".join(rec["areas"])})
+        w.writerow({**rec, **{k: ";".join(rec[k]) for k in LISTS}})
     return buf.getvalue()
 
 
@@ -60,8 +62,14 @@ def to_bibtex(store: Store, view: View) -> str:
     entries = []
     for rec in paper_rows(store, view):
         fields = [f"  title = {{{_bib_escape(rec['title'])}}}"]
+        if rec["authors"]:
+            fields.append("  author = {" + " and ".join(_bib_escape(a) for a in rec["authors"]) + "}")
         if rec["year"] is not None:
             fields.append(f"  year = {{{rec['year']}}}")
+        if rec["venue"]:
+            fields.append(f"  journal = {{{_bib_escape(rec['venue'])}}}")
+        if rec["doi"]:
+            fields.append(f"  doi = {{{rec['doi']}}}")
         pid = rec["id"]
         if re.match(r"^\d{4}\.\d{4,5}$", pid):
             fields += ["  eprint = {" + pid + "}", "  archivePrefix = {arXiv}",
@@ -78,11 +86,15 @@ def _edge_positions(view: View) -> list[tuple[int, int]]:
 
 
 def subgraph(store: Store, view: View) -> nx.DiGraph:
-    """The visible subgraph as a networkx DiGraph (node attributes: title, year, areas, citations, role)."""
+    """The visible subgraph as a networkx DiGraph. Node attributes: title, authors, year (-1: unknown), venue, doi,
+    areas, citers_in_dataset, cited_by_source (-1: no source gives one), role; text left out where unknown."""
     g = nx.DiGraph()
     for rec in paper_rows(store, view):
+        text = {k: rec[k] for k in ("venue", "doi") if rec[k]} | {k: ";".join(rec[k]) for k in LISTS if rec[k]}
         g.add_node(rec["id"], title=rec["title"], year=rec["year"] if rec["year"] is not None else -1,
-                   areas=";".join(rec["areas"]), citations=int(rec["citations"]), role=rec["role"])
+                   citers_in_dataset=int(rec["citers_in_dataset"]),
+                   cited_by_source=int(rec["cited_by_source"]) if rec["cited_by_source"] is not None else -1,
+                   role=rec["role"], **text)
     g.add_edges_from((view.ids[i], view.ids[j]) for i, j in _edge_positions(view))
     return g
 

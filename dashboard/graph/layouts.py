@@ -222,7 +222,7 @@ def timeline(store: Store, sub: Subgraph) -> Placed:
     pos: Positions = {}
     y0 = int(known.min()) if len(known) else 0
     for year, members in columns.items():
-        members.sort(key=lambda r: (r not in seeds, -int(store.citations[r]), r))
+        members.sort(key=lambda r: (r not in seeds, -int(store.in_cited[r]), r))
         x = (year - y0) * YEAR_GAP
         for k, r in enumerate(members):
             slot = (k + 1) // 2 * (1 if k % 2 else -1)  # 0, +1, -1, +2, -2, ...
@@ -233,7 +233,7 @@ def timeline(store: Store, sub: Subgraph) -> Placed:
 def concentric(store: Store, sub: Subgraph) -> Placed:
     rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
     seeds = [r for r in rows if r in set(sub.seeds)]
-    rest = sorted((r for r in rows if r not in set(seeds)), key=lambda r: (-int(store.citations[r]), r))
+    rest = sorted((r for r in rows if r not in set(seeds)), key=lambda r: (-int(store.in_cited[r]), r))
     pos: Positions = {}
     if len(seeds) == 1:
         pos[seeds[0]] = (0.0, 0.0)

@@ -18,7 +18,8 @@ class ListEntry:
     id: str
     title: str
     year: int | None
-    citations: int
+    in_cited: int  # citers in the dataset
+    cited_by: int | None  # the source's own figure
     in_view: bool
 
 
@@ -46,15 +47,20 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
     rows = rows[store.filter_mask(rows, years=state.years, areas=state.areas, min_citations=state.min_citations)]
     if sort == "year":  # newest first, then most cited (rows are already most cited first)
         rows = rows[np.argsort(-store.year[rows].astype(np.int64), kind="stable")]
+    elif sort == "source":  # the source's own figure, highest first; papers without one last
+        rows = rows[np.argsort(-store.cited_by(rows), kind="stable")]
     matching = len(rows)
     head = rows[:LIST_SHOWN]
-    ids, titles = store.ids(head), store.titles(head)
+    ids, titles, figures = store.ids(head), store.titles(head), store.cited_by(head).tolist()
     entries = [
         ListEntry(ids[i], titles[i], int(store.year[r]) if store.year[r] >= 0 else None,
-                  int(store.citations[r]), int(r) in shown)
+                  int(store.in_cited[r]), figures[i] if figures[i] >= 0 else None, int(r) in shown)
         for i, r in enumerate(head.tolist())
     ]
     return PaperList(entries, total, matching, matching - len(head))
+
+
+SORTS = ("citations", "source", "year")  # in the dataset, the source's own figure, newest first
 
 
 def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: str = "citations") -> PaperPanel:

@@ -3,7 +3,7 @@
 The payload is JSON text built for speed (an expand must cost about one no-op callback):
 
 * ``nodes``: each paper's fixed fields as an array (``fields`` names them: ``id``, ``title``,
-  ``year``, ``areas``, ``citations``, ``in_cited``), spliced in as prepared JSON from the index
+  ``year``, ``areas``, ``in_cited``, ``cited_by``, ``authors``), spliced in as prepared JSON from the index
   (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
@@ -12,9 +12,9 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
 
 ``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
-``citations``, ``in_cited``, ``color``, ``size``, ``role``; classes say paper + seed / reference /
-citer / selected, then expanded / selected / labelled / truncated (and ``tl`` on the timeline); edge
-ids are ``citing>cited``.
+``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``), ``role``; classes say
+paper + seed / reference / citer / selected, then expanded / selected / labelled / truncated (and ``tl``
+on the timeline); edge ids are ``citing>cited``.
 
 ``build_subgraph(store, state)`` and ``graph_json(store, state)`` are cached per state (a frozen,
 canonical dataclass), so the Dash callbacks that draw one state compute its neighbourhood and layout
@@ -102,7 +102,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "seeds": list(range(len(sub.seeds))),  # the walk puts them first
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
-        "top": np.argsort(-store.citations[rows], kind="stable")[:ALWAYS_LABELLED],
+        "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i, "target": sub.edge_j},
         "axis": year_axis(xy, store.year[rows]) if state.layout == "timeline" else [],
         "palette": palette(tuple(store.area_names), store.year_min, store.year_max),

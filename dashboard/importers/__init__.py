@@ -1,8 +1,10 @@
 """Importers: each turns one kind of source into a dataset folder (see :mod:`dashboard.dataset`).
 
 ``run_import(format, sources, out)`` is what ``citemap import`` calls. Each format module has a
-``build(sources, **options) -> (DatasetBuilder, info)``; this module turns the builder into tables,
-adds the summary and the command line to the metadata, and writes the folder atomically.
+``build(sources, **options, builder=None) -> (DatasetBuilder, info)``; this module turns the builder
+into tables, adds the summary and the command line to the metadata, and writes the folder atomically.
+``merge`` (``citemap import ... --merge FORMAT:PATH``) adds more sources to the same builder after the
+first: papers they share are merged, the first source's facts win, every paper lists its sources.
 """
 
 from __future__ import annotations
@@ -14,22 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from dashboard.dataset import write_dataset
-from dashboard.importers.common import DatasetBuilder, InputError, expand_sources
+from dashboard.importers.common import DatasetBuilder, InputError, expand_sources, for_source
 
 
-def _mlsanity(sources: list[Path], areas_from: Path | None = None, **_: Any) -> tuple[DatasetBuilder, dict]:
+def _mlsanity(sources: list[Path], areas_from: Path | None = None, builder: DatasetBuilder | None = None,
+              **_: Any) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import mlsanity
 
     pages = [mlsanity.parse_page(p) for p in sorted(sources)]
-    builder = DatasetBuilder()
+    builder = for_source(builder, mlsanity.SOURCE)
     mlsanity.add_pages(builder, pages)
     info: dict[str, Any] = {
         "name": "mlsanity seed pages",
         "source": "saved mlsanity.com paper pages: " + ", ".join(p.path.name for p in pages),
         "seeds": [p.paper.id for p in pages],
         "data_through": sorted({p.data_through for p in pages if p.data_through}),
-        "notes": ["cited_by is the site's figure where a page gives it; list entries without a figure "
-                  "count only citations inside this dataset"],
+        "notes": ["cited_by is the site's own figure (citations anywhere) where a page gives it; citations "
+                  "inside this dataset are counted apart"],
     }
     if areas_from is not None:
         from dashboard.importers.enrich import fill_from_arxiv2023
@@ -42,29 +45,31 @@ def _mlsanity(sources: list[Path], areas_from: Path | None = None, **_: Any) -> 
 
 
 def _arxiv2023(sources: list[Path], meta: Path | None = None, progress: bool = True,
-               **_: Any) -> tuple[DatasetBuilder, dict]:
+               builder: DatasetBuilder | None = None, **_: Any) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import arxiv2023
 
-    return arxiv2023.build(sources, meta=meta, progress=progress)
+    return arxiv2023.build(sources, meta=meta, progress=progress, builder=builder)
 
 
-def _openalex(sources: list[Path], progress: bool = True, **_: Any) -> tuple[DatasetBuilder, dict]:
+def _openalex(sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None,
+              **_: Any) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import openalex
 
-    return openalex.build(sources, progress=progress)
+    return openalex.build(sources, progress=progress, builder=builder)
 
 
-def _s2(sources: list[Path], progress: bool = True, **_: Any) -> tuple[DatasetBuilder, dict]:
+def _s2(sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None,
+        **_: Any) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import s2
 
-    return s2.build(sources, progress=progress)
+    return s2.build(sources, progress=progress, builder=builder)
 
 
 def _csv(sources: list[Path], mapping: str | None = None, progress: bool = True,
-         **_: Any) -> tuple[DatasetBuilder, dict]:
+         builder: DatasetBuilder | None = None, **_: Any) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import csv_tables
 
-    return csv_tables.build(sources, mapping=mapping, progress=progress)
+    return csv_tables.build(sources, mapping=mapping, progress=progress, builder=builder)
 
 
 FORMATS: dict[str, Callable[..., tuple[DatasetBuilder, dict]]] = {
@@ -76,13 +81,42 @@ FORMATS: dict[str, Callable[..., tuple[DatasetBuilder, dict]]] = {
 }
 
 
+def parse_merge(text: str) -> tuple[str, list[Path]]:
+    """``arxiv2023:../shared/data/arxiv-2023`` -> (format, [path]) for ``--merge``."""
+    fmt, sep, path = text.partition(":")
+    if not sep or not path:
+        raise InputError("--merge", f"expected FORMAT:PATH, found {text!r}")
+    if fmt not in FORMATS:
+        raise InputError("--merge", f"unknown format {fmt!r}; known: {', '.join(sorted(FORMATS))}")
+    return fmt, [Path(path)]
+
+
+def merge_info(first: dict[str, Any], others: list[dict[str, Any]]) -> dict[str, Any]:
+    """The metadata of a merged dataset: the first source's (its seeds, its name first), the others' added."""
+    if not others:
+        return first
+    info = {**first, "name": " + ".join([first.get("name", "?"), *(o.get("name", "?") for o in others)])}
+    info["source"] = "; ".join([first.get("source", "?"), *(o.get("source", "?") for o in others)])
+    info["notes"] = [*first.get("notes", []), *(n for o in others for n in o.get("notes", []))]
+    info["notes"].append("sources merged in this order; where two describe the same paper (same id, or same title "
+                         "with years at most one apart), the earlier one's facts win and missing ones are filled in")
+    return info
+
+
 def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
-               **options: Any) -> dict[str, Any]:
-    """Build a dataset from ``sources`` and write it to ``out``; returns the summary."""
+               merge: list[tuple[str, list[Path]]] = (), **options: Any) -> dict[str, Any]:
+    """Build a dataset from ``sources`` (and the ``merge`` sources after them, into the same papers) and write
+    it to ``out``; returns the summary."""
     if fmt not in FORMATS:
         raise InputError(fmt, f"unknown format; known: {', '.join(sorted(FORMATS))}")
     paths = expand_sources(sources)
+    merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
     builder, info = FORMATS[fmt](paths, **options)
+    others = []
+    for other, other_paths in merged:
+        builder, other_info = FORMATS[other](other_paths, **options, builder=builder)
+        others.append(other_info)
+    info = merge_info(info, others)
     papers, citations, summary = builder.build()
     command = argv if argv is not None else ["citemap", *sys.argv[1:]]
     meta = {**info, "format_in": fmt, "built_with": shlex.join(command), "summary": summary}

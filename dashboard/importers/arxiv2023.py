@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord
+from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, for_source
 
 NEW_ID = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}$")
 OLD_ID = re.compile(r"^[a-z\-]+(?:\.[A-Z]{2})?/(\d{2})\d{5}$")
@@ -124,11 +124,12 @@ def read_nodes(folder: Path, meta: Path | None = None) -> list[PaperRecord]:
     return records
 
 
-def build(sources: list[Path], meta: Path | None = None, progress: bool = True) -> tuple[DatasetBuilder, dict]:
+def build(sources: list[Path], meta: Path | None = None, progress: bool = True,
+          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict]:
     if len(sources) != 1 or not sources[0].is_dir():
         raise InputError(sources[0] if sources else "arxiv2023", "give the arxiv-2023 folder as the one source")
     folder = sources[0]
-    builder = DatasetBuilder()
+    builder = for_source(builder, "arxiv-2023")
     records = read_nodes(folder, meta)
     keys = [builder.add(rec) for rec in records]
     n = len(keys)

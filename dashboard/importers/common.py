@@ -53,6 +53,32 @@ def clean_id(value: str) -> str | None:
     return value if SAFE_ID.match(value) else None
 
 
+DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+
+
+def clean_doi(value: object) -> str | None:
+    """``https://doi.org/10.1000/X`` or ``doi:10.1000/x`` -> ``10.1000/x`` (DOIs are case-insensitive); None
+    for anything that is not a DOI."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
+        if text.lower().startswith(prefix):
+            text = text[len(prefix):].strip()
+            break
+    text = text.lower()
+    return text if DOI.match(text) else None
+
+
+def clean_names(values: Iterable[object]) -> list[str]:
+    """Author names with spaces collapsed, empty ones dropped, order kept."""
+    out = []
+    for v in values:
+        if isinstance(v, str) and (name := " ".join(v.split())):
+            out.append(name)
+    return out
+
+
 def parse_int(text: str) -> int:
     """``59,932`` -> 59932."""
     return int(text.replace(",", "").replace("\u202f", "").replace(" ", ""))
@@ -71,12 +97,17 @@ class PaperRecord:
     reference_count: int | None = None
     citations_by_year: dict[int, int] | None = None
     alt_ids: list[str] = field(default_factory=list)  # weaker ids that also name this paper
+    authors: list[str] = field(default_factory=list)
+    venue: str | None = None
+    doi: str | None = None
 
 
 @dataclass
 class _Paper:
     rec: PaperRecord
     authoritative: bool
+    sources: list[str] = field(default_factory=list)  # the sources that described it, in order
+    cited_by_from: str | None = None  # the source whose figure ``rec.cited_by`` is
 
 
 class DatasetBuilder:
@@ -84,10 +115,13 @@ class DatasetBuilder:
 
     Papers are merged by id (and alternative ids), else by normalised title with years at most one
     apart. A record marked ``authoritative`` (the paper's own page or object) wins for counts and
-    dates; otherwise the first value seen is kept and missing ones are filled in.
+    dates; otherwise the first value seen is kept and missing ones are filled in, so that the source
+    added first wins where two sources speak of the same paper. ``source`` names the source of the
+    records being added (an importer sets it); each paper keeps the list of its sources.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "") -> None:
+        self.source = source
         self.papers: list[_Paper] = []
         self.by_id: dict[str, int] = {}
         self.by_title: dict[str, list[int]] = {}
@@ -119,19 +153,23 @@ class DatasetBuilder:
         if k is None:
             k = len(self.papers)
             self.papers.append(_Paper(PaperRecord(**{**rec.__dict__, "areas": list(rec.areas),
-                                                     "alt_ids": list(rec.alt_ids)}), authoritative))
+                                                     "alt_ids": list(rec.alt_ids), "authors": list(rec.authors)}),
+                                      authoritative, [self.source] if self.source else [],
+                                      (self.source or None) if rec.cited_by is not None else None))
             self.by_title.setdefault(normalise_title(rec.title), []).append(k)
         else:
             self.stats["merged"] += 1
-            self._merge(self.papers[k], rec, authoritative)
+            self._merge(self.papers[k], rec, authoritative, self.source)
         for key in [rec.id, *rec.alt_ids]:
             if key:
                 self.by_id.setdefault(key, k)
         return k
 
     @staticmethod
-    def _merge(p: _Paper, rec: PaperRecord, authoritative: bool) -> None:
+    def _merge(p: _Paper, rec: PaperRecord, authoritative: bool, source: str = "") -> None:
         cur = p.rec
+        if source and source not in p.sources:
+            p.sources.append(source)
         if rec.id and (not cur.id or (ARXIV_ID.match(rec.id) and not ARXIV_ID.match(cur.id))):
             if cur.id:
                 cur.alt_ids.append(cur.id)
@@ -139,10 +177,14 @@ class DatasetBuilder:
         elif rec.id and rec.id != cur.id and rec.id not in cur.alt_ids:
             cur.alt_ids.append(rec.id)  # merged by title: the other id still names this paper
         override = authoritative and not p.authoritative
-        for name in ("year", "posted", "cited_by", "reference_count", "citations_by_year"):
+        if rec.cited_by is not None and (override or cur.cited_by is None):
+            p.cited_by_from = source or None
+        for name in ("year", "posted", "cited_by", "reference_count", "citations_by_year", "venue", "doi"):
             new = getattr(rec, name)
             if new is not None and (override or getattr(cur, name) is None):
                 setattr(cur, name, new)
+        if rec.authors and (override or not cur.authors):
+            cur.authors = list(rec.authors)
         if rec.title and (override or not cur.title):
             cur.title = rec.title
         for area in rec.areas:
@@ -206,13 +248,27 @@ class DatasetBuilder:
                 else [{"year": y, "count": c} for y, c in sorted(r.citations_by_year.items())]
                 for r in recs
             ],
+            "cited_by_from": [p.cited_by_from for p in self.papers],
+            "authors": [list(r.authors) for r in recs],
+            "venue": [r.venue for r in recs],
+            "doi": [r.doi for r in recs],
+            "sources": [list(p.sources) for p in self.papers],
         }
         edges = sorted(self.edges)
         papers = papers_table(cols)
         citations = citations_table([ids[a] for a, _ in edges], [ids[b] for _, b in edges])
         summary = {**self.stats, "papers": len(ids), "citations": len(edges),
                    "papers_with_areas": sum(1 for r in recs if r.areas)}
+        if any(r.authors for r in recs):
+            summary["papers_with_authors"] = sum(1 for r in recs if r.authors)
         return papers, citations, summary
+
+
+def for_source(builder: DatasetBuilder | None, source: str) -> DatasetBuilder:
+    """``builder`` (a new one if None) set to record ``source`` for the papers added next."""
+    builder = builder if builder is not None else DatasetBuilder()
+    builder.source = source
+    return builder
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:

@@ -15,6 +15,9 @@ Papers columns (only ``id`` and ``title`` are required; empty cells mean "unknow
 ``cited_by``         citation count as the source reports it (``1,234`` is read as 1234)
 ``reference_count``  reference count as the source reports it
 ``posted``           first-posted date ``YYYY-MM-DD``
+``authors``          author names separated by ``;`` (``Ada Lovelace; Alan Turing``)
+``venue``            journal, conference or repository name
+``doi``              DOI (``10.1000/xyz``, or as a ``https://doi.org/`` link)
 ===================  =======================================================================
 
 Citations columns (both required): ``citing`` (the paper that cites) and ``cited`` (the paper it
@@ -40,7 +43,16 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, parse_int
+from dashboard.importers.common import (
+    DatasetBuilder,
+    InputError,
+    PaperRecord,
+    clean_doi,
+    clean_id,
+    clean_names,
+    for_source,
+    parse_int,
+)
 from dashboard.importers.fields import (
     ARXIV_BARE,
     INT64_MAX,
@@ -53,7 +65,7 @@ from dashboard.importers.fields import (
     opt_text,
 )
 
-PAPER_COLUMNS = ("id", "title", "year", "areas", "cited_by", "reference_count", "posted")
+PAPER_COLUMNS = ("id", "title", "year", "areas", "cited_by", "reference_count", "posted", "authors", "venue", "doi")
 CITATION_COLUMNS = ("citing", "cited")
 REQUIRED = frozenset({"id", "title", "citing", "cited"})
 DEFAULT_COLUMNS: dict[str, str] = {name: name for name in PAPER_COLUMNS + CITATION_COLUMNS}
@@ -126,6 +138,10 @@ def parse_paper_row(row: Mapping[str, Any], where: Where,
     posted = opt_date(_cell(row, columns, "posted", where), where, columns.get("posted", "posted"))
     year = _int_cell(row, columns, "year", where, YEAR_MIN, YEAR_MAX)
     areas = (_cell(row, columns, "areas", where) or "").split(AREA_SEPARATOR)
+    doi_text = _cell(row, columns, "doi", where)
+    doi = clean_doi(doi_text)
+    if doi_text is not None and doi is None:
+        raise where.error(f"not a DOI (10.NNNN/...): {doi_text[:60]!r}", columns["doi"])
     return PaperRecord(
         title=title,
         id=pid,
@@ -134,6 +150,9 @@ def parse_paper_row(row: Mapping[str, Any], where: Where,
         areas=dedupe([a.strip() for a in areas if a.strip()]),
         cited_by=_int_cell(row, columns, "cited_by", where),
         reference_count=_int_cell(row, columns, "reference_count", where),
+        authors=clean_names((_cell(row, columns, "authors", where) or "").split(AREA_SEPARATOR)),
+        venue=_cell(row, columns, "venue", where),
+        doi=doi,
     )
 
 
@@ -218,13 +237,13 @@ def read_citations(builder: DatasetBuilder, path: Path, mapping: Mapping[str, st
     return outside
 
 
-def build(sources: list[Path], mapping: str | None = None,
-          progress: bool = True) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(sources: list[Path], mapping: str | None = None, progress: bool = True,
+          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
     if not 1 <= len(sources) <= 2:
         raise InputError(sources[2] if len(sources) > 2 else "csv",
                          "give the papers CSV and, optionally, the citations CSV (two sources at most)")
     columns = parse_mapping(mapping)
-    builder = DatasetBuilder()
+    builder = for_source(builder, sources[0].name)
     read_papers(builder, sources[0], columns, progress)
     outside = read_citations(builder, sources[1], columns, progress) if len(sources) == 2 else 0
     notes = ["cited_by and reference_count are the table's figures where given"]

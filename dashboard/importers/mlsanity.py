@@ -28,6 +28,8 @@ from dashboard.importers.common import (
     read_lines,
 )
 
+SOURCE = "mlsanity pages"  # how a paper's list of sources names these pages
+
 MD_TITLE = re.compile(r"^# (?P<title>.+?)\s*$")
 MD_ARXIV = re.compile(r"arxiv\.org/abs/(?P<id>[^\s/·)]+)")
 MD_SECTION = re.compile(r"^## (?P<name>Builds on|Built on by)\b(?:.*?(?P<shown>\d+) of (?P<total>[\d,]+))?")

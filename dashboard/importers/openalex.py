@@ -12,8 +12,9 @@ Per work: the paper id is the arXiv id when one is discoverable (``ids``, ``doi`
 an alternative id; otherwise the short OpenAlex id. ``display_name`` (else ``title``) is the title,
 ``publication_year`` the year, ``publication_date`` the posted date, ``cited_by_count`` /
 ``counts_by_year`` the citation counts, ``referenced_works_count`` (else the length of
-``referenced_works``) the reference count. Areas are the primary topic's field and subfield, else the
-three best-scored level-0/1 concepts. A referenced work becomes an edge only when it is itself among
+``referenced_works``) the reference count, ``authorships`` the authors, the primary location's source
+the venue, ``doi`` the DOI. Areas are the primary topic's field and subfield, else the three
+best-scored level-0/1 concepts. A referenced work becomes an edge only when it is itself among
 the imported works; other references are only counted.
 
 Errors name the file, the line (JSON Lines) or record (index in the file), and the field.
@@ -28,7 +29,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord
+from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_doi, clean_names, for_source
 from dashboard.importers.fields import (
     ARXIV_BARE,
     ARXIV_DOI,
@@ -132,6 +133,27 @@ def counts_by_year(raw: dict[str, Any], where: Where) -> dict[int, int] | None:
     return out
 
 
+def work_authors(raw: dict[str, Any], where: Where) -> list[str]:
+    """Author names in ``authorships`` order (``author.display_name``, else ``raw_author_name``)."""
+    names = []
+    for i, item in enumerate(list_items(raw.get("authorships"), where, "authorships")):
+        item = check_type(item, dict, where, f"authorships[{i}]", "an object") or {}
+        author = check_type(item.get("author"), dict, where, f"authorships[{i}].author", "an object") or {}
+        names.append(opt_text(author.get("display_name"), where, f"authorships[{i}].author.display_name")
+                     or opt_text(item.get("raw_author_name"), where, f"authorships[{i}].raw_author_name"))
+    return clean_names(names)
+
+
+def work_venue(raw: dict[str, Any], where: Where) -> str | None:
+    """The primary location's source name (``host_venue.display_name`` in the older schema)."""
+    loc = check_type(raw.get("primary_location"), dict, where, "primary_location", "an object")
+    src = check_type((loc or {}).get("source"), dict, where, "primary_location.source", "an object")
+    if src and (name := opt_text(src.get("display_name"), where, "primary_location.source.display_name")):
+        return name
+    host = check_type(raw.get("host_venue"), dict, where, "host_venue", "an object")
+    return opt_text((host or {}).get("display_name"), where, "host_venue.display_name") if host else None
+
+
 def referenced_works(raw: Any, where: Where) -> list[str]:
     """Short ids of the works a work cites (empty if it does not say)."""
     if not isinstance(raw, dict):
@@ -164,6 +186,9 @@ def parse_work(raw: Any, where: Where) -> PaperRecord:
         reference_count=ref_count,
         citations_by_year=counts_by_year(raw, where),
         alt_ids=[work_id] if arxiv else [],
+        authors=work_authors(raw, where),
+        venue=work_venue(raw, where),
+        doi=clean_doi(raw.get("doi")),
     )
 
 
@@ -180,10 +205,11 @@ def iter_works(path: Path) -> Iterator[tuple[Where, Any]]:
             yield (where if line is not None else where.at(0)), value
 
 
-def build(sources: list[Path], progress: bool = True) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(sources: list[Path], progress: bool = True,
+          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
     """Add every work (authoritative), then the references between imported works as edges."""
     files = source_files(sources)
-    builder = DatasetBuilder()
+    builder = for_source(builder, "OpenAlex")
     pending: list[tuple[int, list[str]]] = []
     for path in files:
         works = iter_works(path)

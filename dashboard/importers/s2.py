@@ -30,7 +30,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id
+from dashboard.importers.common import (
+    DatasetBuilder,
+    InputError,
+    PaperRecord,
+    clean_doi,
+    clean_id,
+    clean_names,
+    for_source,
+)
 from dashboard.importers.fields import (
     ARXIV_BARE,
     Where,
@@ -122,7 +130,30 @@ def parse_paper(raw: Any, where: Where, *, require_id: bool = True) -> PaperReco
         cited_by=opt_int(raw.get("citationCount"), where, "citationCount"),
         reference_count=opt_int(raw.get("referenceCount"), where, "referenceCount"),
         alt_ids=[s2_id] if arxiv and s2_id else [],
+        authors=paper_authors(raw, where),
+        venue=paper_venue(raw, where),
+        doi=paper_doi(raw),
     )
+
+
+def paper_authors(raw: dict[str, Any], where: Where) -> list[str]:
+    names = []
+    for i, item in enumerate(list_items(raw.get("authors"), where, "authors")):
+        item = check_type(item, dict, where, f"authors[{i}]", "an object") or {}
+        names.append(opt_text(item.get("name"), where, f"authors[{i}].name"))
+    return clean_names(names)
+
+
+def paper_venue(raw: dict[str, Any], where: Where) -> str | None:
+    """``journal.name``, else ``venue``."""
+    journal = check_type(raw.get("journal"), dict, where, "journal", "an object")
+    return (opt_text((journal or {}).get("name"), where, "journal.name") if journal else None) or \
+        opt_text(raw.get("venue"), where, "venue")
+
+
+def paper_doi(raw: dict[str, Any]) -> str | None:
+    ext = raw.get("externalIds")
+    return clean_doi(ext.get("DOI")) if isinstance(ext, dict) else None
 
 
 def iter_papers(path: Path) -> Iterator[tuple[Where, Any]]:
@@ -187,13 +218,14 @@ def _seed_ids(builder: DatasetBuilder, keys: list[int], limit: int = 10) -> list
     return list(dict.fromkeys(ids[k] for k in keys))[:limit]
 
 
-def build(sources: list[Path], progress: bool = True) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(sources: list[Path], progress: bool = True,
+          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
     """Add every given paper (authoritative) first, then the papers they list, with the edges."""
     files = source_files(sources)
     raws = [(where, raw) for path in files for where, raw in iter_papers(path)]
     if not raws:
         raise InputError(files[0] if files else "s2", "no paper objects found")
-    builder = DatasetBuilder()
+    builder = for_source(builder, "Semantic Scholar")
     focal = [(builder.add(parse_paper(raw, where), authoritative=True), where, raw) for where, raw in raws]
     short = _add_lists(builder, focal, progress)
     notes = [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEFAULT_DATA, load
+from tests.conftest import load, seed_data
 
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -29,7 +29,7 @@ def serve(data: Path) -> load.Server:
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[load.Server]:
-    s = serve(DEFAULT_DATA)
+    s = serve(seed_data())
     yield s
     s.stop()
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Page
-from tests.conftest import DEFAULT_DATA, load
+from tests.conftest import load, seed_data
 
 
 @pytest.fixture(scope="module")
 def gunicorn_server():
-    s = load.Gunicorn(DEFAULT_DATA, workers=2)
+    s = load.Gunicorn(seed_data(), workers=2)
     yield s
     s.stop()
 
