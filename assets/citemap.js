@@ -6,21 +6,64 @@ function citemapLabel(title) {
   title = String(title || "").replace(/\s+/g, " ").trim();
   return title.length <= CITEMAP_LABEL_CHARS ? title : title.slice(0, CITEMAP_LABEL_CHARS - 1).trimEnd() + "…";
 }
+/* dashboard/library.py MAX_BYTES: a bigger file is refused before it is sent */
+var CITEMAP_LIBRARY_MAX_BYTES = 2 * 1024 * 1024;
+function citemapPrefix() {
+  var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
+  return config.requests_pathname_prefix || "/";
+}
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
-    /* After every change of the view: GET /graph?<query> and draw it (an error keeps the old graph). */
-    loadGraph: async function (query) {
-      if (typeof query !== "string") { return [window.dash_clientside.no_update, window.dash_clientside.no_update]; }
-      var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
-      var prefix = config.requests_pathname_prefix || "/";
-      var response = await fetch(prefix + "graph" + query, {headers: {Accept: "application/json"}});
+    /* After every change of the view, of the visitor's library or of its filter: GET /graph?<query> (cached
+       by the browser) and draw it, marking the library's papers (an error keeps the old graph). */
+    loadGraph: async function (query, library, libraryFilter) {
+      var nu = window.dash_clientside.no_update;
+      if (typeof query !== "string") { return [nu, nu, nu]; }
+      var response = await fetch(citemapPrefix() + "graph" + query, {headers: {Accept: "application/json"}});
       if (!response.ok) { throw new Error("graph request failed: HTTP " + response.status); }
-      return window.dash_clientside.citemap.elementsFromPayload(await response.text());
+      return window.dash_clientside.citemap.elementsFromPayload(await response.text(), library, libraryFilter);
     },
-    /* The graph payload (dashboard/graph/view.py) -> Cytoscape elements, and the query it draws. */
-    elementsFromPayload: function (text) {
-      if (!text) { return [[], ""]; }
+    /* A library file chosen in the page -> POST /library -> {name, entries, matched, ids}; nothing is kept on
+       the server. A file that cannot be used changes nothing and says why. */
+    loadLibrary: async function (contents, filename) {
+      var nu = window.dash_clientside.no_update;
+      if (typeof contents !== "string" || contents.indexOf(",") < 0) { return [nu, nu]; }
+      var b64 = contents.slice(contents.indexOf(",") + 1);
+      if (b64.length * 3 / 4 > CITEMAP_LIBRARY_MAX_BYTES) {
+        return [nu, (filename || "the file") + " is too big: a library file may have at most " +
+                CITEMAP_LIBRARY_MAX_BYTES.toLocaleString("en") + " bytes. Nothing was changed."];
+      }
+      var bin = atob(b64), bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+      var response = await fetch(citemapPrefix() + "library?name=" + encodeURIComponent(filename || "library"),
+                                 {method: "POST", body: bytes, headers: {"Content-Type": "application/octet-stream"}});
+      var answer = null;
+      try { answer = await response.json(); } catch (e) { answer = null; }
+      if (!response.ok || !answer || !Array.isArray(answer.ids)) {
+        var why = answer && answer.error ? answer.error : "HTTP " + response.status;
+        return [nu, "Could not read the library: " + why + ". Nothing was changed."];
+      }
+      return [answer, ""];
+    },
+    libraryStatus: function (library, error) {
+      var text = "";
+      if (library && Array.isArray(library.ids)) {
+        text = library.name + ": " + library.matched.toLocaleString("en") + " of " +
+          library.entries.toLocaleString("en") + " entries are papers of this dataset.";
+      }
+      return [error ? [error, text].filter(Boolean).join(" ") : text, error ? "library-status error" : "library-status",
+              {display: library && Array.isArray(library.ids) ? "flex" : "none"}];
+    },
+    forgetLibrary: function (n) {
+      return n ? [null, "all"] : [window.dash_clientside.no_update, window.dash_clientside.no_update];
+    },
+    /* The graph payload (dashboard/graph/view.py) -> Cytoscape elements, the query it draws, and the library
+       count. ``library``: {ids: [...]} or null; ``libraryFilter``: "all" | "in" | "out" (seeds always show). */
+    elementsFromPayload: function (text, library, libraryFilter) {
+      if (!text) { return [[], "", ""]; }
       var p = JSON.parse(text), pal = p.palette, out = [], i, k;
+      var lib = null, inLib = 0;
+      if (library && Array.isArray(library.ids)) { lib = new Set(library.ids); }
       var nodes = p.nodes.map(function (a) {  /* arrays of p.fields -> objects */
         var o = {};
         for (k = 0; k < p.fields.length; k++) { o[p.fields[k]] = a[k]; }
@@ -35,8 +78,13 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       for (i = 0; i < nodes.length; i++) {
         var n = nodes[i], f = flags[i], role = ROLE[p.role[i]];
         if (n.id === sel) { f |= 2 | 4; }
+        var mine = lib !== null && lib.has(n.id);
+        if (mine) { inLib++; }
+        var hide = lib !== null && role !== "seed" && n.id !== sel &&
+          ((libraryFilter === "in" && !mine) || (libraryFilter === "out" && mine));
         var classes = "paper " + role + (f & 1 ? " expanded" : "") + (f & 2 ? " selected" : "") +
-          (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + tail;
+          (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + (mine ? " lib" : "") +
+          (hide ? " lib-hidden" : "") + tail;
         var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.in_cited, 0))) * 10) / 10;  /* in-dataset count */
         if (f & 16) { size = Math.max(size, 42); }
         var color = p.color === "year"
@@ -45,7 +93,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         out.push({
           data: {id: n.id, label: citemapLabel(n.title), title: n.title, year: n.year, areas: n.areas,
                  in_cited: n.in_cited, cited_by: n.cited_by, authors: n.authors, color: color, size: size,
-                 role: role},
+                 role: role, lib: mine},
           position: {x: p.x[i], y: p.y[i]},
           classes: classes
         });
@@ -61,7 +109,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         out.push({data: {id: s + ">" + t, source: s, target: t},
                   classes: (s === sel || t === sel) ? "cites touching" : "cites"});
       }
-      return [out, p.query];
+      var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
+        nodes.length.toLocaleString("en") + " papers in view";
+      return [out, p.query, count];
     },
     hoverCard: function (data) {
       if (!data || !data.title) { return ""; }
@@ -71,7 +121,8 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var counts = Number(data.in_cited || 0).toLocaleString("en") + " citing in dataset" +
         (data.cited_by === null || data.cited_by === undefined ? "" :
           " · " + Number(data.cited_by).toLocaleString("en") + " per source");
-      return data.title + (authors ? "\n" + authors : "") + "\n" + year + " · " + counts + " · " + areas;
+      return data.title + (authors ? "\n" + authors : "") + "\n" + year + " · " + counts + " · " + areas +
+        (data.lib ? "\nin your library" : "");
     }
   }
 });

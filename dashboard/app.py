@@ -13,15 +13,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import orjson
 from dash import Dash, html, set_props
 from dash.exceptions import DependencyException
 from flask import Response, request
 from werkzeug.http import quote_etag
 
+from dashboard import library as library_mod
 from dashboard import security
 from dashboard.callbacks import register_callbacks
 from dashboard.callbacks.common import read_state
-from dashboard.dataset import DatasetError
+from dashboard.dataset import DatasetError, default_data
 from dashboard.graph.state import encode_query
 from dashboard.graph.view import graph_json
 from dashboard.layout import make_layout
@@ -31,9 +33,11 @@ ASSETS = Path(__file__).resolve().parent.parent / "assets"
 log = logging.getLogger(__name__)
 
 
-def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
-    """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks)."""
+def create_app(data: str | Path, *, store: Store | None = None, library: str | Path | None = None) -> Dash:
+    """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks). ``library``: a
+    BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own."""
     store = store or Store.load(data)
+    default_library = load_default_library(store, library) if library else None
     gc.collect()
     gc.freeze()  # the store's long-lived objects leave the collector's scans (tail latency)
     app = Dash(
@@ -45,7 +49,7 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
         compress=False,
         on_error=callback_error,
     )
-    app.layout = make_layout(store)
+    app.layout = make_layout(store, default_library)
     register_callbacks(app, store)
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
@@ -69,6 +73,21 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
             return Response(status=304, headers=headers)
         return Response(graph_json(store, state), mimetype="application/json", headers=headers)
 
+    @app.server.post("/library")
+    def library_match() -> Response:
+        """A visitor's library file (the request body; ``?name=`` its file name) -> the ids of the dataset's
+        papers it holds. Nothing is kept: the page stores the answer in the visitor's browser."""
+        request.max_content_length = library_mod.MAX_BYTES
+        name = request.args.get("name", "library")[:200]
+        try:
+            refs = library_mod.read_library(name, request.get_data(cache=False))
+        except library_mod.LibraryError as e:
+            return security.problem(400, str(e))
+        found = library_mod.match(store, refs)
+        return Response(orjson.dumps({"name": name, "entries": found.entries, "matched": found.matched,
+                                      "ids": found.ids}), mimetype="application/json",
+                        headers={"Cache-Control": "no-store"})
+
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
         return {"status": "ok", "dataset": store.meta.get("name"), "papers": store.n,
@@ -76,6 +95,20 @@ def create_app(data: str | Path, *, store: Store | None = None) -> Dash:
 
     log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
     return app
+
+
+def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:
+    """``citemap serve --library FILE``: the file matched once at start-up; a bad file stops start-up, named."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise DatasetError(f"{path}: cannot be read ({e.strerror})") from e
+    try:
+        found = library_mod.match(store, library_mod.read_library(str(path), data))
+    except library_mod.LibraryError as e:
+        raise DatasetError(str(e)) from e
+    return {"name": path.name, "entries": found.entries, "matched": found.matched, "ids": found.ids}
 
 
 def callback_error(err: Exception) -> None:
@@ -93,11 +126,9 @@ _APP: Dash | None = None
 def get_app() -> Dash:
     global _APP
     if _APP is None:
-        from dashboard.cli import default_data
-
         data = os.environ.get("CITEMAP_DATA") or default_data()
         try:
-            _APP = create_app(data)
+            _APP = create_app(data, library=os.environ.get("CITEMAP_LIBRARY") or None)
         except DatasetError as e:  # fail fast, with the file named, and no traceback to dig through
             print(f"citemap: error: cannot load the dataset: {e}", file=sys.stderr, flush=True)
             raise SystemExit(3) from None

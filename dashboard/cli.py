@@ -7,13 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from dashboard.dataset import DatasetError
-
-DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
-
-
-def default_data() -> Path:
-    return DEFAULT_DATA
+from dashboard.dataset import DatasetError, default_data
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -23,8 +17,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.production:
         from dashboard.production import serve_production
 
-        return serve_production(data, host=args.host, port=args.port, workers=args.workers)
-    dash_app = app_module.create_app(data)
+        return serve_production(data, host=args.host, port=args.port, workers=args.workers, library=args.library)
+    dash_app = app_module.create_app(data, library=args.library)
     print(f"citemap: serving {data} on http://{args.host}:{args.port}/", file=sys.stderr)
     dash_app.run(host=args.host, port=args.port, debug=args.debug)
     return 0
@@ -111,6 +105,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--debug", action="store_true", help="Dash debug mode (never on a hosted server)")
     s.add_argument("--production", action="store_true", help="serve with gunicorn, as the Procfile does")
     s.add_argument("--workers", type=int, default=None, help="gunicorn workers (--production)")
+    s.add_argument("--library", help="a BibTeX, RIS or CSL-JSON file whose papers the page marks as 'in my library' "
+                                     "(a visitor can load their own in the page)")
     s.set_defaults(func=cmd_serve)
 
     i = sub.add_parser("import", help="build a dataset folder from source files")

@@ -83,6 +83,13 @@ ADDED_COLUMNS = ("cited_by_from", "authors", "venue", "doi", "sources")  # may b
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
 
 
+DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"  # the preloaded default dataset
+
+
+def default_data() -> Path:
+    return DEFAULT_DATA
+
+
 class DatasetError(ValueError):
     """A dataset folder or input file that cannot be used; the message names the file and the problem."""
 

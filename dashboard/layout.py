@@ -31,6 +31,10 @@ STYLESHEET: list[dict] = [
     {"selector": "node.tl", "style": {"text-halign": "right", "text-valign": "center", "text-margin-x": 6,
                                       "text-margin-y": 0, "text-wrap": "ellipsis", "text-max-width": "230px"}},
     {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
+    # in the visitor's library: a teal halo, whatever the border says; the library filter hides with display
+    {"selector": "node.lib", "style": {"underlay-color": "#0d9488", "underlay-opacity": 0.55, "underlay-padding": 7,
+                                       "underlay-shape": "ellipse"}},
+    {"selector": "node.lib-hidden", "style": {"display": "none"}},
     {"selector": "node.axis", "style": {
         "shape": "round-rectangle", "background-opacity": 0, "border-width": 0, "width": 1, "height": 1,
         "label": "data(label)", "font-size": 15, "font-weight": "bold", "color": "#5b6472", "text-valign": "center",
@@ -64,6 +68,7 @@ def _filters(store: Store) -> html.Div:
         html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
         dcc.Input(id="input-min-citations", type="number", min=0, step=1, value=0, debounce=0.4,
                   className="input-min-citations"),
+        *_library(),
         html.Span("Colour by", className="control-label"),
         dcc.RadioItems(id="radio-color", options=[{"label": " area", "value": "area"},
                                                   {"label": " year", "value": "year"}],
@@ -84,6 +89,25 @@ def _filters(store: Store) -> html.Div:
         html.H2("Seeds"),
         html.Div(id="div-seeds", className="seeds"),
     ])
+
+
+def _library() -> list:
+    """'In my library': a file the visitor loads stays in their browser; the filter hides papers in the map."""
+    return [
+        html.Span("My library", className="control-label"),
+        dcc.Upload(id="upload-library", accept=".bib,.bibtex,.ris,.json", multiple=False, max_size=-1,
+                   className="upload-library",
+                   children=html.Span("Load .bib, .ris or CSL .json", className="button small upload-button")),
+        html.Div(id="div-library-status", className="library-status", role="status"),
+        html.Div(id="div-library-controls", className="library-controls", children=[
+            dcc.RadioItems(id="radio-library", options=[{"label": " all", "value": "all"},
+                                                        {"label": " in it", "value": "in"},
+                                                        {"label": " not in it", "value": "out"}],
+                           value="all", inline=True, className="radio"),
+            html.Button("Forget", id="button-library-clear", n_clicks=0, className="link",
+                        title="forget the library file (nothing of it was sent to be kept)"),
+        ]),
+    ]
 
 
 def _header(store: Store) -> html.Header:
@@ -129,6 +153,7 @@ def _graph_area() -> html.Main:
         html.Div(id="div-hover", className="hover-card"),
         html.Div(className="status", children=[
             html.Span(id="span-status"),
+            html.Span(id="span-library-count", className="library-count"),
             html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
                         style={"display": "none"}),
             html.Span("click a paper: expand / collapse · Esc: clear selection", className="key"),
@@ -156,10 +181,14 @@ def _panel() -> html.Aside:
     ])
 
 
-def make_layout(store: Store) -> html.Div:
+def make_layout(store: Store, library: dict | None = None) -> html.Div:
+    """The page; ``library``: the server's default "in my library" match (``citemap serve --library``)."""
     return html.Div(className="app", children=[
         dcc.Location(id="url", refresh=False),
         dcc.Store(id="store-view-state"),
+        # {"name", "entries", "matched", "ids"}: the visitor's library, matched by POST /library; kept in this tab
+        dcc.Store(id="store-library", storage_type="session", data=library),
+        dcc.Store(id="store-library-error"),
         dcc.Store(id="store-escape"),
         dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
         dcc.Store(id="store-pong"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dash import ClientsideFunction, Dash, Input, Output
+from dash import ClientsideFunction, Dash, Input, Output, State
 
 
 def register(app: Dash) -> None:
@@ -10,7 +10,33 @@ def register(app: Dash) -> None:
         ClientsideFunction(namespace="citemap", function_name="loadGraph"),
         Output("graph-citations", "elements"),
         Output("div-rendered-graph", "children"),
+        Output("span-library-count", "children"),
         Input("store-view-state", "data"),
+        Input("store-library", "data"),
+        Input("radio-library", "value"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(  # POST /library (dashboard/app.py): the file's papers in this dataset, kept in the tab
+        ClientsideFunction(namespace="citemap", function_name="loadLibrary"),
+        Output("store-library", "data"),
+        Output("store-library-error", "data"),
+        Input("upload-library", "contents"),
+        State("upload-library", "filename"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="citemap", function_name="libraryStatus"),
+        Output("div-library-status", "children"),
+        Output("div-library-status", "className"),
+        Output("div-library-controls", "style"),
+        Input("store-library", "data"),
+        Input("store-library-error", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="citemap", function_name="forgetLibrary"),
+        Output("store-library", "data", allow_duplicate=True),
+        Output("radio-library", "value"),
+        Input("button-library-clear", "n_clicks"),
         prevent_initial_call=True,
     )
     app.clientside_callback(

@@ -10,6 +10,7 @@ from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
 from dashboard.graph.state import MAX_LIMIT, ViewState
 from dashboard.graph.view import build_subgraph, short_label, shown_areas
+from dashboard.library import MAX_ENTRIES
 from dashboard.store import Store
 
 
@@ -52,14 +53,23 @@ def seeds_list(store: Store, state: ViewState) -> list:
     return out
 
 
-def _list_block(title: str, plist: PaperList, direction: str) -> html.Div:
+def library_ids(data: object) -> frozenset[str]:
+    """The paper ids of the visitor's library as the page holds it (``store-library``); anything else: none."""
+    ids = data.get("ids") if isinstance(data, dict) else None
+    if not isinstance(ids, list):
+        return frozenset()
+    return frozenset(i for i in ids[:MAX_ENTRIES] if isinstance(i, str))
+
+
+def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[str] = frozenset()) -> html.Div:
     head = f"{title} · {plist.matching:,}"
     if plist.matching != plist.total:
         head += f" of {plist.total:,} (filtered)"
     items = [
-        html.Li(className="entry" + (" in-view" if e.in_view else ""), children=[
+        html.Li(className="entry" + (" in-view" if e.in_view else "") + (" lib" if e.id in mine else ""), children=[
             html.Button(e.title, id={"type": "paper-link", "index": e.id}, className="link", n_clicks=0,
                         title=f"select {e.id}"),
+            html.Span("in your library", className="lib-badge") if e.id in mine else None,
             html.Span(entry_meta(e), className="meta"),
         ])
         for e in plist.entries
@@ -137,9 +147,11 @@ def register(app: Dash, store: Store) -> None:
         Output("div-rendered-panel", "children"),
         Input("store-view-state", "data"),
         Input("radio-list-sort", "value"),
+        Input("store-library", "data"),
         prevent_initial_call=True,
     )
-    def render_panel(query, sort):
+    def render_panel(query, sort, library):
+        mine = library_ids(library)
         state, _ = read_state(store, query)
         pid = state.selected or state.seeds[0]
         row = store.row(pid)
@@ -151,6 +163,7 @@ def register(app: Dash, store: Store) -> None:
             html.Div(className="badges", children=[
                 html.Span(badge, className=f"badge badge-{badge.replace(' ', '-')}"),
                 html.Span(p["id"], className="paper-id"),
+                html.Span("in your library", className="badge badge-lib") if p["id"] in mine else None,
             ]),
             html.H1(p["title"], className="paper-title", id="paper-title"),
             html.Ul(facts, className="facts"),
@@ -161,7 +174,7 @@ def register(app: Dash, store: Store) -> None:
                        className="external") if p["id"][:1].isdigit() else None,
             ]),
         ])
-        lists = [_list_block("Builds on", panel.references, "references"),
-                 _list_block("Built on by", panel.citers, "citers")]
+        lists = [_list_block("Builds on", panel.references, "references", mine),
+                 _list_block("Built on by", panel.citers, "citers", mine)]
         figure, caption = figures.citations_by_year(store, row, state)
         return head, lists, figure, caption, query

@@ -31,9 +31,16 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     assert "First posted 2021-10-19" in head and "Areas: cs.LG, stat.ML" in head
     assert "Builds on 43 of its 79 references in the map" in head
     refs = list_entries(page, "references")
-    assert len(refs) == 43 and refs[0][0] == "Attention Is All You Need"
-    counts = [int(m.split("cited by ")[1].replace(",", "")) for _, m in refs]
-    assert counts == sorted(counts, reverse=True)
+    assert len(refs) == 43 and refs[1][0] == "Attention Is All You Need"
+    assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per source"  # the two counts, each named
+    counts = [int(m.split(" · ")[1].split(" citing")[0].replace(",", "")) for _, m in refs]
+    assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
+    page.page.click("#radio-list-sort >> text=source's figure")
+    page.page.wait_for_function("() => document.querySelector('.list-references li.entry .meta')"
+                                ".innerText.endsWith('59,932 per source')")
+    figures = [int(m.split(" · ")[2].split(" per")[0].replace(",", "")) for _, m in list_entries(page, "references")
+               if m.endswith("per source")]
+    assert figures == sorted(figures, reverse=True) and len(figures) > 20
     assert "Built on by · 50" in page.text("#div-lists")
     page.page.click("#radio-list-sort >> text=year")
     page.page.wait_for_function("() => document.querySelector('.list-references li.entry .meta')"
@@ -89,10 +96,10 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
                                   ".querySelector('.js-plotly-plot').data.map(t => t.name)")
     assert overview == ["cs.LG", "unknown"]  # two seeds have no area; every other paper is cs.LG
     # minimum citations, typed
-    page.page.fill("#input-min-citations", "1000")
-    wait_query(page, "min_citations=1000")
-    cites = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('citations'))")
-    assert cites and all(c >= 1000 for c in cites)
+    page.page.fill("#input-min-citations", "2")
+    wait_query(page, "min_citations=2")
+    cites = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('in_cited'))")
+    assert cites and all(c >= 2 for c in cites)  # citers in the dataset
     # year slider, by keyboard on its handles
     page.page.click("#button-reset")
     page.page.wait_for_function("() => !window.location.search.includes('areas')")

@@ -1,0 +1,123 @@
+"""End to end on the default dataset (the seed pages merged with arxiv-2023) and the visitor's library."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import Page, serve
+from tests.conftest import DEFAULT_DATA, SEED_IDS, load
+
+THREE_BIB = r"""@article{a, title = {Attention Is All You Need}, year = {2017}, eprint = {1706.03762},
+  archivePrefix = {arXiv}}
+@article{b, title = {{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding}, year = {2019}}
+@misc{c, title = {On the Expressive Power of Self-Attention Matrices}, year = {2021}}
+@book{d, title = {A Book That Is Not In The Dataset}, year = {1999}}
+"""
+THREE = {"1706.03762", "1810.04805", "2106.03764"}
+
+
+@pytest.fixture(scope="module")
+def default_server() -> Iterator[load.Server]:
+    s = serve(DEFAULT_DATA)
+    yield s
+    s.stop()
+
+
+@pytest.fixture()
+def dpage(browser, default_server) -> Iterator[Page]:
+    with Page(browser, default_server.url) as p:
+        yield p
+
+
+def tree_hash(folder: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*")):
+        if f.is_file():
+            h.update(str(f.relative_to(folder)).encode() + f.read_bytes())
+    return h.hexdigest()
+
+
+def test_clicking_a_shared_paper_expands_it_and_its_panel_keeps_the_counts_apart(dpage: Page) -> None:
+    dpage.open()
+    before = dpage.node_ids()
+    assert dpage.node_ids(".seed") == set(SEED_IDS) and len(before) == 156
+    dpage.tap("1706.03762")
+    after = dpage.node_ids()
+    assert before < after and len(after) >= len(before) + 250  # hundreds of its arxiv-2023 citers join
+    assert "expanded" in dpage.classes("1706.03762") and "expand=1706.03762" in dpage.query()
+    panel = dpage.text("#div-paper")
+    assert "Cited by 743 papers in this dataset" in panel
+    assert "Cited by 59,932 papers according to mlsanity pages (its own figure)" in panel
+    assert "Sources: mlsanity pages, arxiv-2023" in panel
+    # sizes follow the citers in the dataset: BERT (1,671 here) is drawn bigger than Attention (743), though the
+    # pages' own figures say the opposite (40,204 against 59,932)
+    w = dpage.page.evaluate("() => ['1706.03762', '1810.04805'].map(id => cy.getElementById(id).width())")
+    assert w[0] < w[1]
+
+
+def test_a_seed_of_the_merged_data_shows_hundreds(dpage: Page) -> None:
+    dpage.open("?seeds=1706.03762")
+    assert len(dpage.node_ids()) > 300
+    assert "showing 300 of 743 citers" in dpage.text("#span-status")
+
+
+def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Path) -> None:
+    before = tree_hash(DEFAULT_DATA)
+    dpage.open()
+    good = tmp_path / "mine.bib"
+    good.write_text(THREE_BIB)
+    dpage.page.set_input_files("#upload-library input[type=file]", str(good))
+    dpage.page.wait_for_function("() => cy.nodes('.lib').length > 0", timeout=15000)
+    assert dpage.node_ids(".lib") == THREE
+    assert dpage.text("#div-library-status") == "mine.bib: 3 of 4 entries are papers of this dataset."
+    assert dpage.text("#span-library-count") == "in your library: 3 of 156 papers in view"
+    # the panel marks them too (2106.03764 is the first seed, shown by default)
+    assert "IN YOUR LIBRARY" in dpage.text("#div-paper").upper()
+    # the filter: only the library's papers (and the seeds) stay; positions do not move
+    pos = dpage.page.evaluate("() => cy.getElementById('1706.03762').position()")
+    dpage.page.click("#radio-library >> text=in it")
+    dpage.page.wait_for_function("() => cy.nodes('.paper:visible').length < 10", timeout=15000)
+    visible = set(dpage.page.evaluate("() => cy.nodes('.paper:visible').map(n => n.id())"))
+    assert visible == THREE | set(SEED_IDS)
+    assert dpage.page.evaluate("() => cy.getElementById('1706.03762').position()") == pos
+    dpage.page.click("#radio-library >> text=not in it")
+    dpage.page.wait_for_function("() => cy.nodes('.paper:visible').length > 100", timeout=15000)
+    visible = set(dpage.page.evaluate("() => cy.nodes('.paper:visible').map(n => n.id())"))
+    assert not (visible & (THREE - set(SEED_IDS))) and "2106.03764" in visible  # a seed always shows
+    dpage.page.click("#radio-library >> text=all")
+    # a broken file: a clear notice, and the library loaded before stays as it was
+    bad = tmp_path / "broken.bib"
+    bad.write_text("@misc{b, title = {Broken\n@article{c, title={Ok}}\n")
+    dpage.page.set_input_files("#upload-library input[type=file]", str(bad))
+    dpage.page.wait_for_function("() => document.getElementById('div-library-status').innerText.includes('broken')",
+                                 timeout=15000)
+    status = dpage.text("#div-library-status")
+    assert status.startswith("Could not read the library: broken.bib, line 1: not a valid BibTeX entry")
+    assert "Nothing was changed." in status and dpage.node_ids(".lib") == THREE
+    # the browser logs the refused upload (HTTP 400) in the console: that one message, and nothing else
+    refused = [e for e in dpage.errors if "status of 400" in e]
+    assert len(refused) == 1
+    dpage.errors.remove(refused[0])
+    # forget it: no marks
+    dpage.page.click("#button-library-clear")
+    dpage.page.wait_for_function("() => cy.nodes('.lib').length === 0", timeout=15000)
+    assert tree_hash(DEFAULT_DATA) == before  # nothing was written on the server
+
+
+def test_the_library_stays_with_the_visitor(browser, default_server, tmp_path: Path) -> None:
+    """Two visitors: one loads a library, the other's page marks nothing."""
+    lib = tmp_path / "mine.bib"
+    lib.write_text(THREE_BIB)
+    with Page(browser, default_server.url) as a, Page(browser, default_server.url) as b:
+        a.open()
+        a.page.set_input_files("#upload-library input[type=file]", str(lib))
+        a.page.wait_for_function("() => cy.nodes('.lib').length === 3", timeout=15000)
+        b.open()
+        assert b.node_ids(".lib") == set() and b.text("#span-library-count") == ""
+        a.page.reload()  # the tab keeps it
+        a.wait_graph()
+        a.page.wait_for_function("() => cy.nodes('.lib').length === 3", timeout=15000)
