@@ -44,7 +44,8 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(ROOT / "bench"))
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2  # 2: the papers table's source, authors, venue and DOI columns
+SOURCE = "synth"
 YEAR_FIRST, YEAR_LAST = 1990, 2024
 GROWTH = 0.13  # papers per year grow by e^0.13 ~ 14 % a year
 RECENT_SHARE = 0.66  # citations that go to the last RECENT_YEARS years
@@ -252,6 +253,11 @@ def generate(papers: int, edges: int, seed: int) -> tuple[pa.Table, pa.Table, di
         "cited_by": pa.array(in_cited, pa.int64(), mask=unknown),
         "reference_count": pa.array(out_refs, pa.int64(), mask=unknown),
         "citations_by_year": pa.nulls(n, CBY_TYPE),
+        "cited_by_from": pa.array(np.full(n, SOURCE, dtype=object), pa.string(), mask=unknown),
+        "authors": pa.nulls(n, PAPERS_SCHEMA.field("authors").type),
+        "venue": pa.nulls(n, pa.string()),
+        "doi": pa.nulls(n, pa.string()),
+        "sources": pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.repeat(SOURCE, n)),
     }, schema=PAPERS_SCHEMA)
     cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))}, schema=CITATIONS_SCHEMA)
     top = int(np.argmax(in_cited)) if n else 0

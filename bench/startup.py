@@ -1,0 +1,81 @@
+"""Start-up time and memory of the default dataset against the seed pages alone (the default before the merge).
+
+    python bench/startup.py [--rounds 5]
+
+Each measurement is a fresh Python process that imports the app, loads a dataset, builds the page and answers
+the default view's ``GET /graph`` and the page itself once (what a worker does before it serves a visitor); it
+reports the seconds that took and its peak resident memory. The baseline is the same process on the seed pages
+alone (``citemap import mlsanity ../shared/seeds/*.txt --areas-from ../shared/data/arxiv-2023``, 156 papers),
+built into a temporary folder first. Rounds alternate between the two; the medians' ratios are printed (the
+target: at most 2x). Absolute times on these shared machines are noise; the ratio is the figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+sys.path.insert(0, str(ROOT))
+
+CHILD = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+from dashboard.app import create_app
+app = create_app(sys.argv[1])
+client = app.server.test_client()
+from dashboard.callbacks.common import read_state
+from dashboard.graph.state import encode_query
+query = encode_query(read_state(app.server.config["CITEMAP_STORE"], "")[0])
+assert client.get("/graph" + query).status_code == 200 and client.get("/").status_code == 200
+seconds = time.perf_counter() - t0
+print(json.dumps({"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def measure(folder: Path) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(folder)], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    if out.returncode:
+        raise SystemExit(f"measuring {folder} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+    from dashboard.importers import run_import
+    from dashboard.store import Store
+
+    default = ROOT / "data"
+    with tempfile.TemporaryDirectory(prefix="citemap-startup-") as tmp:
+        seeds = Path(tmp) / "seeds"
+        run_import("mlsanity", sorted((SHARED / "seeds").glob("*.txt")), seeds, argv=["bench"],
+                   areas_from=SHARED / "data" / "arxiv-2023", progress=False)
+        runs: dict[str, list[dict[str, float]]] = {"seeds": [], "default": []}
+        for _ in range(args.rounds):
+            runs["seeds"].append(measure(seeds))
+            runs["default"].append(measure(default))
+        sizes = {name: Store.load(folder).n for name, folder in (("seeds", seeds), ("default", default))}
+    print(f"{'measure':<22}{'seed pages':>14}{'default data':>14}{'ratio':>8}  target")
+    ok = True
+    for key, label in (("seconds", "start-up (s)"), ("peak_rss_mb", "peak memory (MB)")):
+        base = statistics.median(r[key] for r in runs["seeds"])
+        new = statistics.median(r[key] for r in runs["default"])
+        ratio = new / base
+        ok &= ratio <= 2.0
+        print(f"{label:<22}{base:>14.2f}{new:>14.2f}{ratio:>7.2f}x  <= 2x {'PASS' if ratio <= 2.0 else 'FAIL'}")
+    print(f"papers: {sizes['seeds']:,} (seed pages) and {sizes['default']:,} (default data); "
+          f"medians of {args.rounds} rounds")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
