@@ -81,6 +81,7 @@ def _filters(store: Store) -> html.Div:
             html.Div(className="shapes", children=[
                 html.Span("★ seed", className="key-seed"), html.Span("■ builds on (reference)"),
                 html.Span("● built on by (citer)"), html.Span("◎ expanded  ◌ capped list", className="key-more"),
+                html.Span("size: papers citing it in this dataset", className="key-size"),
             ]),
         ]),
         html.Div(id="div-legend", className="legend"),

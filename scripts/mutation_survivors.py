@@ -55,6 +55,11 @@ NAMED: dict[str, str] = {
     "dashboard.store.xǁStoreǁpaper__mutmut_3": "slicing to the end instead of one row: the first row is the same",
     "dashboard.store.xǁStoreǁpaper__mutmut_5": "slicing to the end instead of one row: the first row is the same",
     "dashboard.store.xǁStoreǁpaper__mutmut_6": "slicing two rows instead of one: the first row is the same",
+    "dashboard.store.xǁStoreǁcited_by__mutmut_12": "the filled column has no nulls and one chunk: to_numpy gives the "
+                                                   "same int64 values, copied or not",
+    "dashboard.store.xǁStoreǁcited_by__mutmut_16": "the filled column has no nulls and one chunk: to_numpy gives the "
+                                                   "same int64 values, copied or not",
+    "dashboard.store.xǁStoreǁsource_counts__mutmut_7": "an empty list has no value counts: {} either way",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_10": "with no wanted area the mask stays all False either way",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_26": "the unknown code is only used when 'unknown' is an area name",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_27": "the unknown code is only used when 'unknown' is an area name",

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import atexit
 import functools
+import hashlib
 import importlib.util
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -44,15 +43,26 @@ def seed_pages() -> list[Path]:
 
 @functools.cache
 def seed_data() -> Path:
-    """The three seed pages alone (``citemap import mlsanity ... --areas-from arxiv-2023``), built once per test
-    session: 156 papers and 181 citations, a world small enough to know by heart (the default dataset in data/
-    merges arxiv-2023 into it)."""
+    """The three seed pages alone (``citemap import mlsanity ... --areas-from arxiv-2023``): 156 papers and 181
+    citations, a world small enough to know by heart (the default dataset in data/ merges arxiv-2023 into it).
+
+    Built once into the temporary folder, under a name that hashes the pages and the code that writes a dataset,
+    and reused by later sessions (the mutation run starts thousands): a changed importer builds a new one."""
+    from dashboard.dataset import DatasetError, read_meta
     from dashboard.importers import run_import
 
-    tmp = Path(tempfile.mkdtemp(prefix="citemap-seed-data-"))
-    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    run_import("mlsanity", seed_pages(), tmp / "seeds", argv=["test"], areas_from=ARXIV2023, progress=False)
-    return tmp / "seeds"
+    h = hashlib.blake2b(digest_size=8)
+    code = ROOT / "dashboard"
+    for f in [*seed_pages(), *sorted((code / "importers").glob("*.py")), code / "dataset.py", code / "index.py"]:
+        h.update(f.read_bytes())
+    folder = Path(tempfile.gettempdir()) / f"citemap-seed-data-{h.hexdigest()}"
+    try:
+        if read_meta(folder)["counts"]["papers"] > 0:
+            return folder
+    except (DatasetError, KeyError, TypeError):
+        pass
+    run_import("mlsanity", seed_pages(), folder, argv=["test"], areas_from=ARXIV2023, progress=False)
+    return folder
 
 
 @pytest.fixture(scope="session")

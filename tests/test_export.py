@@ -114,6 +114,8 @@ def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
     assert seed["role"] == "seed" and seed["year"] == 2021 and seed["areas"] == "cs.LG;stat.ML"
     assert seed["citers_in_dataset"] == 50 and seed["cited_by_source"] == 144 and seed["sources"] == "mlsanity pages"
     assert "authors" not in seed and "doi" not in seed  # the pages name none: left out, not invented
+    no_figure = [p for p in g.nodes if store.cited_by([store.row(p)])[0] < 0]
+    assert no_figure and all(g.nodes[p]["cited_by_source"] == -1 for p in no_figure)
     assert seed["title"] == store.titles([store.row("2110.10090")])[0]
     assert g.has_edge("2110.10090", "1706.03762") and not g.has_edge("1706.03762", "2110.10090")
     assert g.is_directed()

@@ -161,6 +161,12 @@ def test_build_tables_hold_every_field() -> None:
                        "reference_count": None, "citations_by_year": None, "cited_by_from": None, "authors": [],
                        "venue": None, "doi": None, "sources": []}
     assert summary["papers_with_areas"] == 1 and summary["records"] == 2 and summary["merged"] == 0
+    assert summary["papers_with_authors"] == 1
+    plain = DatasetBuilder()  # no source named: papers list none, and a summary without authors says nothing of them
+    plain.add(PaperRecord(title="R", id="r", cited_by=2))
+    papers, _, summary = plain.build()
+    assert papers.to_pylist()[0]["sources"] == [] and papers.to_pylist()[0]["cited_by_from"] is None
+    assert "papers_with_authors" not in summary
 
 
 def test_read_lines_and_sources(tmp_path: Path) -> None:
@@ -184,16 +190,26 @@ def test_merged_sources_keep_the_first_sources_facts_and_name_every_source() -> 
     b = DatasetBuilder("pages")
     b.add(PaperRecord(title="Attention Is All You Need", year=2017, cited_by=59932))
     b.add(PaperRecord(title="Only on pages", id="p1"))
+    b.add(PaperRecord(title="Listed without a figure", id="p2"))
+    b.add(PaperRecord(title="Own page later", id="p3", cited_by=5))
     b.source = "graph"
     b.add(PaperRecord(title="attention is all you need", id="1706.03762", year=2018, areas=["cs.CL"],
                       authors=["A. Vaswani"], cited_by=12, doi="10.1/x"))
     b.add(PaperRecord(title="Only in the graph", id="g1", cited_by=3))
+    b.add(PaperRecord(title="Listed without a figure", id="p2", cited_by=7))
+    b.source = "own page"
+    b.add(PaperRecord(title="Own page later", id="p3", cited_by=900), authoritative=True)
     rows = {r["title"]: r for r in b.build()[0].to_pylist()}
     att = rows["Attention Is All You Need"]
     assert att["id"] == "1706.03762" and att["year"] == 2017 and att["cited_by"] == 59932  # the pages' facts
     assert att["areas"] == ["cs.CL"] and att["authors"] == ["A. Vaswani"] and att["doi"] == "10.1/x"  # filled in
     assert att["sources"] == ["pages", "graph"] and att["cited_by_from"] == "pages"
     assert rows["Only on pages"]["sources"] == ["pages"] and rows["Only on pages"]["cited_by_from"] is None
+    # the pages list it without a figure, the graph gives one: the figure and its source come from the graph
+    listed = rows["Listed without a figure"]
+    assert listed["cited_by"] == 7 and listed["cited_by_from"] == "graph"
+    # an authoritative record (the paper's own page) replaces a figure, and names its source
+    assert rows["Own page later"]["cited_by"] == 900 and rows["Own page later"]["cited_by_from"] == "own page"
     assert rows["Only in the graph"]["sources"] == ["graph"] and rows["Only in the graph"]["cited_by_from"] == "graph"
 
 
@@ -202,5 +218,42 @@ def test_doi_and_names_are_cleaned() -> None:
 
     assert clean_doi("https://doi.org/10.7717/PeerJ.4375") == "10.7717/peerj.4375"
     assert clean_doi(" doi:10.1000/ABC ") == "10.1000/abc" and clean_doi("10.48550/arXiv.1706.03762") is not None
+    for link in ("http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "HTTPS://DOI.ORG/"):
+        assert clean_doi(link + "10.1000/Xy") == "10.1000/xy", link
     assert clean_doi("not a doi") is None and clean_doi(None) is None and clean_doi("11.1000/x") is None
     assert clean_names([" Ada  Lovelace ", "", None, "Alan Turing"]) == ["Ada Lovelace", "Alan Turing"]
+
+
+def test_for_source_names_the_source_of_the_builder_it_is_given() -> None:
+    from dashboard.importers.common import for_source
+
+    b = DatasetBuilder("first")
+    assert for_source(b, "second") is b and b.source == "second"
+    new = for_source(None, "third")
+    assert isinstance(new, DatasetBuilder) and new is not b and new.source == "third" and new.papers == []
+
+
+def test_run_import_merges_a_second_source_into_the_same_papers(tmp_path: Path) -> None:
+    from dashboard.importers import parse_merge, run_import
+    from dashboard.store import Store
+
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("id,title,year,cited_by\na,Alpha paper,2020,100\nb,Beta paper,2021,\n")
+    second.write_text("id,title,year,authors,cited_by\nx,alpha paper,2020,Ada L,5\nc,Gamma paper,2022,,\n")
+    cites = tmp_path / "cites.csv"
+    cites.write_text("citing,cited\nc,x\n")
+    assert parse_merge(f"csv:{second}") == ("csv", [second])
+    summary = run_import("csv", [first], tmp_path / "d", argv=["test"], progress=False,
+                         merge=[("csv", [second, cites])])
+    store = Store.load(tmp_path / "d")
+    assert summary["papers"] == store.n == 3 and store.n_citations == 1
+    a = store.paper(store.row("a"))
+    assert (a["cited_by"], a["cited_by_from"], a["authors"]) == (100, "first.csv", ["Ada L"])
+    assert a["sources"] == ["first.csv", "second.csv"] and store.row("x") is None  # merged under the first id
+    assert store.ids(store.citers(store.row("a"))) == ["c"]  # the second source's edge, onto the merged paper
+    assert store.meta["name"] == "CSV tables (first.csv) + CSV tables (second.csv, cites.csv)"
+    assert any("earlier one's facts win" in n for n in store.meta["notes"])
+    with pytest.raises(InputError, match="expected FORMAT:PATH"):
+        parse_merge("csv")
+    with pytest.raises(InputError, match="unknown format 'nope'"):
+        parse_merge("nope:x")

@@ -345,3 +345,24 @@ def test_areas_of_a_dataset_where_every_paper_has_one(tmp_path: Path) -> None:
     assert s.area_names == ["cs.LG", "cs.CV"] and s.area_counts() == {"cs.LG": 2, "cs.CV": 1}
     assert s.area_mask(rows, ["cs.CV"]).tolist() == [False, True] and s.area_mask(rows, ["unknown"]).tolist() == [
         False, False]
+
+
+def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path) -> None:
+    """A papers table without the columns added later (cited_by_from, authors, venue, doi, sources) reads with
+    them empty: lists as [], the rest None."""
+    import pyarrow.parquet as pq
+
+    from dashboard.dataset import ADDED_COLUMNS, PAPERS_FILE
+
+    copy = tmp_path / "old"
+    shutil.copytree(seed_data(), copy)
+    table = pq.read_table(copy / PAPERS_FILE)
+    pq.write_table(table.drop_columns(list(ADDED_COLUMNS)), copy / PAPERS_FILE)
+    shutil.rmtree(copy / "index")
+    old = Store.load(copy)
+    try:
+        p = old.paper(old.row("2110.10090"))
+        assert (p["authors"], p["sources"], p["venue"], p["doi"], p["cited_by_from"]) == ([], [], None, None, None)
+        assert p["cited_by"] == 144 and old.n == 156 and old.source_counts() == {}
+    finally:
+        shutil.rmtree(old.index_folder, ignore_errors=True)

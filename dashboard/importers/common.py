@@ -166,7 +166,7 @@ class DatasetBuilder:
         return k
 
     @staticmethod
-    def _merge(p: _Paper, rec: PaperRecord, authoritative: bool, source: str = "") -> None:
+    def _merge(p: _Paper, rec: PaperRecord, authoritative: bool, source: str) -> None:
         cur = p.rec
         if source and source not in p.sources:
             p.sources.append(source)

@@ -102,6 +102,15 @@ def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Pat
     refused = [e for e in dpage.errors if "status of 400" in e]
     assert len(refused) == 1
     dpage.errors.remove(refused[0])
+    # a file over the cap is refused in the page before it is sent, and changes nothing either
+    huge = tmp_path / "huge.bib"
+    huge.write_bytes(b"%" * (2 * 1024 * 1024 + 1))
+    dpage.page.set_input_files("#upload-library input[type=file]", str(huge))
+    dpage.page.wait_for_function("() => document.getElementById('div-library-status').innerText.includes('huge')",
+                                 timeout=15000)
+    assert dpage.text("#div-library-status").startswith("huge.bib is too big: a library file may have at most "
+                                                        "2,097,152 bytes. Nothing was changed.")
+    assert dpage.node_ids(".lib") == THREE
     # forget it: no marks
     dpage.page.click("#button-library-clear")
     dpage.page.wait_for_function("() => cy.nodes('.lib').length === 0", timeout=15000)
