@@ -148,34 +148,113 @@ document.addEventListener("input", function (event) {
   }
 });
 
-/* Labels of the papers that always carry one (seeds, selected, expanded, most cited) keep a readable
-   size on screen at any zoom; the others appear when zoomed in (min-zoomed-font-size). */
-(function () {
-  var pending = false;
-  function resize(cy) {
-    pending = false;
-    var z = cy.zoom() || 1;
-    var screenPx = 12;
+/* Labels that never collide. After every change of the elements, zoom or pan, the papers in the viewport are
+   ranked (selected, seeds, expanded, most cited in the dataset, then by citers in the dataset) and each one's
+   label box is measured on screen (the font measured on a canvas, as Cytoscape does); a label is drawn only if
+   its box overlaps no label drawn before it (a grid of accepted boxes, as Sigma.js does). Drawn labels have one
+   size on screen whatever the zoom; the others are on the hover card. Node class "lbl" = label drawn. */
+var CITEMAP_FONT = "Helvetica, Arial, sans-serif";  /* the stylesheet's font-family (dashboard/layout.py) */
+window.citemapLabels = (function () {
+  var canvas = document.createElement("canvas"), ctx = canvas.getContext("2d"), widths = new Map();
+  function textWidth(text, bold) {  /* at 100 px; widths scale with the font size */
+    var key = (bold ? "b" : "n") + text, w = widths.get(key);
+    if (w === undefined) {
+      ctx.font = (bold ? "bold " : "normal ") + "100px " + CITEMAP_FONT;
+      w = ctx.measureText(text).width;
+      widths.set(key, w);
+    }
+    return w;
+  }
+  function screenPx() { return window.innerWidth >= 1700 ? 15 : 13; }
+  function rank(n) {
+    if (n.hasClass("selected")) { return 0; }
+    if (n.hasClass("seed")) { return 1; }
+    if (n.hasClass("expanded")) { return 2; }
+    if (n.hasClass("labelled")) { return 3; }
+    return 4;
+  }
+  /* The label box of node n, in model coordinates, if its label were drawn at the given zoom. */
+  function box(n, z) {
+    var bold = n.hasClass("seed") || n.hasClass("selected");
+    var px = screenPx() + (bold ? 1 : 0), f = px / z, pad = 2 / z, slack = 1 / z;  /* ~1 px over Cytoscape's */
+    var maxW = (n.hasClass("tl") ? 260 : 220) / z;
+    var w = Math.min(textWidth(n.data("label") || "", bold) * f / 100, maxW);
+    var h = f * 1.15, p = n.position(), nw = n.outerWidth() / 2, nh = n.outerHeight() / 2;
+    if (n.hasClass("tl")) {
+      var left = p.x + nw + 6 / z;
+      return {x1: left - pad - slack, x2: left + w + pad + slack, y1: p.y - h / 2 - pad - slack,
+              y2: p.y + h / 2 + pad + slack, f: f, w: maxW, bold: bold};
+    }
+    var top = p.y + nh + 4 / z;
+    return {x1: p.x - w / 2 - pad - slack, x2: p.x + w / 2 + pad + slack, y1: top - pad - slack,
+            y2: top + h + pad + slack, f: f, w: maxW, bold: bold};
+  }
+  function overlaps(a, b) { return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2; }
+  function choose(cy) {
+    var z = cy.zoom() || 1, ext = cy.extent(), cell = 160 / z;
+    var candidates = cy.nodes(".paper").filter(function (n) {
+      if (n.hasClass("lib-hidden") || !n.data("label")) { return false; }
+      var p = n.position();
+      return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
+    }).toArray();
+    candidates.sort(function (a, b) {
+      return rank(a) - rank(b) || (b.data("in_cited") || 0) - (a.data("in_cited") || 0) ||
+        (a.id() < b.id() ? -1 : 1);
+    });
+    var grid = new Map(), chosen = [];
+    candidates.forEach(function (n) {
+      var b = box(n, z), keys = [], free = true;
+      if (b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2) { return; }  /* cut by the edge */
+      for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell) && free; gx++) {
+        for (var gy = Math.floor(b.y1 / cell); gy <= Math.floor(b.y2 / cell) && free; gy++) {
+          var k = gx + ":" + gy, list = grid.get(k);
+          keys.push(k);
+          if (list) { for (var i = 0; i < list.length; i++) { if (overlaps(b, list[i])) { free = false; break; } } }
+        }
+      }
+      if (!free) { return; }
+      keys.forEach(function (k) { if (!grid.has(k)) { grid.set(k, []); } grid.get(k).push(b); });
+      chosen.push([n, b]);
+    });
+    return chosen;
+  }
+  function apply(cy) {
+    var chosen = choose(cy), keep = new Set();
     cy.batch(function () {
-      cy.nodes(".labelled").style({"font-size": Math.min(80, Math.max(11, screenPx / z))});
-      cy.nodes(".labelled").not(".tl").style({
-        "text-max-width": Math.max(150, 170 / z) + "px",
-        "text-margin-y": Math.max(4, 4 / z)
+      chosen.forEach(function (c) {
+        var n = c[0], b = c[1], z = cy.zoom() || 1;
+        keep.add(n.id());
+        n.style({"font-size": b.f, "text-max-width": b.w, "text-background-padding": 2 / z,
+                 "text-margin-y": n.hasClass("tl") ? 0 : 4 / z, "text-margin-x": n.hasClass("tl") ? 6 / z : 0});
+        if (!n.hasClass("lbl")) { n.addClass("lbl"); }
       });
-      cy.nodes(".axis").style({"font-size": Math.min(90, Math.max(14, 15 / z))});
+      cy.nodes(".lbl").forEach(function (n) { if (!keep.has(n.id())) { n.removeClass("lbl"); } });
+      cy.nodes(".axis").style({"font-size": Math.min(90, Math.max(14, 15 / (cy.zoom() || 1)))});
+    });
+    /* the estimate is a little generous; Cytoscape's own boxes have the last word, in the same order */
+    var ext = cy.extent(), kept = [], opts = {includeLabels: true, includeNodes: false, includeOverlays: false};
+    cy.batch(function () {
+      chosen.forEach(function (c) {
+        var bb = c[0].boundingBox(opts);
+        var out = bb.x1 < ext.x1 || bb.x2 > ext.x2 || bb.y1 < ext.y1 || bb.y2 > ext.y2;
+        if (out || kept.some(function (k) { return overlaps(k, bb); })) { c[0].removeClass("lbl"); } else { kept.push(bb); }
+      });
     });
   }
+  var pending = null;
   function attach(cy) {
     if (cy.__citemapLabels) { return; }
     cy.__citemapLabels = true;
     var schedule = function () {
-      if (!pending) { pending = true; window.requestAnimationFrame(function () { resize(cy); }); }
+      if (pending) { clearTimeout(pending); }
+      pending = setTimeout(function () { pending = null; window.requestAnimationFrame(function () { apply(cy); }); }, 60);
     };
-    cy.on("zoom add layoutstop", schedule);
+    cy.on("zoom pan add remove layoutstop", schedule);
+    cy.on("class", "node.lib-hidden", schedule);
+    window.addEventListener("resize", schedule);
     schedule();
   }
-  var timer = setInterval(function () {
-    if (window.cy) { attach(window.cy); }
-  }, 200);
+  var timer = setInterval(function () { if (window.cy) { attach(window.cy); } }, 200);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
+  return {choose: choose, apply: apply, box: box};
 })();

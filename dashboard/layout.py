@@ -13,23 +13,24 @@ cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for 
 STYLESHEET: list[dict] = [
     {"selector": "node", "style": {
         "width": "data(size)", "height": "data(size)", "background-color": "data(color)",
-        "label": "data(label)", "font-size": 11, "color": "#1d2430", "text-valign": "bottom",
-        "text-halign": "center", "text-margin-y": 4, "text-wrap": "wrap", "text-max-width": "150px",
-        "min-zoomed-font-size": 14, "border-width": 1.5, "border-color": "#ffffff",
-        "text-background-color": "#ffffff", "text-background-opacity": 0.8, "text-background-padding": "2px",
+        # no label unless assets/citemap.js chose to draw it (class lbl): drawn labels never collide
+        "label": "", "font-size": 12, "font-family": "Helvetica, Arial, sans-serif", "color": "#1d2430",
+        "text-valign": "bottom", "text-halign": "center", "text-margin-y": 4, "text-wrap": "ellipsis",
+        "text-max-width": "220px", "border-width": 1.5, "border-color": "#ffffff",
+        "text-background-color": "#ffffff", "text-background-opacity": 0.85, "text-background-padding": "2px",
         "text-background-shape": "roundrectangle",
     }},
-    {"selector": "node.labelled", "style": {"min-zoomed-font-size": 0}},
+    {"selector": "node.lbl", "style": {"label": "data(label)", "z-index": 15}},
     {"selector": "node.reference", "style": {"shape": "round-rectangle"}},
     {"selector": "node.citer", "style": {"shape": "ellipse"}},
     {"selector": "node.seed", "style": {"shape": "star", "border-width": 3, "border-color": "#1d2430",
-                                        "font-size": 13, "font-weight": "bold", "z-index": 20}},
+                                        "font-weight": "bold", "z-index": 20}},
     {"selector": "node.expanded", "style": {"border-width": 3, "border-color": "#1d2430", "border-style": "double"}},
     {"selector": "node.truncated", "style": {"border-style": "dashed", "border-color": "#b45309", "border-width": 3}},
     {"selector": "node.selected", "style": {"border-width": 5, "border-color": "#e11d48", "font-weight": "bold",
                                             "z-index": 30, "overlay-opacity": 0}},
     {"selector": "node.tl", "style": {"text-halign": "right", "text-valign": "center", "text-margin-x": 6,
-                                      "text-margin-y": 0, "text-wrap": "ellipsis", "text-max-width": "230px"}},
+                                      "text-margin-y": 0, "text-wrap": "ellipsis", "text-max-width": "260px"}},
     {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
     # in the visitor's library: a teal halo, whatever the border says; the library filter hides with display
     {"selector": "node.lib", "style": {"underlay-color": "#0d9488", "underlay-opacity": 0.55, "underlay-padding": 7,
@@ -38,7 +39,7 @@ STYLESHEET: list[dict] = [
     {"selector": "node.axis", "style": {
         "shape": "round-rectangle", "background-opacity": 0, "border-width": 0, "width": 1, "height": 1,
         "label": "data(label)", "font-size": 15, "font-weight": "bold", "color": "#5b6472", "text-valign": "center",
-        "min-zoomed-font-size": 0, "text-background-opacity": 0, "events": "no",
+        "text-wrap": "none", "text-background-opacity": 0, "events": "no",
     }},
     {"selector": "edge", "style": {
         "width": 1, "line-color": "#b9c1cd", "curve-style": "straight", "target-arrow-shape": "triangle",

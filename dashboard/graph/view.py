@@ -7,8 +7,8 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
-  ``truncated``, ``top`` (most cited, always labelled) papers; ``edges`` as ``source``/``target``
-  node positions; timeline ``axis`` labels; the ``palette`` for colour by area or by year.
+  ``truncated``, ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
+  as ``source``/``target`` node positions; timeline ``axis`` labels; the ``palette`` for colour by area or by year.
 
 ``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
@@ -38,7 +38,7 @@ from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
 from dashboard.store import Store
 
 LABEL_CHARS = 42  # assets/citemap.js cuts labels to the same length
-ALWAYS_LABELLED = 8  # most cited papers in view that keep their label at any zoom
+ALWAYS_LABELLED = 8  # most cited papers in view, ranked for a label right after seeds, selected and expanded
 ROLE_LETTERS = np.frombuffer(b"srcx", dtype="S1")  # by role code (neighbourhood.ROLES)
 
 
