@@ -187,13 +187,18 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     gone = neighbourhood(store, ViewState(("2006.04862",), expand=(store.id(far), "2106.03764")))
     assert gone.expanded == [exp] and len(gone.rows) == len(neighbourhood(store, ViewState(
         ("2006.04862",), expand=("2106.03764",))).rows)
-    # hidden: each neighbour the filters hide, counted per list walked
-    state = ViewState(("2110.10090",), years=(2023, 2023))
+    # hidden: the papers the unfiltered view shows and the filtered one does not, each once
+    state = ViewState(("2110.10090", "2106.03764"), years=(2023, 2023))
     filtered = neighbourhood(store, state)
-    row = store.row("2110.10090")
-    nbrs = [store.references(row), store.citers(row)]
-    want = sum(int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum()) for n in nbrs)
-    assert filtered.hidden == want > 0 and filtered.layout_rows is not filtered.rows
+    plain = set(neighbourhood(store, ViewState(("2110.10090", "2106.03764"))).rows.tolist())
+    want = len(plain - set(filtered.rows.tolist()))
+    per_list = sum(int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum()) for s in state.seeds
+                   for n in (store.references(store.row(s)), store.citers(store.row(s))))
+    assert filtered.hidden == want > 0 and per_list > want  # a paper in two lists counts once
+    assert filtered.layout_rows is not filtered.rows
+    limited = neighbourhood(store, replace(state, limit=10))  # beyond the limit: not in the map, not counted
+    assert limited.hidden == len(set(neighbourhood(store, ViewState(state.seeds, limit=10)).rows.tolist())
+                                 - set(limited.rows.tolist())) < want
     # a filter of one citation hides papers no one cites
     pid = next(p for p in SEED_IDS if (store.in_cited[np.concatenate(
         [store.references(store.row(p)), store.citers(store.row(p))])] == 0).any())

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dash import Dash, Input, Output, html
 
 from dashboard.callbacks.common import read_state
 from dashboard.graph import colors, figures
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
-from dashboard.graph.state import MAX_LIMIT, ViewState
+from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
 from dashboard.graph.view import build_subgraph, short_label, shown_areas
 from dashboard.library import MAX_ENTRIES
 from dashboard.store import Store
@@ -26,6 +28,14 @@ def status_text(store: Store, sub: Subgraph) -> str:
     if sub.capped:
         parts.append("node limit reached")
     return " · ".join(parts)
+
+
+def more_papers(store: Store, sub: Subgraph, state: ViewState) -> int:
+    """How many papers "Show more" (the limit one step up) adds to the view: 0 if nothing is capped."""
+    if not sub.truncated or state.limit >= MAX_LIMIT:
+        return 0
+    bigger = build_subgraph(store, replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)))
+    return max(0, len(bigger.rows) - len(sub.rows))
 
 
 def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
@@ -134,8 +144,9 @@ def register(app: Dash, store: Store) -> None:
     def render_side(query):  # what goes around the graph: needs the papers in view, not their positions
         state, _ = read_state(store, query)
         sub = build_subgraph(store, state)
-        more_style = {"display": "inline-block"} if sub.truncated and state.limit < MAX_LIMIT else {"display": "none"}
-        more_label = f"Show more (up to {min(MAX_LIMIT, state.limit * 2):,} each)"
+        added = more_papers(store, sub, state)
+        more_style = {"display": "inline-block"} if added else {"display": "none"}
+        more_label = f"Show {added:,} more"
         return (status_text(store, sub), more_style, more_label, legend(store, sub, state),
                 figures.overview(store, sub.rows, state), seeds_list(store, state), query)
 

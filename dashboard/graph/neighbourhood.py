@@ -47,7 +47,6 @@ class Walk:
     parents: np.ndarray
     groups: list[Group]
     truncated: list[Truncation] = field(default_factory=list)
-    hidden: int = 0  # neighbours hidden by the filters
     capped: bool = False  # MAX_NODES reached
 
 
@@ -61,7 +60,7 @@ class Subgraph:
     seeds: list[int]
     selected: int | None
     truncated: list[Truncation] = field(default_factory=list)
-    hidden: int = 0
+    hidden: int = 0  # papers the view would show without its filters and does not show: each counted once
     capped: bool = False
     # what positions are computed on: the walk without filters, then papers only the filters let in and a
     # selected paper out of view; is ``rows`` itself when there are no filters
@@ -94,7 +93,6 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
     rows, roles, parents, sizes = [first], [SEED], [-1], [len(first)]  # in runs: role and parent of each run
     groups: list[Group] = []
     truncated: list[Truncation] = []
-    hidden = 0
     capped = False
     for src in sources:
         if src not in slots:
@@ -104,10 +102,8 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
             nbrs = fetch(src)
             total = len(nbrs)
             if state is not None and total:
-                mask = store.filter_mask(nbrs, years=state.years, areas=state.areas,
-                                         min_citations=state.min_citations)
-                hidden += int(total - np.count_nonzero(mask))
-                nbrs = nbrs[mask]
+                nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas,
+                                              min_citations=state.min_citations)]
             if len(nbrs) > limit:
                 truncated.append(Truncation(src, direction, limit, len(nbrs)))
                 nbrs = nbrs[:limit]
@@ -125,7 +121,7 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
             groups.append(Group(src, start, slots.count))
     return Walk(rows=np.concatenate(rows, dtype=np.int64), roles=np.array(roles, dtype=np.uint8).repeat(sizes),
                 parents=np.array(parents, dtype=np.int64).repeat(sizes), groups=groups, truncated=truncated,
-                hidden=hidden, capped=capped)
+                capped=capped)
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
@@ -147,7 +143,7 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
         expanded = [e for e in expand if e in slots]
     sub = Subgraph(
         rows=rows, roles=roles, edge_i=edge_i, edge_j=edge_j, expanded=expanded,
-        seeds=seeds, selected=selected, truncated=walk.truncated, hidden=walk.hidden, capped=walk.capped,
+        seeds=seeds, selected=selected, truncated=walk.truncated, hidden=0, capped=walk.capped,
         layout_rows=rows, layout_parents=parents, layout_groups=walk.groups,
     )
     layout = walk
@@ -155,6 +151,7 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
         with store.row_slots() as lslots:
             layout = _walk(store, lslots, sources, seeds, state.limit, None)
             extra = lslots.positions(rows) < 0
+            sub.hidden = len(layout.rows) - (len(rows) - int(np.count_nonzero(extra)))
         _add_layout(sub, layout, rows[extra], parents[extra])
     # seeds are walked first: the papers they bring in follow them
     sub.base_count = max((g.end for g in layout.groups if g.paper in seeds), default=len(seeds))

@@ -61,8 +61,24 @@ def test_clicking_a_shared_paper_expands_it_and_its_panel_keeps_the_counts_apart
 
 def test_a_seed_of_the_merged_data_shows_hundreds(dpage: Page) -> None:
     dpage.open("?seeds=1706.03762")
-    assert len(dpage.node_ids()) > 300
+    before = dpage.node_ids()
+    assert len(before) > 300
     assert "showing 300 of 743 citers" in dpage.text("#span-status")
+    # "Show more" says what the next click adds, and adds exactly that
+    label = dpage.text("#button-show-more")
+    assert label.startswith("Show ") and label.endswith(" more")
+    n = int(label.split()[1].replace(",", ""))
+    dpage.page.click("#button-show-more")
+    dpage.page.wait_for_function("() => window.location.search.includes('limit=600')", timeout=15000)
+    dpage.settle()
+    after = dpage.node_ids()
+    assert before < after and len(after) - len(before) == n == 300
+    assert dpage.text("#button-show-more") == "Show 143 more"  # the last 143 of 743 citers
+    # filters: each hidden paper counted once, among those the map would show
+    dpage.open("?seeds=1706.03762&years=2019-2019")
+    status = dpage.text("#span-status")
+    hidden = int(status.split(" hidden by filters")[0].split(" · ")[-1].replace(",", ""))
+    assert 0 < hidden < 323
 
 
 def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Path) -> None:
