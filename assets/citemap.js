@@ -240,6 +240,7 @@ window.citemapLabels = (function () {
         if (out || kept.some(function (k) { return overlaps(k, bb); })) { c[0].removeClass("lbl"); } else { kept.push(bb); }
       });
     });
+    api.runs += 1;  /* tests wait for the labels of a new zoom to be chosen */
   }
   var pending = null;
   function attach(cy) {
@@ -256,5 +257,63 @@ window.citemapLabels = (function () {
   }
   var timer = setInterval(function () { if (window.cy) { attach(window.cy); } }, 200);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
-  return {choose: choose, apply: apply, box: box};
+  var api = {choose: choose, apply: apply, box: box, runs: 0};
+  return api;
+})();
+
+/* Controls done in the browser: zoom and fit buttons, dismissing a notice, a double-click on the citations-by-year
+   chart clearing its year selection, and a paper chosen in a list brought into view once the map is drawn. */
+(function () {
+  var centreOn = null;
+  function zoomBy(cy, factor) {
+    cy.animate({zoom: {level: cy.zoom() * factor, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}}},
+               {duration: 150});
+  }
+  document.addEventListener("click", function (event) {
+    var t = event.target, cy = window.cy;
+    if (!t || !t.closest) { return; }
+    if (t.closest(".notice-close")) { t.closest(".notice").classList.add("dismissed"); return; }
+    if (cy && t.closest("#button-zoom-in")) { zoomBy(cy, 1.3); return; }
+    if (cy && t.closest("#button-zoom-out")) { zoomBy(cy, 1 / 1.3); return; }
+    if (cy && t.closest("#button-fit")) { cy.animate({fit: {eles: cy.elements(":visible"), padding: 40}}, {duration: 200}); return; }
+    var link = t.closest(".list .link, .seed-item .link, .search-select");
+    if (link) {
+      var id = link.id && link.id.charAt(0) === "{" ? JSON.parse(link.id).index : null;
+      centreOn = id;
+      if (cy && id && cy.getElementById(id).nonempty()) { centre(cy, id); }
+    }
+  });
+  function centre(cy, id) {
+    var n = cy.getElementById(id);
+    if (n.empty() || !n.visible()) { return; }
+    var ext = cy.extent(), p = n.position();
+    var inside = p.x > ext.x1 + ext.w * 0.1 && p.x < ext.x2 - ext.w * 0.1 && p.y > ext.y1 + ext.h * 0.1 &&
+      p.y < ext.y2 - ext.h * 0.1;
+    if (!inside) { cy.animate({center: {eles: n}}, {duration: 250}); }
+  }
+  function attach(cy) {
+    if (cy.__citemapControls) { return; }
+    cy.__citemapControls = true;
+    cy.on("add", function () {  /* the map of the new state is drawn: bring the chosen paper into view */
+      if (!centreOn) { return; }
+      var id = centreOn;
+      setTimeout(function () { centreOn = null; centre(cy, id); }, 120);
+    });
+  }
+  var chartAttached = null;
+  var timer = setInterval(function () {
+    if (window.cy) { attach(window.cy); }
+    var chart = document.querySelector("#graph-by-year .js-plotly-plot");
+    if (chart && chart !== chartAttached && chart.on) {
+      chartAttached = chart;
+      var clear = function () {  /* in select mode a double-click is a "deselect"; in zoom mode a "doubleclick" */
+        if (window.dash_clientside && window.dash_clientside.set_props) {
+          window.dash_clientside.set_props("store-chart-clear", {data: Date.now()});
+        }
+      };
+      chart.on("plotly_doubleclick", clear);
+      chart.on("plotly_deselect", clear);
+    }
+  }, 250);
+  window.addEventListener("beforeunload", function () { clearInterval(timer); });
 })();

@@ -10,6 +10,9 @@ from dashboard.store import Store
 
 cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
 
+# Cytoscape zooms by 10 ** (0.4 * sensitivity) per mouse-wheel notch (deltaY 100): 0.25 -> 1.26x a notch
+WHEEL_SENSITIVITY = 0.25
+
 STYLESHEET: list[dict] = [
     {"selector": "node", "style": {
         "width": "data(size)", "height": "data(size)", "background-color": "data(color)",
@@ -149,16 +152,22 @@ def _graph_area() -> html.Main:
                         id="graph-citations", elements=[], stylesheet=STYLESHEET,
                         layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
                         style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
+                        wheelSensitivity=WHEEL_SENSITIVITY,
                         boxSelectionEnabled=False, responsive=True,
                         autoRefreshLayout=True, className="graph-citations",
                     )),
+        html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
+            html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in", n_clicks=0),
+            html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out", n_clicks=0),
+            html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map", n_clicks=0),
+        ]),
         html.Div(id="div-hover", className="hover-card"),
         html.Div(className="status", children=[
             html.Span(id="span-status"),
             html.Span(id="span-library-count", className="library-count"),
             html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
                         style={"display": "none"}),
-            html.Span("click a paper: expand / collapse · Esc: clear selection", className="key"),
+            html.Span("click: expand / collapse · Esc: clear · wheel: zoom", className="key"),
         ]),
     ])
 
@@ -192,6 +201,7 @@ def make_layout(store: Store, library: dict | None = None) -> html.Div:
         dcc.Store(id="store-library", storage_type="session", data=library),
         dcc.Store(id="store-library-error"),
         dcc.Store(id="store-escape"),
+        dcc.Store(id="store-chart-clear"),  # a double-click on the citations-by-year chart (assets/citemap.js)
         dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
         dcc.Store(id="store-pong"),
         dcc.Download(id="download-export"),

@@ -175,6 +175,7 @@ def test_etag_names_the_dataset_build(client) -> None:
 
 
 CONTROLS = ["graph-citations", "button-reset", "range-years", "dropdown-areas", "input-min-citations", "radio-color",
+            "store-chart-clear",
             "radio-layout", "button-show-more", "graph-by-year", "store-escape", "input-search", "nope"]
 
 

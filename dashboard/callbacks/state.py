@@ -86,6 +86,8 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
     if trig == "graph-by-year":
         years = _years_from_chart(value)  # a cleared selection (redrawn chart) keeps the filter
         return (replace(state, years=years) if years else state), notices
+    if trig == "store-chart-clear":  # a double-click on the chart: its year selection cleared
+        return replace(state, years=None), notices
     if trig == "store-escape":
         return replace(state, selected=None), notices
     if trig == "input-search":
@@ -117,7 +119,9 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
 
 
 def notice_list(notices: list[str]) -> list:
-    return [html.Div(n, className="notice") for n in notices]
+    """Notices above the graph, each with a button that dismisses it (assets/citemap.js)."""
+    return [html.Div(className="notice", children=[
+        html.Span(n), html.Button("×", className="notice-close", title="dismiss", n_clicks=0)]) for n in notices]
 
 
 def register(app: Dash, store: Store) -> None:
@@ -142,6 +146,7 @@ def register(app: Dash, store: Store) -> None:
         Input("button-show-more", "n_clicks"),
         Input("graph-by-year", "selectedData"),
         Input("store-escape", "data"),
+        Input("store-chart-clear", "data"),
         Input("input-search", "n_submit"),
         Input({"type": "paper-link", "index": ALL}, "n_clicks"),
         Input({"type": "search-select", "index": ALL}, "n_clicks"),
@@ -155,6 +160,8 @@ def register(app: Dash, store: Store) -> None:
         current, search_text = args[-2], args[-1]
         trig = ctx.triggered_id
         value = ctx.triggered[0]["value"] if ctx.triggered else None
+        if any(t.get("prop_id") == "store-chart-clear.data" for t in ctx.triggered or []):
+            trig = "store-chart-clear"  # the double-click also deselects the chart, in the same request
         if isinstance(trig, dict) and not value:
             raise PreventUpdate  # a list was re-rendered, nothing was clicked
         if trig is None or trig == "url" or not isinstance(current, str):

@@ -32,9 +32,19 @@ def default_server() -> Iterator[load.Server]:
     s.stop()
 
 
-def labels(p: Page) -> dict:
-    p.page.wait_for_timeout(400)  # labels are chosen 60 ms after the last change, in the next frame
+def labels(p: Page, after: int = 0) -> dict:
+    """The drawn labels, once they have been chosen for the current view (more than ``after`` runs)."""
+    p.page.wait_for_function("n => window.citemapLabels.runs > n", arg=after, timeout=15000)
+    for _ in range(20):  # and no later change (a fit, a second draw) is still being labelled: runs stay put
+        n = runs(p)
+        p.page.wait_for_timeout(300)
+        if runs(p) == n:
+            break
     return p.page.evaluate(MEASURE)
+
+
+def runs(p: Page) -> int:
+    return p.page.evaluate("() => window.citemapLabels.runs")
 
 
 @pytest.mark.parametrize(("query", "size", "at_least"), [
@@ -55,9 +65,10 @@ def test_drawn_labels_never_overlap(browser, default_server, query: str, size: t
         seeds = p.node_ids(".seed")
         assert seeds <= set(got["ids"])  # seeds first
         # zoom in around the centre: more room, more labels, still no overlap, same size on screen
+        before = runs(p)
         p.page.evaluate("() => cy.zoom({level: cy.zoom() * 2.5, renderedPosition: {x: cy.width() / 2, "
                         "y: cy.height() / 2}})")
-        zoomed = labels(p)
+        zoomed = labels(p, before)
         assert zoomed["overlaps"] == [] and zoomed["outside"] == 0
         assert min(zoomed["px"]) >= px - 0.01 and max(zoomed["px"]) <= px + 1.01
         assert set(zoomed["ids"]) - set(got["ids"])  # re-chosen on zoom: room for labels that were blocked

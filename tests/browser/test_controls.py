@@ -1,0 +1,81 @@
+"""Map controls in the page: zoom and fit buttons, a gentle mouse wheel, lists that bring a paper into view,
+the chart's double-click, notices that can be dismissed and never cover the graph, the help line."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import Page
+
+
+def zoom(p: Page) -> float:
+    return p.page.evaluate("() => cy.zoom()")
+
+
+def test_zoom_buttons_wheel_and_fit(page: Page) -> None:
+    page.open()
+    fitted = zoom(page)
+    box = page.page.locator("#graph-citations").bounding_box()
+    page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.page.mouse.wheel(0, -100)  # one notch in
+    page.page.wait_for_timeout(300)
+    notch = zoom(page) / fitted
+    assert 1.05 < notch <= 1.3
+    page.page.click("#button-zoom-in")
+    page.page.wait_for_timeout(400)
+    assert abs(zoom(page) / fitted - notch * 1.3) < 0.02
+    page.page.click("#button-zoom-out")
+    page.page.click("#button-zoom-out")
+    page.page.wait_for_timeout(500)
+    assert zoom(page) < fitted * notch
+    page.page.click("#button-fit")
+    page.page.wait_for_timeout(500)
+    assert abs(zoom(page) - fitted) / fitted < 0.05
+    inside = page.page.evaluate("""() => { const e = cy.extent(), b = cy.elements(':visible').boundingBox();
+        return b.x1 >= e.x1 - 1 && b.x2 <= e.x2 + 1 && b.y1 >= e.y1 - 1 && b.y2 <= e.y2 + 1; }""")
+    assert inside
+
+
+def test_a_paper_clicked_in_a_list_comes_into_view(page: Page) -> None:
+    page.open("?seeds=2110.10090")
+    # zoom far into one corner, so that most papers are off screen
+    page.page.evaluate("() => cy.zoom({level: cy.zoom() * 6, renderedPosition: {x: 5, y: 5}})")
+    page.page.wait_for_timeout(200)
+    target = page.page.evaluate("""() => { const e = cy.extent();
+        return cy.nodes('.citer').filter(n => { const p = n.position();
+          return p.x < e.x1 || p.x > e.x2 || p.y < e.y1 || p.y > e.y2; }).map(n => n.id()); }""")
+    title = page.page.evaluate("id => cy.getElementById(id).data('title')", target[0])
+    page.page.click(f".list-citers button[id*='{target[0]}']")
+    page.page.wait_for_function("id => decodeURIComponent(location.search).includes('selected=' + id)", arg=target[0])
+    page.settle()
+    page.page.wait_for_timeout(600)
+    shown = page.page.evaluate("""id => { const e = cy.extent(), p = cy.getElementById(id).position();
+        return p.x > e.x1 && p.x < e.x2 && p.y > e.y1 && p.y < e.y2; }""", target[0])
+    assert shown, title
+
+
+def test_double_click_on_the_chart_clears_its_years(page: Page) -> None:
+    page.open("?seeds=2110.10090&years=2022-2023")
+    box = page.page.locator("#graph-by-year .nsewdrag").first.bounding_box()
+    page.page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.page.wait_for_function("() => !location.search.includes('years=')", timeout=10000)
+    page.settle()
+    assert "years=" not in page.query()
+
+
+def test_notices_can_be_dismissed_and_do_not_cover_the_graph(page: Page) -> None:
+    page.open("?seeds=nope,2110.10090")
+    notice = page.page.locator("#div-notices .notice").first
+    assert "Unknown paper id in seeds: 'nope'" in notice.inner_text()
+    n = notice.bounding_box()
+    g = page.page.locator("#graph-citations").bounding_box()
+    assert n["y"] + n["height"] <= g["y"] + 1  # above the graph, not over it
+    notice.locator(".notice-close").click()
+    assert not notice.is_visible()
+
+
+def test_the_help_line_is_visible_at_1280x800(page: Page) -> None:
+    page.open()
+    key = page.page.locator(".status .key")
+    assert key.is_visible()
+    b = key.bounding_box()
+    assert b["x"] + b["width"] <= 1280 and b["y"] + b["height"] <= 800
+    assert "Esc" in key.inner_text()
