@@ -6,6 +6,7 @@ import dash_cytoscape as cyto
 from dash import dcc, html
 
 from dashboard.graph.state import LAYOUTS
+from dashboard.graph.years import year_floor
 from dashboard.store import Store
 
 cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
@@ -54,10 +55,12 @@ STYLESHEET: list[dict] = [
 
 
 def _filters(store: Store) -> html.Div:
-    lo, hi = store.year_min or 2000, store.year_max or 2000
+    lo, hi = year_floor(store) or 2000, store.year_max or 2000
     step = max(1, -(-(hi - lo) // 3))
     marks = {y: str(y) for y in range(lo, hi + 1, step) if hi - y >= step / 2}
     marks[hi] = str(hi)
+    if store.year_min is not None and store.year_min < lo:
+        marks[lo] = f"≤{lo}"  # the first position reaches back to the oldest paper
     area_counts = store.area_counts()
     return html.Div(className="filters", children=[
         html.H2("Filters"),

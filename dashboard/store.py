@@ -306,6 +306,11 @@ class Store:
             mask &= self.in_cited[rows] >= min_citations
         return mask
 
+    def year_at_percentile(self, q: float) -> int | None:
+        """The year below which ``q`` percent of the papers of known year were published (None: no years)."""
+        known = self.year[self.year >= 0]
+        return int(np.percentile(known, q, method="lower")) if len(known) else None
+
     def area_counts(self) -> dict[str, int]:
         """Papers per area over the whole dataset (a paper counts once per area)."""
         counts = np.bincount(self.arrays["area_codes"], minlength=len(self.area_names))

@@ -314,3 +314,20 @@ def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
         want = len(set(nbrs[keep].tolist()) - shown)
         got = new_neighbours(store, neighbourhood(store, state), row, state)
         assert got == want and 0 < got < new_neighbours(store, neighbourhood(store, base), row, base), change
+
+
+def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:
+    """Viridis over the first to the last year of the papers in view, not the dataset's whole range."""
+    from dashboard.graph.colors import YEAR_SCALE
+    from dashboard.graph.view import view_years
+
+    view = compute_view(store, ViewState(("2110.10090",), color="year", years=(2022, 2024)))
+    p = json.loads(view.payload_json)
+    years = [n["year"] for n in payload_nodes(p) if n["year"] is not None]
+    lo, hi = min(years), max(years)
+    assert (lo, hi) == view_years(store, view.sub.rows) and (store.year_min, store.year_max) != (lo, hi)
+    pal = p["palette"]
+    assert pal["year0"] == lo and len(pal["year"]) == hi - lo + 1
+    assert pal["year"][0] == YEAR_SCALE[0] and pal["year"][-1] == YEAR_SCALE[-1]
+    whole = json.loads(compute_view(store, ViewState(("2110.10090",), color="year")).payload_json)["palette"]
+    assert whole["year0"] < lo  # the unfiltered view reaches further back, so its scale starts earlier

@@ -11,7 +11,7 @@ from dashboard.graph import colors, figures
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
 from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
-from dashboard.graph.view import build_subgraph, short_label, shown_areas
+from dashboard.graph.view import build_subgraph, short_label, shown_areas, view_years
 from dashboard.library import MAX_ENTRIES
 from dashboard.store import Store
 
@@ -40,8 +40,8 @@ def more_papers(store: Store, sub: Subgraph, state: ViewState) -> int:
 
 def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
     if state.color == "year":
-        lo, hi = store.year_min, store.year_max
-        return [html.Div("Colour: year", className="legend-title"),
+        lo, hi = view_years(store, sub.rows)
+        return [html.Div("Colour: year (the papers in view)", className="legend-title"),
                 html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))])]
     items = [html.Div("Colour: primary area", className="legend-title")]
     for name, color in colors.area_legend(store.area_names, shown_areas(store, sub)):

@@ -25,6 +25,7 @@ from dashboard.graph.state import (
     toggle_expand,
 )
 from dashboard.graph.view import build_subgraph
+from dashboard.graph.years import slider_value, slider_years
 from dashboard.store import Store
 
 
@@ -67,9 +68,7 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         return read_state(store, "")[0], notices
     if trig == "range-years":
         if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
-            lo, hi = int(min(value)), int(max(value))
-            full = (store.year_min, store.year_max)
-            return replace(state, years=None if (lo, hi) == full else (lo, hi)), notices
+            return replace(state, years=slider_years(store, int(min(value)), int(max(value)))), notices
         return state, notices
     if trig == "dropdown-areas":
         areas = [a for a in value if isinstance(a, str)] if isinstance(value, list) else []
@@ -172,7 +171,7 @@ def register(app: Dash, store: Store) -> None:
             state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
             notices += more
         query = encode_query(state)
-        years = list(state.years) if state.years else [store.year_min, store.year_max]
+        years = slider_value(store, state.years)
         clear_search = "" if trig == "input-search" or (isinstance(trig, dict)
                                                           and trig.get("type", "").startswith("search")) else no_update
         return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,

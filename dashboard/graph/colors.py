@@ -1,5 +1,5 @@
-"""Colours of papers: by area (a fixed palette over the dataset's areas, most frequent first) or by
-year (a sequential scale over the dataset's year range). Stable across views of one dataset."""
+"""Colours of papers: by area (a fixed palette over the dataset's areas, most frequent first: stable across
+views of one dataset) or by year (viridis, perceptually uniform, over the years of the papers in view)."""
 
 from __future__ import annotations
 

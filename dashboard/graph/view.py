@@ -82,6 +82,13 @@ def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | N
     }
 
 
+def view_years(store: Store, rows: np.ndarray) -> tuple[int | None, int | None]:
+    """The first and last year of the papers in view (what colour by year spans), or (None, None)."""
+    years = store.year[rows]
+    known = years[years >= 0]
+    return (int(known.min()), int(known.max())) if len(known) else (None, None)
+
+
 def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
     """Positions in ``rows`` of a few ``wanted`` rows (a broadcast compare: no sorting)."""
     w = np.fromiter(wanted, dtype=np.int64)
@@ -105,7 +112,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i, "target": sub.edge_j},
         "axis": year_axis(xy, store.year[rows]) if state.layout == "timeline" else [],
-        "palette": palette(tuple(store.area_names), store.year_min, store.year_max),
+        "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()

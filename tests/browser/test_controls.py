@@ -79,3 +79,13 @@ def test_the_help_line_is_visible_at_1280x800(page: Page) -> None:
     b = key.bounding_box()
     assert b["x"] + b["width"] <= 1280 and b["y"] + b["height"] <= 800
     assert "Esc" in key.inner_text()
+
+
+def test_colour_by_year_uses_viridis_over_the_years_in_view(page: Page) -> None:
+    page.open("?seeds=2110.10090&color=year")
+    got = page.page.evaluate("""() => cy.nodes('.paper').filter(n => n.data('year') !== null)
+        .map(n => [n.data('year'), n.data('color').toLowerCase()])""")
+    lo, hi = min(y for y, _ in got), max(y for y, _ in got)
+    assert {c for y, c in got if y == lo} == {"#440154"} and {c for y, c in got if y == hi} == {"#fde725"}
+    legend = page.text("#div-legend")
+    assert "Colour: year (the papers in view)" in legend and str(lo) in legend and str(hi) in legend

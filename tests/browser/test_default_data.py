@@ -146,3 +146,27 @@ def test_the_library_stays_with_the_visitor(browser, default_server, tmp_path: P
         a.page.reload()  # the tab keeps it
         a.wait_graph()
         a.page.wait_for_function("() => cy.nodes('.lib').length === 3", timeout=15000)
+
+
+def test_the_year_slider_gives_the_recent_years_room(dpage: Page) -> None:
+    dpage.open()
+    marks = dpage.page.evaluate("() => Array.from(document.querySelectorAll('#range-years .dash-slider-mark'))"
+                                ".map(m => [m.innerText, m.getBoundingClientRect().left])")
+    texts = [t for t, _ in marks]
+    assert texts[0] == "≤2010" and texts[-1] == "2025"
+    track = dpage.page.locator("#range-years .dash-slider-track").bounding_box()
+    # 2016-2025 (nine tenths of the papers) take more than half of the slider, not a sixth as on 1971-2025
+    left = {t: x for t, x in marks}
+    assert left["2025"] - left["2015"] > track["width"] / 2
+    dpage.page.focus("#range-years [role=slider] >> nth=0")
+    for _ in range(8):
+        dpage.page.keyboard.press("ArrowRight")
+    dpage.page.wait_for_function("() => decodeURIComponent(location.search).includes('years=2018-2025')",
+                                 timeout=15000)
+    dpage.settle()
+    years = dpage.page.evaluate("() => cy.nodes('.paper').not('.seed').map(n => n.data('year'))")
+    assert years and min(years) >= 2018
+    dpage.page.focus("#range-years [role=slider] >> nth=0")
+    for _ in range(8):
+        dpage.page.keyboard.press("ArrowLeft")
+    dpage.page.wait_for_function("() => !location.search.includes('years=')", timeout=15000)  # back to all years
