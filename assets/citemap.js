@@ -100,7 +100,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       }
       for (i = 0; i < p.axis.length; i++) {
         var ax = p.axis[i];
-        out.push({data: {id: "axis-" + ax.year, label: String(ax.year)}, position: {x: ax.x, y: ax.y},
+        out.push({data: {id: "axis-" + ax.id, label: ax.label}, position: {x: ax.x, y: ax.y},
                   classes: "axis", selectable: false, grabbable: false});
       }
       var src = p.edges.source, dst = p.edges.target;

@@ -229,20 +229,35 @@ def test_layouts_are_deterministic(store: Store) -> None:
         assert {k: v["position"] for k, v in a.items()} == {k: v["position"] for k, v in b.items()}
 
 
-def test_timeline_puts_years_left_to_right_and_seeds_on_the_centre_line(store: Store) -> None:
-    state = replace(SEEDS, layout="timeline")
-    ns = nodes(compute_view(store, state))
-    by_year: dict[int, set[float]] = {}
-    for n in ns.values():
-        if n["data"]["year"] is not None:
-            by_year.setdefault(n["data"]["year"], set()).add(n["position"]["x"])
-    years = sorted(by_year)
-    assert all(len(xs) == 1 for xs in by_year.values())
-    xs = [next(iter(by_year[y])) for y in years]
-    assert xs == sorted(xs) and len(set(xs)) == len(xs)
-    assert ns["2110.10090"]["position"]["y"] == 0.0
-    axis = compute_view(store, state).payload["axis"]
-    assert [a["year"] for a in axis] == years
+def test_timeline_is_date_by_citations_and_no_two_papers_overlap(default_store: Store) -> None:
+    """x = publication month, y = citers in the dataset on a log scale (higher = more cited); no two node bodies
+    overlap, even for 1,207 papers of a few years; ticks for years along the bottom and citer counts on the left."""
+    from dashboard.graph.layouts import month_of, node_radius
+
+    s = default_store
+    view = compute_view(s, ViewState(("1412.6980",), layout="timeline", limit=1200))
+    rows = view.sub.rows
+    xy = np.column_stack([view.payload["x"], view.payload["y"]])
+    when = month_of(s, rows)
+    order = np.argsort(when, kind="stable")
+    assert np.all(np.diff(xy[order, 0]) >= -1e-6)  # x never goes back in time
+    assert len(np.unique(np.round(xy[:, 0]))) > 60  # months, not a dozen year columns
+    seeds = set(view.sub.seeds)
+    radius = np.array([node_radius(int(s.in_cited[r]), int(r) in seeds) for r in rows.tolist()])
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    assert not np.any(d < radius[:, None] + radius[None, :] - 0.01)
+    cites = s.in_cited[rows]
+    top = int(np.argmax(np.where(np.isin(rows, list(seeds)), -1, cites)))
+    least = cites <= np.percentile(cites, 25)
+    assert xy[top, 1] < np.median(xy[least, 1]) - 300  # the most cited citer is far above the least cited
+    w, h = np.ptp(xy[:, 0]), np.ptp(xy[:, 1])
+    assert w > 1.5 * h  # a wide picture: the canvas's width is used
+    axis = view.payload["axis"]
+    years = [a for a in axis if a["id"].startswith("y")]
+    assert [int(a["label"]) for a in years] == sorted(int(a["label"]) for a in years) and len(years) >= 5
+    assert all(a["y"] > xy[:, 1].max() for a in years)  # along the bottom
+    assert {"1 citing", "10 citing", "100 citing"} <= {a["label"] for a in axis if a["id"].startswith("c")}
 
 
 def test_concentric_puts_more_cited_papers_nearer_the_centre(store: Store) -> None:

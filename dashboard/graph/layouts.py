@@ -5,7 +5,8 @@ Three layouts, each deterministic (the same state gives the same picture after a
 * ``force``: igraph Fruchterman-Reingold on the seeds and their neighbours (cached per seed set),
   then the neighbours of each expanded paper on arcs around it, facing away from the centre; an
   expansion therefore never moves what is already on screen.
-* ``timeline``: x = year, papers of one year stacked in a column around the centre line, seeds on it.
+* ``timeline``: x = publication month, y = citers in the dataset on a log scale; papers that would overlap
+  move up or down just enough (most important placed first); tick labels along the bottom and the left.
 * ``concentric``: seeds in the middle, then rings of papers from most to least cited, each ring
   ordered by year.
 
@@ -32,7 +33,6 @@ Placed = tuple[np.ndarray, np.ndarray]  # rows, and their (n, 2) positions
 EDGE_LENGTH = 110.0  # px, median edge length of a force layout
 SMALL_STAR = 24  # one seed with at most this many neighbours: a ring, no force layout needed
 NODE_GAP = 46.0  # px between nodes on an arc or in a column
-YEAR_GAP = 300.0  # px between the columns of the timeline
 _RNG_LOCK = threading.Lock()
 _LOCK = threading.Lock()
 _BASE_CACHE: dict[tuple, tuple[np.ndarray, tuple[float, float]]] = {}  # insertion-ordered; the oldest goes first
@@ -210,24 +210,99 @@ def _placed(pos: Positions) -> Placed:
     return rows, np.array(list(pos.values()), dtype=float).reshape(-1, 2)
 
 
+def node_radius(in_cited: int, seed: bool) -> float:
+    """Half the drawn size of a node (assets/citemap.js: 14 + 5.5 log10(1 + citers), seeds at least 42)."""
+    size = 14 + 5.5 * math.log10(1 + max(in_cited, 0))
+    return (max(size, 42) if seed else size) / 2
+
+
+def month_of(store: Store, rows: np.ndarray) -> np.ndarray:
+    """Publication time of each row in years with the month as a fraction (2017.42 = June 2017): the first-posted
+    date where known, else the month of a new-style arXiv id (``1706.03762``: June 2017), else a fixed point of
+    the year chosen by the row (so that papers known only by year spread over it); NaN if the year is unknown."""
+    years = store.year[rows].astype(float)
+    posted = store.papers.column("posted").take(np.asarray(rows, dtype=np.int64)).to_pylist()
+    ids = store.ids(rows)
+    # month unknown: spread over the year by a fixed hash of the row, not all on mid-year
+    spread = np.asarray([(int(r) * 2654435761 & 0xFFFF) / 65536 for r in np.asarray(rows).tolist()])
+    out = np.where(years >= 0, years + 0.04 + 0.92 * spread, np.nan)
+    for k, (date, pid) in enumerate(zip(posted, ids, strict=True)):
+        if years[k] < 0:
+            continue
+        month = None
+        if date and len(date) >= 7 and date[5:7].isdigit():
+            month = int(date[5:7])
+        elif len(pid) >= 9 and pid[4] == "." and pid[:4].isdigit() and 2000 + int(pid[:2]) == years[k]:
+            month = int(pid[2:4])
+        if month and 1 <= month <= 12:
+            out[k] = years[k] + (month - 0.5) / 12
+    return out
+
+
+CITES_TICKS = (0, 1, 10, 100, 1000, 10000)
+
+
+def timeline_scale(n: int, span: float, top: int) -> tuple[float, float]:
+    """(px per year, px per decade of citers) of a timeline of n papers over ``span`` years whose most cited has
+    ``top`` citers: 3.5 times as wide as its citation scale is high, as most papers crowd the lower part."""
+    height = max(900.0, 26.0 * math.sqrt(max(n, 1)))
+    return 3.5 * height / max(span, 1.0), height / (math.log10(1 + max(top, 1)) + 0.3)
+
+
 def timeline(store: Store, sub: Subgraph) -> Placed:
-    rows = sub.layout_rows.tolist() if sub.layout_rows is not None else sub.rows.tolist()
+    """x = publication month, y = citers in the dataset on a log scale (more cited higher, as Litmaps draws it);
+    each paper, most important first, takes the free spot nearest its own: moved up or down only as far as the
+    papers already placed require, so that no two bodies overlap. Papers of unknown year: a column at the left."""
+    rows = np.asarray(sub.layout_rows if sub.layout_rows is not None else sub.rows, dtype=np.int64)
+    if not len(rows):
+        return rows, np.empty((0, 2))
     seeds = set(sub.seeds)
-    years = store.year[np.asarray(rows, dtype=np.int64)] if rows else np.empty(0)
-    known = years[years >= 0]
-    unknown_col = (int(known.min()) - 2) if len(known) else 0
-    columns: dict[int, list[int]] = {}
-    for r, y in zip(rows, years.tolist(), strict=True):
-        columns.setdefault(y if y >= 0 else unknown_col, []).append(r)
-    pos: Positions = {}
-    y0 = int(known.min()) if len(known) else 0
-    for year, members in columns.items():
-        members.sort(key=lambda r: (r not in seeds, -int(store.in_cited[r]), r))
-        x = (year - y0) * YEAR_GAP
-        for k, r in enumerate(members):
-            slot = (k + 1) // 2 * (1 if k % 2 else -1)  # 0, +1, -1, +2, -2, ...
-            pos[r] = (x, slot * NODE_GAP * 1.15)
-    return _placed(pos)
+    when = month_of(store, rows)
+    known = ~np.isnan(when)
+    lo = float(np.floor(when[known].min())) if known.any() else 0.0
+    hi = float(np.ceil(when[known].max())) if known.any() else 1.0
+    cites = store.in_cited[rows].astype(np.int64)
+    px_year, px_decade = timeline_scale(len(rows), hi - lo + 1, int(cites.max(initial=0)))
+    when = np.where(known, when, lo - 1.0)  # unknown year: a column before the first year
+    order = sorted(range(len(rows)), key=lambda k: (int(rows[k]) not in seeds, -int(cites[k]), int(rows[k])))
+    cell = 2 * node_radius(int(cites.max(initial=0)), True) + 4
+    grid: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
+    xy = np.zeros((len(rows), 2))
+    for k in order:
+        r = node_radius(int(cites[k]), int(rows[k]) in seeds) + 2
+        x = (when[k] - lo) * px_year
+        y0 = -math.log10(1 + cites[k]) * px_decade
+        for step in range(4000):
+            y = y0 + ((step + 1) // 2) * (1 if step % 2 else -1) * r * 0.75
+            gx, gy = int(x // cell), int(y // cell)
+            if all((x - ox) ** 2 + (y - oy) ** 2 >= (r + orad) ** 2
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ox, oy, orad in grid.get((gx + dx, gy + dy), ())):
+                break
+        grid.setdefault((gx, gy), []).append((x, y, r))
+        xy[k] = (x, y)
+    return rows, xy
+
+
+def timeline_axis(store: Store, rows: np.ndarray, xy: np.ndarray) -> list[dict]:
+    """Tick labels of a timeline (not papers: class ``axis``): years along the bottom, citer counts on the left."""
+    when = month_of(store, rows)
+    known = ~np.isnan(when)
+    if not known.any():
+        return []
+    lo, hi = int(np.floor(when[known].min())), int(np.ceil(when[known].max()))
+    top = int(store.in_cited[rows].max(initial=0))
+    px_year, px_decade = timeline_scale(len(rows), hi - lo + 1, top)
+    bottom = float(xy[:, 1].max()) + 70.0
+    step = max(1, math.ceil((hi - lo) / 14))  # at most ~14 year ticks
+    out = [{"id": f"y{y}", "label": str(y), "x": round((y + 0.5 - lo) * px_year, 1), "y": round(bottom, 1)}
+           for y in range(lo, hi, step)]
+    left = float(xy[:, 0].min()) - 140.0
+    for c in CITES_TICKS:
+        if c <= max(top, 1):
+            label = f"{c:,} citing" if c else "0 citing"
+            out.append({"id": f"c{c}", "label": label, "x": round(left, 1),
+                        "y": round(-math.log10(1 + c) * px_decade, 1)})
+    return out
 
 
 def concentric(store: Store, sub: Subgraph) -> Placed:

@@ -8,7 +8,8 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
   ``truncated``, ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
-  as ``source``/``target`` node positions; timeline ``axis`` labels; the ``palette`` for colour by area or by year.
+  as ``source``/``target`` node positions; timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
+  the ``palette`` for colour by area or by year.
 
 ``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
@@ -31,7 +32,7 @@ import numpy as np
 import orjson
 
 from dashboard.graph import colors
-from dashboard.graph.layouts import positions, positions_of
+from dashboard.graph.layouts import positions, positions_of, timeline_axis
 from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
@@ -111,7 +112,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i, "target": sub.edge_j},
-        "axis": year_axis(xy, store.year[rows]) if state.layout == "timeline" else [],
+        "axis": timeline_axis(store, rows, xy) if state.layout == "timeline" and len(rows) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }
@@ -123,16 +124,6 @@ def payload_nodes(payload: dict) -> list[dict]:
     """The nodes of a parsed graph payload as dicts of their ``fields``."""
     fields = payload["fields"]
     return [dict(zip(fields, n, strict=True)) for n in payload["nodes"]]
-
-
-def year_axis(xy: np.ndarray, years: np.ndarray) -> list[dict]:
-    """Year labels above the columns of the timeline (not papers: class ``axis``, no events)."""
-    known = years >= 0
-    if not known.any():
-        return []
-    ceiling = float(xy[known, 1].min()) - 60.0
-    columns = {int(y): float(x) for y, x in zip(years[known].tolist(), xy[known, 0].tolist(), strict=True)}
-    return [{"year": y, "x": x, "y": round(ceiling, 1)} for y, x in sorted(columns.items())]
 
 
 def _truncation_info(store: Store, t: Truncation) -> dict:
