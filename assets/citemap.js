@@ -64,6 +64,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var p = JSON.parse(text), pal = p.palette, out = [], i, k;
       var lib = null, inLib = 0;
       if (library && Array.isArray(library.ids)) { lib = new Set(library.ids); }
+      /* papers this action added to the map (not on the first draw, nor when only colours or marks change):
+         class "new" (an amber ring) until the next action */
+      var before = window.__citemapShown || null, now = new Set();
       var nodes = p.nodes.map(function (a) {  /* arrays of p.fields -> objects */
         var o = {};
         for (k = 0; k < p.fields.length; k++) { o[p.fields[k]] = a[k]; }
@@ -84,7 +87,8 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
           ((libraryFilter === "in" && !mine) || (libraryFilter === "out" && mine));
         var classes = "paper " + role + (f & 1 ? " expanded" : "") + (f & 2 ? " selected" : "") +
           (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + (mine ? " lib" : "") +
-          (hide ? " lib-hidden" : "") + tail;
+          (hide ? " lib-hidden" : "") + (before !== null && !before.has(n.id) ? " new" : "") + tail;
+        now.add(n.id);
         var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.in_cited, 0))) * 10) / 10;  /* in-dataset count */
         if (f & 16) { size = Math.max(size, 42); }
         var color = p.color === "year"
@@ -111,6 +115,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       }
       var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
         nodes.length.toLocaleString("en") + " papers in view";
+      window.__citemapShown = now;
       return [out, p.query, count];
     },
     hoverCard: function (data) {

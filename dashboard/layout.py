@@ -40,6 +40,9 @@ STYLESHEET: list[dict] = [
     {"selector": "node.lib", "style": {"underlay-color": "#0d9488", "underlay-opacity": 0.55, "underlay-padding": 7,
                                        "underlay-shape": "ellipse"}},
     {"selector": "node.lib-hidden", "style": {"display": "none"}},
+    # added to the map by the last action (assets/citemap.js), until the next one
+    {"selector": "node.new", "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2,
+                                       "outline-opacity": 0.9}},
     {"selector": "node.axis", "style": {
         "shape": "round-rectangle", "background-opacity": 0, "border-width": 0, "width": 1, "height": 1,
         "label": "data(label)", "font-size": 15, "font-weight": "bold", "color": "#5b6472", "text-valign": "center",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -47,7 +49,8 @@ def seed_data() -> Path:
     citations, a world small enough to know by heart (the default dataset in data/ merges arxiv-2023 into it).
 
     Built once into the temporary folder, under a name that hashes the pages and the code that writes a dataset,
-    and reused by later sessions (the mutation run starts thousands): a changed importer builds a new one."""
+    and reused by later sessions (the mutation run starts thousands): a changed importer builds a new one. Each
+    session gets its own copy, so that code under test (a mutant that writes, say) cannot change the one kept."""
     from dashboard.dataset import DatasetError, read_meta
     from dashboard.importers import run_import
 
@@ -55,14 +58,15 @@ def seed_data() -> Path:
     code = ROOT / "dashboard"
     for f in [*seed_pages(), *sorted((code / "importers").glob("*.py")), code / "dataset.py", code / "index.py"]:
         h.update(f.read_bytes())
-    folder = Path(tempfile.gettempdir()) / f"citemap-seed-data-{h.hexdigest()}"
+    kept = Path(tempfile.gettempdir()) / f"citemap-seed-data-{h.hexdigest()}"
     try:
-        if read_meta(folder)["counts"]["papers"] > 0:
-            return folder
+        read_meta(kept)["counts"]["papers"]
     except (DatasetError, KeyError, TypeError):
-        pass
-    run_import("mlsanity", seed_pages(), folder, argv=["test"], areas_from=ARXIV2023, progress=False)
-    return folder
+        run_import("mlsanity", seed_pages(), kept, argv=["test"], areas_from=ARXIV2023, progress=False)
+    mine = Path(tempfile.mkdtemp(prefix="citemap-seed-data-copy-"))
+    atexit.register(shutil.rmtree, mine, ignore_errors=True)
+    shutil.copytree(kept, mine / "seeds")
+    return mine / "seeds"
 
 
 @pytest.fixture(scope="session")

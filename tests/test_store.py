@@ -366,3 +366,15 @@ def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path
         assert p["cited_by"] == 144 and old.n == 156 and old.source_counts() == {}
     finally:
         shutil.rmtree(old.index_folder, ignore_errors=True)
+
+
+def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:
+    from dashboard.importers.common import PaperRecord
+
+    two = make_store(tmp_path / "two", [PaperRecord(title="Old", id="o", year=2000),
+                                         PaperRecord(title="New", id="n", year=2010),
+                                         PaperRecord(title="When?", id="w")])
+    assert two.year_at_percentile(50) == 2000 and two.year_at_percentile(100) == 2010  # a year papers have
+    assert two.year_at_percentile(0) == 2000  # the unknown year (-1) is not one
+    none = make_store(tmp_path / "none", [PaperRecord(title="When?", id="w")])
+    assert none.year_at_percentile(1) is None

@@ -90,3 +90,14 @@ def test_the_error_watch_sees_what_a_visitor_would(browser, server) -> None:
             raise AssertionError("assert_clean passed on a page with errors")
     finally:
         p.close()
+
+
+def test_papers_an_action_added_are_marked_until_the_next(page: Page) -> None:
+    page.open("?seeds=2006.04862")
+    assert page.node_ids(".new") == set()  # the first view: nothing is "new"
+    before = page.node_ids()
+    page.tap("2106.03764")
+    added = page.node_ids() - before
+    assert added and page.node_ids(".new") == added
+    page.tap("2106.03764")  # collapse: nothing added
+    assert page.node_ids(".new") == set()
