@@ -280,7 +280,7 @@ window.citemapLabels = (function () {
     if (t.closest(".notice-close")) { t.closest(".notice").classList.add("dismissed"); return; }
     if (cy && t.closest("#button-zoom-in")) { zoomBy(cy, 1.3); return; }
     if (cy && t.closest("#button-zoom-out")) { zoomBy(cy, 1 / 1.3); return; }
-    if (cy && t.closest("#button-fit")) { cy.animate({fit: {eles: cy.elements(":visible"), padding: 40}}, {duration: 200}); return; }
+    if (cy && t.closest("#button-fit")) { fit(cy); return; }
     var link = t.closest(".list .link, .seed-item .link, .search-select");
     if (link) {
       var id = link.id && link.id.charAt(0) === "{" ? JSON.parse(link.id).index : null;
@@ -288,6 +288,15 @@ window.citemapLabels = (function () {
       if (cy && id && cy.getElementById(id).nonempty()) { centre(cy, id); }
     }
   });
+  /* Fit the papers (not their labels, which follow the zoom) with 40 px around, as the first drawing does. */
+  function fit(cy) {
+    var bb = cy.elements(":visible").boundingBox({includeLabels: false, includeOverlays: false});
+    if (!bb.w && !bb.h) { return; }
+    var z = Math.min((cy.width() - 80) / Math.max(bb.w, 1), (cy.height() - 80) / Math.max(bb.h, 1));
+    z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
+    cy.animate({zoom: z, pan: {x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2)}},
+               {duration: 200});
+  }
   function centre(cy, id) {
     var n = cy.getElementById(id);
     if (n.empty() || !n.visible()) { return; }

@@ -29,7 +29,8 @@ def test_zoom_buttons_wheel_and_fit(page: Page) -> None:
     page.page.click("#button-fit")
     page.page.wait_for_timeout(500)
     assert abs(zoom(page) - fitted) / fitted < 0.05
-    inside = page.page.evaluate("""() => { const e = cy.extent(), b = cy.elements(':visible').boundingBox();
+    inside = page.page.evaluate("""() => { const e = cy.extent(),
+        b = cy.elements(':visible').boundingBox({includeLabels: false, includeOverlays: false});
         return b.x1 >= e.x1 - 1 && b.x2 <= e.x2 + 1 && b.y1 >= e.y1 - 1 && b.y2 <= e.y2 + 1; }""")
     assert inside
 
