@@ -262,7 +262,7 @@ window.citemapLabels = (function () {
   }
   var timer = setInterval(function () { if (window.cy) { attach(window.cy); } }, 200);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
-  var api = {choose: choose, apply: apply, box: box, runs: 0};
+  var api = {choose: choose, apply: apply, runs: 0};
   return api;
 })();
 

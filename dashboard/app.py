@@ -80,13 +80,10 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
         request.max_content_length = library_mod.MAX_BYTES
         name = request.args.get("name", "library")[:200]
         try:
-            refs = library_mod.read_library(name, request.get_data(cache=False))
+            answer = library_mod.match_file(store, name, request.get_data(cache=False))
         except library_mod.LibraryError as e:
             return security.problem(400, str(e))
-        found = library_mod.match(store, refs)
-        return Response(orjson.dumps({"name": name, "entries": found.entries, "matched": found.matched,
-                                      "ids": found.ids}), mimetype="application/json",
-                        headers={"Cache-Control": "no-store"})
+        return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})
 
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
@@ -105,10 +102,10 @@ def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:
     except OSError as e:
         raise DatasetError(f"{path}: cannot be read ({e.strerror})") from e
     try:
-        found = library_mod.match(store, library_mod.read_library(str(path), data))
+        answer = library_mod.match_file(store, str(path), data)
     except library_mod.LibraryError as e:
         raise DatasetError(str(e)) from e
-    return {"name": path.name, "entries": found.entries, "matched": found.matched, "ids": found.ids}
+    return {**answer, "name": path.name}  # messages name the path; the page shows the file's name
 
 
 def callback_error(err: Exception) -> None:

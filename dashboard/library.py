@@ -23,7 +23,6 @@ from dashboard.store import Store
 
 MAX_BYTES = 2 * 1024 * 1024  # a library file
 MAX_ENTRIES = 5000
-FORMATS = ("bibtex", "ris", "csl-json")
 ARXIV_IN_TEXT = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|10\.48550/arxiv\.|arxiv:\s*)(?P<id>\d{4}\.\d{4,5})(?:v\d+)?",
                            re.IGNORECASE)
 ARXIV_BARE = re.compile(r"^\s*(?:arxiv:)?(?P<id>\d{4}\.\d{4,5})(?:v\d+)?\s*$", re.IGNORECASE)
@@ -220,6 +219,12 @@ def find(store: Store, ref: Reference) -> int | None:
         if ref.year is None or year < 0 or abs(year - ref.year) <= 1:
             return row
     return None
+
+
+def match_file(store: Store, name: str, data: bytes) -> dict[str, Any]:
+    """A library file's answer as the page keeps it: ``{"name", "entries", "matched", "ids"}``."""
+    found = match(store, read_library(name, data))
+    return {"name": name, "entries": found.entries, "matched": found.matched, "ids": found.ids}
 
 
 def match(store: Store, refs: list[Reference]) -> Match:
