@@ -346,3 +346,17 @@ def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:
     assert pal["year"][0] == YEAR_SCALE[0] and pal["year"][-1] == YEAR_SCALE[-1]
     whole = json.loads(compute_view(store, ViewState(("2110.10090",), color="year")).payload_json)["palette"]
     assert whole["year0"] < lo  # the unfiltered view reaches further back, so its scale starts earlier
+
+
+def test_timeline_ticks_share_the_layouts_scale_under_filters(default_store: Store) -> None:
+    """A filter hides papers and never moves them; the year and citer ticks stay where the papers are measured
+    (a view with no capped list: its layout rows are the same with and without the filter)."""
+    plain = compute_view(default_store, ViewState(("2110.10090",), layout="timeline"))
+    filtered = compute_view(default_store, ViewState(("2110.10090",), layout="timeline", years=(2022, 2023)))
+    assert not plain.sub.truncated
+    assert len(filtered.sub.rows) < len(plain.sub.rows)
+    assert filtered.payload["axis"] == plain.payload["axis"]
+    where = dict(zip(plain.ids, zip(plain.payload["x"].tolist(), plain.payload["y"].tolist(), strict=True),
+                     strict=True))
+    for pid, x, y in zip(filtered.ids, filtered.payload["x"].tolist(), filtered.payload["y"].tolist(), strict=True):
+        assert where[pid] == (x, y)

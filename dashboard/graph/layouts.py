@@ -249,6 +249,16 @@ def timeline_scale(n: int, span: float, top: int) -> tuple[float, float]:
     return 3.5 * height / max(span, 1.0), height / (math.log10(1 + max(top, 1)) + 0.3)
 
 
+def timeline_frame(store: Store, rows: np.ndarray) -> tuple[int, int, float, float]:
+    """(first year, last year + 1, px per year, px per decade of citers) of a timeline of ``rows``: what the layout
+    and its ticks share (a publication month always lies inside its year)."""
+    years = store.year[rows]
+    known = years[years >= 0]
+    lo, hi = (int(known.min()), int(known.max()) + 1) if len(known) else (0, 1)
+    px_year, px_decade = timeline_scale(len(rows), hi - lo + 1, int(store.in_cited[rows].max(initial=0)))
+    return lo, hi, px_year, px_decade
+
+
 def timeline(store: Store, sub: Subgraph) -> Placed:
     """x = publication month, y = citers in the dataset on a log scale (more cited higher, as Litmaps draws it);
     each paper, most important first, takes the free spot nearest its own: moved up or down only as far as the
@@ -257,13 +267,10 @@ def timeline(store: Store, sub: Subgraph) -> Placed:
     if not len(rows):
         return rows, np.empty((0, 2))
     seeds = set(sub.seeds)
+    lo, _, px_year, px_decade = timeline_frame(store, rows)
     when = month_of(store, rows)
-    known = ~np.isnan(when)
-    lo = float(np.floor(when[known].min())) if known.any() else 0.0
-    hi = float(np.ceil(when[known].max())) if known.any() else 1.0
+    when = np.where(np.isnan(when), lo - 1.0, when)  # unknown year: a column before the first year
     cites = store.in_cited[rows].astype(np.int64)
-    px_year, px_decade = timeline_scale(len(rows), hi - lo + 1, int(cites.max(initial=0)))
-    when = np.where(known, when, lo - 1.0)  # unknown year: a column before the first year
     order = sorted(range(len(rows)), key=lambda k: (int(rows[k]) not in seeds, -int(cites[k]), int(rows[k])))
     cell = 2 * node_radius(int(cites.max(initial=0)), True) + 4
     grid: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
@@ -284,14 +291,12 @@ def timeline(store: Store, sub: Subgraph) -> Placed:
 
 
 def timeline_axis(store: Store, rows: np.ndarray, xy: np.ndarray) -> list[dict]:
-    """Tick labels of a timeline (not papers: class ``axis``): years along the bottom, citer counts on the left."""
-    when = month_of(store, rows)
-    known = ~np.isnan(when)
-    if not known.any():
+    """Tick labels of a timeline (not papers: class ``axis``): years along the bottom, citer counts on the left.
+    ``rows``, ``xy``: what :func:`timeline` placed (the layout's rows, so that the ticks share its scale)."""
+    if not np.any(store.year[rows] >= 0):
         return []
-    lo, hi = int(np.floor(when[known].min())), int(np.ceil(when[known].max()))
+    lo, hi, px_year, px_decade = timeline_frame(store, rows)
     top = int(store.in_cited[rows].max(initial=0))
-    px_year, px_decade = timeline_scale(len(rows), hi - lo + 1, top)
     bottom = float(xy[:, 1].max()) + 70.0
     step = max(1, math.ceil((hi - lo) / 14))  # at most ~14 year ticks
     out = [{"id": f"y{y}", "label": str(y), "x": round((y + 0.5 - lo) * px_year, 1), "y": round(bottom, 1)}

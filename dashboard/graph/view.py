@@ -101,7 +101,8 @@ def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
 def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, str]:
     """The per-view part of the graph payload, and the whole payload as JSON text."""
     rows = sub.rows
-    xy = np.round(positions_of(positions(store, sub, state.layout), rows), 1)
+    placed = positions(store, sub, state.layout)
+    xy = np.round(positions_of(placed, rows), 1)
     payload = {
         "query": encode_query(state), "layout": state.layout, "color": state.color,
         "selected": store.id(sub.selected) if sub.selected is not None else None,
@@ -112,7 +113,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i, "target": sub.edge_j},
-        "axis": timeline_axis(store, rows, xy) if state.layout == "timeline" and len(rows) else [],
+        "axis": timeline_axis(store, *placed) if state.layout == "timeline" and len(placed[0]) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }
