@@ -61,13 +61,13 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def info_text(store) -> str:
     meta = store.meta
-    counts = store.source_counts()
-    sources = " (sources: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + ")" if counts else ""
+    counts = ", ".join(f"{k} {v:,}" for k, v in store.source_counts().items())
     lines = [
         f"dataset    {meta.get('name', store.folder.name)}  ({store.folder})",
         f"source     {meta.get('source', '?')}",
         f"built with {meta.get('built_with', '?')}",
-        f"papers     {store.n:,}" + sources,
+        f"papers     {store.n:,}",
+        *([f"sources    {counts} (papers each describes)"] if counts else []),
         f"citations  {store.n_citations:,} edges",
         f"years      {store.year_min}-{store.year_max}" if store.year_min is not None else "years      unknown",
         "areas      " + ", ".join(f"{name} {count:,}" for name, count in store.area_counts().items()),

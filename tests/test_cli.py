@@ -14,7 +14,7 @@ def test_info_on_default_dataset(capsys) -> None:
     assert main(["info"]) == 0
     out = capsys.readouterr().out
     # the seed pages merged with arxiv-2023: both sources named, with how many papers each describes
-    assert "papers     30,377 (sources: mlsanity pages 156, arxiv-2023 30,281)" in out
+    assert "\npapers     30,377\nsources    mlsanity pages 156, arxiv-2023 30,281 (papers each describes)\n" in out
     assert "citations  280,748 edges" in out and "years      1971-2025" in out
     assert "cs.LG 8,349" in out and "unknown 95" in out
     assert "dataset    mlsanity seed pages + arxiv-2023" in out
