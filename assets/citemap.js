@@ -12,6 +12,42 @@ function citemapPrefix() {
   var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
   return config.requests_pathname_prefix || "/";
 }
+/* Where to draw the papers of a new force-layout view: a paper already on the map stays where it is drawn (also
+   where the visitor dragged it); a new one goes where the server put it, moved as the paper it links to that was
+   already on the map moved (the server's places differ from the drawn ones only after a change it does not place
+   step by step: removing a seed, collapsing, more of one seed among several; see dashboard/graph/force_layout.py).
+   Timeline and concentric places mean something (date, rank): they are the server's. Returns [xs, ys]. */
+function citemapKeepPlaces(p, nodes, before) {
+  var cy = window.cy, xs = p.x.slice(), ys = p.y.slice(), n = nodes.length, i;
+  var same = p.layout === "force" && window.__citemapLayout === "force";
+  window.__citemapLayout = p.layout;
+  if (!same || before === null || !cy) { return [xs, ys]; }
+  var dx = new Array(n), dy = new Array(n), kept = 0, sx = 0, sy = 0;
+  for (i = 0; i < n; i++) {
+    var node = before.has(nodes[i].id) ? cy.getElementById(nodes[i].id) : null;
+    if (node && node.nonempty()) {
+      var at = node.position();
+      dx[i] = at.x - xs[i]; dy[i] = at.y - ys[i];
+      xs[i] = at.x; ys[i] = at.y;
+      kept++; sx += dx[i]; sy += dy[i];
+    } else { dx[i] = null; }
+  }
+  if (!kept || (sx === 0 && sy === 0 && dx.every(function (d) { return d === null || d === 0; }))) { return [xs, ys]; }
+  var shift = new Array(n), src = p.edges.source, dst = p.edges.target, k;
+  for (k = 0; k < src.length; k++) {  /* a new paper moves with a kept paper it links to */
+    var a = src[k], b = dst[k];
+    if (dx[a] === null && dx[b] !== null && shift[a] === undefined) { shift[a] = b; }
+    if (dx[b] === null && dx[a] !== null && shift[b] === undefined) { shift[b] = a; }
+  }
+  for (i = 0; i < n; i++) {
+    if (dx[i] !== null) { continue; }
+    var j = shift[i];
+    xs[i] += j === undefined ? sx / kept : dx[j];
+    ys[i] += j === undefined ? sy / kept : dy[j];
+  }
+  return [xs, ys];
+}
+
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
     /* After every change of the view, of the visitor's library or of its filter: GET /graph?<query> (cached
@@ -78,6 +114,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       for (i = 0; i < nodes.length; i++) { flags[i] = 0; }
       mark(p.expanded, 1); mark(p.truncated, 8); mark(p.top, 4); mark(p.seeds, 4 | 16); mark(p.expanded, 4);
       var sel = p.selected, tail = p.layout === "timeline" ? " tl" : "";
+      var xy = citemapKeepPlaces(p, nodes, before);
       for (i = 0; i < nodes.length; i++) {
         var n = nodes[i], f = flags[i], role = ROLE[p.role[i]];
         if (n.id === sel) { f |= 2 | 4; }
@@ -98,7 +135,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
           data: {id: n.id, label: citemapLabel(n.title), title: n.title, year: n.year, areas: n.areas,
                  in_cited: n.in_cited, cited_by: n.cited_by, authors: n.authors, color: color, size: size,
                  role: role, lib: mine},
-          position: {x: p.x[i], y: p.y[i]},
+          position: {x: xy[0][i], y: xy[1][i]},
           classes: classes
         });
       }

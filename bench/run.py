@@ -73,7 +73,12 @@ TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "expand latency median": ("<=", 2.0),
     "search median": ("<", 1.0),
     "expand throughput": (">=", 0.5),
+    "heaviest view force": ("<=", 50.0),
+    "heaviest view timeline": ("<=", 50.0),
+    "heaviest view concentric": ("<=", 50.0),
 }
+LAYOUT_NAMES = ("force", "timeline", "concentric")
+HEAVY_SEEDS = 3  # the most cited papers, 3 a view, limit 3000: the 5,000-node cap
 
 
 @dataclass
@@ -320,6 +325,19 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
+def heavy_views(store: Any, per_layout: int) -> dict[str, list[str]]:
+    """Per layout, ``per_layout`` of the most expensive views a URL can ask for: three of the most cited papers as
+    seeds with the largest limit (the 5,000-node cap), no two views sharing a paper (nothing cached helps)."""
+    top = store.ids(np.argsort(-store.in_cited, kind="stable")[: HEAVY_SEEDS * per_layout * len(LAYOUT_NAMES)])
+    out: dict[str, list[str]] = {}
+    for n, layout in enumerate(LAYOUT_NAMES):
+        out[layout] = []
+        for k in range(per_layout):
+            at = (n * per_layout + k) * HEAVY_SEEDS
+            out[layout].append(f"/graph?seeds={','.join(top[at:at + HEAVY_SEEDS])}&limit=3000&layout={layout}")
+    return out
+
+
 def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str]], queries: list[str],
                  search_median_ms: float, n: int, load_seconds: float) -> tuple[list[Row], dict[str, Any]]:
     import requests
@@ -372,6 +390,22 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         log(f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {pct(noop_t, 90) * ms:.2f}), expand "
             f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms")
 
+        # the heaviest views, each once (cold), interleaved with no-op round trips
+        heavy: dict[str, list[float]] = {}
+        heavy_noop: list[float] = []
+        for layout, paths in heavy_views(store, 3 if n < 100 else 6).items():
+            status, body = loadgen.send(HOST, port, loadgen.get_request(HOST, port, paths[0]))
+            assert status == 200, body[:300]
+            extra[f"heaviest_{layout}_nodes_first"] = len(json.loads(body)["nodes"])
+            heavy[layout] = []
+            for path_ in paths[1:]:
+                heavy_noop.append(loadgen.timed(HOST, port, noop_req))
+                heavy[layout].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path_)))
+        heavy_noop_med = statistics.median(heavy_noop) * ms
+        log(f"[{size}] heaviest views (ms, each once): no-op {heavy_noop_med:.2f}; "
+            + "; ".join(f"{k} {', '.join(f'{t * ms:.0f}' for t in v)} ({extra[f'heaviest_{k}_nodes_first']:,} nodes)"
+                        for k, v in heavy.items()))
+
         # bounded load: 8 connections for load_seconds, no-op then expand
         cpu: dict[str, float] = {}
         loads: dict[str, loadgen.LoadResult] = {}
@@ -403,6 +437,9 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
             "suggestions over HTTP"),
         Row(size, "expand throughput", expand_load.rate, noop_load.rate, "/s", "no-op requests/s",
             f"8 connections, {load_seconds:g} s each"),
+        *(Row(size, f"heaviest view {layout}", statistics.median(times) * ms, heavy_noop_med, "ms",
+              "no-op callback round trip", f"{len(times)} distinct views of 3 most cited seeds, limit 3000, "
+              f"{extra[f'heaviest_{layout}_nodes_first']:,} nodes") for layout, times in heavy.items()),
     ]
     return rows, extra
 

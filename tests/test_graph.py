@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from dashboard.graph import layouts
+from dashboard.graph import force_layout, layouts
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
@@ -224,7 +224,7 @@ def test_layouts_are_deterministic(store: Store) -> None:
     for layout in ("force", "timeline", "concentric"):
         state = replace(SEEDS, layout=layout)
         a = nodes(compute_view(store, state))
-        layouts._BASE_CACHE.clear()
+        force_layout._CACHE.clear()
         b = nodes(compute_view(store, state))
         assert {k: v["position"] for k, v in a.items()} == {k: v["position"] for k, v in b.items()}
 

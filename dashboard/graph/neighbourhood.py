@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dashboard.graph.state import ViewState
+from dashboard.graph.state import DEFAULT_LIMIT, ViewState
 from dashboard.store import RowSlots, Store
 
 MAX_NODES = 5000  # hard cap of nodes sent to a browser, whatever the state asks
@@ -68,6 +68,7 @@ class Subgraph:
     layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
     layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
     base_count: int = 0  # layout_rows[:base_count] = the seeds and the papers they bring in
+    limit: int = DEFAULT_LIMIT  # references and citers per paper (the state's)
 
     @property
     def src(self) -> np.ndarray:
@@ -144,7 +145,7 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
     sub = Subgraph(
         rows=rows, roles=roles, edge_i=edge_i, edge_j=edge_j, expanded=expanded,
         seeds=seeds, selected=selected, truncated=walk.truncated, hidden=0, capped=walk.capped,
-        layout_rows=rows, layout_parents=parents, layout_groups=walk.groups,
+        layout_rows=rows, layout_parents=parents, layout_groups=walk.groups, limit=state.limit,
     )
     layout = walk
     if filtered:

@@ -71,16 +71,20 @@ def short_label(title: str) -> str:
     return title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1].rstrip() + "…"
 
 
-@lru_cache(maxsize=8)
 def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | None) -> dict:
     """Colours the browser needs: by primary area, and by year from ``year0``."""
-    lo, hi = year_min, year_max
-    return {
-        "area": {a: colors.area_color(list(area_names), a) for a in area_names} | {UNKNOWN_AREA: colors.UNKNOWN_COLOR},
-        "unknown": colors.UNKNOWN_COLOR,
-        "year0": lo,
-        "year": [colors.year_color(y, lo, hi) for y in range(lo, hi + 1)] if lo is not None and hi is not None else [],
-    }
+    return {"area": _area_colors(area_names), "unknown": colors.UNKNOWN_COLOR, "year0": year_min,
+            "year": _year_colors(year_min, year_max)}
+
+
+@lru_cache(maxsize=8)
+def _area_colors(area_names: tuple[str, ...]) -> dict[str, str]:
+    return {a: colors.area_color(list(area_names), a) for a in area_names} | {UNKNOWN_AREA: colors.UNKNOWN_COLOR}
+
+
+@lru_cache(maxsize=4096)  # one per range of years in view: a few hundred at most
+def _year_colors(lo: int | None, hi: int | None) -> list[str]:
+    return [colors.year_color(y, lo, hi) for y in range(lo, hi + 1)] if lo is not None and hi is not None else []
 
 
 def view_years(store: Store, rows: np.ndarray) -> tuple[int | None, int | None]:

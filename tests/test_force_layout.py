@@ -1,0 +1,94 @@
+"""The force layout keeps what is on screen where it is, puts new papers in free space, and does bounded work."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from dashboard.graph import force_layout
+from dashboard.graph.geometry import NODE_GAP
+from dashboard.graph.state import ViewState
+from dashboard.graph.view import compute_view
+from dashboard.store import Store
+
+ATTENTION, BERT, GPT3 = "1706.03762", "1810.04805", "2005.14165"
+LUONG = "1508.04025"  # in Attention's view; expanding it adds papers
+
+
+def placed(store: Store, state: ViewState, cold: bool = True) -> dict[str, tuple[float, float]]:
+    """Paper id -> position of a view as the browser gets it; ``cold``: nothing cached (as after a restart)."""
+    if cold:
+        force_layout._CACHE.clear()
+    view = compute_view(store, state)
+    return dict(zip(view.ids, zip(view.payload["x"].tolist(), view.payload["y"].tolist(), strict=True), strict=True))
+
+
+def moved(before: dict, after: dict) -> list[str]:
+    return [p for p in before if p in after and np.hypot(before[p][0] - after[p][0], before[p][1] - after[p][1]) > 0.05]
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    (ViewState((ATTENTION,)), ViewState((ATTENTION, BERT))),  # adding a seed that shares papers with the first
+    (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT, GPT3))),  # and a third
+    (ViewState((ATTENTION,)), ViewState((ATTENTION,), limit=600)),  # "Show more" of one seed
+    (ViewState((ATTENTION,), limit=600), ViewState((ATTENTION,), limit=900)),
+    (ViewState((ATTENTION,)), ViewState((ATTENTION,), expand=(LUONG,))),  # expanding a paper in view
+    (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT), expand=(LUONG,))),
+])
+def test_an_action_moves_no_paper_that_stays(default_store: Store, first: ViewState, then: ViewState) -> None:
+    """Node by node, whether the second view is computed after the first (cached) or on its own (a reload)."""
+    before = placed(default_store, first)
+    for cold in (False, True):
+        after = placed(default_store, then, cold=cold)
+        common = set(before) & set(after)
+        assert len(after) > len(before) and len(common) == len(before), "the action should only add papers"
+        assert moved(before, after) == []
+
+
+def test_new_papers_go_to_free_space_around_what_brought_them(default_store: Store) -> None:
+    """The papers a second seed adds keep clear of those already drawn, and gather around that seed."""
+    before = placed(default_store, ViewState((ATTENTION,)))
+    after = placed(default_store, ViewState((ATTENTION, BERT)))
+    new = [p for p in after if p not in before]
+    old_xy = np.array([before[p] for p in before])
+    new_xy = np.array([after[p] for p in new])
+    gaps = np.hypot(new_xy[:, None, 0] - old_xy[None, :, 0], new_xy[:, None, 1] - old_xy[None, :, 1]).min(axis=1)
+    assert len(new) > 100
+    assert np.mean(gaps < NODE_GAP * 0.5) < 0.02  # (a few may stay close after the bounded nudging)
+    # around BERT (already on the map, near Attention), on the side away from Attention
+    bert, attention = np.array(after[BERT]), np.array(after[ATTENTION])
+    assert np.median(np.hypot(*(new_xy - bert).T)) < np.median(np.hypot(*(new_xy - attention).T))
+
+
+def test_the_force_work_of_any_view_is_bounded(default_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heaviest views (several big seeds at the largest limit) spend at most the budget of force iterations,
+    counted on the igraph calls themselves; a small view still gets a real force layout."""
+    spent: list[int] = []
+    real = force_layout._fr
+
+    def counting(n, i, j, start, iters, *args, **kwargs):
+        spent.append(iters * force_layout.cost(n, len(i)))
+        return real(n, i, j, start, iters, *args, **kwargs)
+
+    monkeypatch.setattr(force_layout, "_fr", counting)
+    heavy = ViewState((ATTENTION, BERT, GPT3, "1512.03385", "1412.6980"), limit=3000)
+    for state in (heavy, replace(heavy, seeds=heavy.seeds[::-1]), ViewState((BERT,), limit=3000)):
+        spent.clear()
+        view = placed(default_store, state)
+        assert len(view) > 1000
+        assert 0 < sum(spent) <= force_layout.BUDGET
+    spent.clear()
+    placed(default_store, ViewState((ATTENTION,)))
+    assert spent and spent[0] >= 60 * force_layout.cost(50, 0)  # dozens of iterations on the first seed's star
+
+
+def test_small_stars_are_rings_and_layouts_are_deterministic(tiny: Store, default_store: Store) -> None:
+    ring = placed(tiny, ViewState(("a",)))
+    centre = np.array(ring["a"])
+    radii = [np.hypot(*(np.array(xy) - centre)) for p, xy in ring.items() if p != "a"]
+    assert radii and max(radii) - min(radii) < 1e-6  # one ring
+    a = placed(default_store, ViewState((ATTENTION, GPT3), expand=(LUONG,)))
+    b = placed(default_store, ViewState((ATTENTION, GPT3), expand=(LUONG,)))
+    assert a == b
