@@ -48,6 +48,150 @@ function citemapKeepPlaces(p, nodes, before) {
   return [xs, ys];
 }
 
+/* Papers from which a view is big: fainter edges without arrows (dashboard/layout.py, edge.big), and Cytoscape hides
+   edges and draws a texture while the map is panned or zoomed. */
+var CITEMAP_BIG_VIEW = 1500;
+
+/* The Cytoscape instance, once dash-cytoscape has made it. */
+function citemapCy() {
+  return new Promise(function (resolve, reject) {
+    var waited = 0, timer = setInterval(function () {
+      if (window.cy) { clearInterval(timer); resolve(window.cy); }
+      else if ((waited += 25) > 30000) { clearInterval(timer); reject(new Error("the map did not start")); }
+    }, 25);
+    if (window.cy) { clearInterval(timer); resolve(window.cy); }
+  });
+}
+
+/* Draw elements into Cytoscape: papers and citations no longer in view go, the others take their new data, classes
+   and place (one batch, restyling only what changed), new papers come at once, then new citations in slices of
+   CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and draws each element it adds). Done here rather than
+   through the component's ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop
+   on each change, which stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its
+   papers are in, when papers came, went or moved. A newer drawing stops an older one between slices.
+   ``beforeEdges``: a function giving a promise to wait for before the first slice of citations. */
+var CITEMAP_SLICE = 2000;
+function citemapPapers(elements) {
+  var n = 0;
+  for (var i = 0; i < elements.length; i++) { if (elements[i].data.source === undefined) { n++; } }
+  return n;
+}
+
+function citemapPlotlyReady() {
+  return new Promise(function (resolve) {
+    var waited = 0, timer = setInterval(function () {
+      if (window.Plotly || (waited += 50) > 4000) { clearInterval(timer); setTimeout(resolve, 50); }
+    }, 50);
+  });
+}
+
+async function citemapDraw(cy, elements, beforeEdges) {
+  var mine = (window.__citemapDrawing = (window.__citemapDrawing || 0) + 1);
+  var want = new Map(), moved = false, nodes = [], edges = [], i;
+  var drawn = window.__citemapDrawn || (window.__citemapDrawn = new Map());  /* id -> its data and classes as drawn */
+  for (i = 0; i < elements.length; i++) { want.set(elements[i].data.id, elements[i]); }
+  cy.batch(function () {
+    var gone = cy.elements().filter(function (e) { return !want.has(e.id()); });
+    if (gone.nonempty()) { moved = true; cy.remove(gone); gone.forEach(function (e) { drawn.delete(e.id()); }); }
+    want.forEach(function (el, id) {
+      var e = cy.getElementById(id), key = JSON.stringify(el.data) + "|" + (el.classes || "");
+      if (e.empty()) { (el.data.source === undefined ? nodes : edges).push(el); drawn.set(id, key); return; }
+      if (drawn.get(id) !== key) {  /* setting data or classes restyles the element: only when they changed */
+        e.data(el.data);
+        e.classes(el.classes || "");
+        drawn.set(id, key);
+      }
+      if (el.position) {
+        var p = e.position();
+        if (p.x !== el.position.x || p.y !== el.position.y) { moved = true; e.position(el.position); }
+      }
+    });
+  });
+  var r = cy.renderer(), big = citemapPapers(elements) > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
+  if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
+  if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
+  var todo = nodes.concat(edges);  /* the papers at once, then the citations between them in slices */
+  for (i = 0; i < todo.length; i = i < nodes.length ? nodes.length : i + CITEMAP_SLICE) {
+    if (i > 0) {
+      /* after the frame that draws the last slice, and a task later: input and other work run in between */
+      await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
+      if (beforeEdges && i >= nodes.length) { await beforeEdges(); beforeEdges = null; }
+      if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
+    }
+    cy.add(todo.slice(i, i < nodes.length ? nodes.length : i + CITEMAP_SLICE));
+  }
+  return true;
+}
+
+/* Fit the papers of ``elements`` from their places and sizes (what citemapFit measures, without styling them). */
+function citemapFitPlaces(cy, elements) {
+  var x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  elements.forEach(function (el) {
+    if (!el.position || (el.classes || "").indexOf("lib-hidden") >= 0) { return; }
+    var h = (el.data.size || 0) / 2, p = el.position;
+    if (p.x - h < x1) { x1 = p.x - h; } if (p.x + h > x2) { x2 = p.x + h; }
+    if (p.y - h < y1) { y1 = p.y - h; } if (p.y + h > y2) { y2 = p.y + h; }
+  });
+  if (x1 === Infinity) { return; }
+  citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false);
+}
+
+/* Fit the papers (not their labels, which follow the zoom; not the edges, which lie between papers: measuring either
+   for thousands of elements took most of a second) with 40 px around. */
+function citemapFit(cy, animate) {
+  citemapViewport(cy, cy.nodes().not(".lib-hidden").boundingBox({includeLabels: false, includeOverlays: false}),
+                  animate);
+}
+
+function citemapViewport(cy, bb, animate) {
+  if (!bb.w && !bb.h) { return; }
+  var z = Math.min((cy.width() - 80) / Math.max(bb.w, 1), (cy.height() - 80) / Math.max(bb.h, 1));
+  z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
+  var view = {zoom: z, pan: {x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2)}};
+  if (animate) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
+  cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb};
+  if (!cy.__citemapRefit) {  /* the page may still be laying itself out: while the visitor has not moved the map, */
+    cy.__citemapRefit = true;  /* a new size of the map's box fits it again */
+    cy.on("resize", function () {
+      var f = cy.__citemapFitted, pan = cy.pan();
+      if (f && Math.abs(cy.zoom() - f.zoom) < 1e-9 && Math.abs(pan.x - f.x) < 1e-6 && Math.abs(pan.y - f.y) < 1e-6) {
+        citemapViewport(cy, f.bb, false);
+      }
+    });
+  }
+}
+
+/* The first view is fetched as this script loads and drawn as soon as Cytoscape exists, while Dash is still
+   starting (loading Plotly, running the first callbacks: about a second). The view Dash then asks for is the same
+   one: its payload is taken from here, and the drawing finds nothing to change. */
+var citemapFirst = null;
+function citemapFirstView(query) {  /* the first payload if it is the view of ``query``, else null */
+  if (!citemapFirst) { return Promise.resolve(null); }
+  var first = citemapFirst;
+  citemapFirst = null;  /* used once */
+  return first.then(function (text) {
+    if (!text) { return null; }
+    try { return JSON.parse(text).query === query ? text : null; } catch (e) { return null; }
+  });
+}
+(function () {
+  if (!document.getElementById("_dash-config")) { return; }  /* not the app's page */
+  citemapFirst = fetch(citemapPrefix() + "graph" + window.location.search, {headers: {Accept: "application/json"}})
+    .then(function (r) { return r.ok ? r.text() : null; }).catch(function () { return null; });
+  citemapFirst.then(async function (text) {
+    if (!text) { return; }
+    var cy = await citemapCy();
+    var elements = window.dash_clientside.citemap.elementsFromPayload(text, null, "all")[0];
+    /* not in the task right after Dash's first render (its longest): a frame later */
+    await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
+    var big = citemapPapers(elements) > CITEMAP_BIG_VIEW;
+    /* a big map takes frames of ~0.4 s to draw: not right next to Plotly starting (~0.7 s), if it is on its way */
+    if (big && !window.Plotly && document.querySelector("script[src*='plotly']")) { await citemapPlotlyReady(); }
+    if (window.__citemapDrawing) { return; }  /* Dash's first drawing has begun */
+    citemapDraw(cy, elements, big ? citemapPlotlyReady : null);
+  });
+})();
+
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
     /* After every change of the view, of the visitor's library or of its filter: GET /graph?<query> (cached
@@ -55,9 +199,16 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     loadGraph: async function (query, library, libraryFilter) {
       var nu = window.dash_clientside.no_update;
       if (typeof query !== "string") { return [nu, nu, nu]; }
-      var response = await fetch(citemapPrefix() + "graph" + query, {headers: {Accept: "application/json"}});
-      if (!response.ok) { throw new Error("graph request failed: HTTP " + response.status); }
-      return window.dash_clientside.citemap.elementsFromPayload(await response.text(), library, libraryFilter);
+      var text = await citemapFirstView(query);
+      if (text === null) {
+        var response = await fetch(citemapPrefix() + "graph" + query, {headers: {Accept: "application/json"}});
+        if (!response.ok) { throw new Error("graph request failed: HTTP " + response.status); }
+        text = await response.text();
+      }
+      var cy = await citemapCy();
+      var got = window.dash_clientside.citemap.elementsFromPayload(text, library, libraryFilter);
+      if (!(await citemapDraw(cy, got[0]))) { return [nu, nu, nu]; }  /* superseded: the newer call answers */
+      return [got[1], got[1], got[2]];
     },
     /* A library file chosen in the page -> POST /library -> {name, entries, matched, ids}; nothing is kept on
        the server. A file that cannot be used changes nothing and says why. */
@@ -144,11 +295,11 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         out.push({data: {id: "axis-" + ax.id, label: ax.label}, position: {x: ax.x, y: ax.y},
                   classes: "axis", selectable: false, grabbable: false});
       }
-      var src = p.edges.source, dst = p.edges.target;
+      var src = p.edges.source, dst = p.edges.target, big = nodes.length > CITEMAP_BIG_VIEW ? " big" : "";
       for (i = 0; i < src.length; i++) {
         var s = nodes[src[i]].id, t = nodes[dst[i]].id;
         out.push({data: {id: s + ">" + t, source: s, target: t},
-                  classes: (s === sel || t === sel) ? "cites touching" : "cites"});
+                  classes: "cites" + big + ((s === sel || t === sel) ? " touching" : "")});
       }
       var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
         nodes.length.toLocaleString("en") + " papers in view";
@@ -215,22 +366,36 @@ window.citemapLabels = (function () {
     if (n.hasClass("labelled")) { return 3; }
     return 4;
   }
-  /* The label box of node n, in model coordinates, if its label were drawn at the given zoom. */
-  function box(n, z) {
+  /* The label box of node n, in model coordinates, if its label were drawn at the given zoom on the given side of
+     the node ("bottom", "top", "right", "left"; a timeline's labels go right, else left). */
+  function box(n, z, side) {
     var bold = n.hasClass("seed") || n.hasClass("selected");
     var px = screenPx() + (bold ? 1 : 0), f = px / z, pad = 2 / z, slack = 1 / z;  /* ~1 px over Cytoscape's */
     var maxW = (n.hasClass("tl") ? 260 : 220) / z;
     var w = Math.min(textWidth(n.data("label") || "", bold) * f / 100, maxW);
-    var h = f * 1.15, p = n.position(), nw = n.outerWidth() / 2, nh = n.outerHeight() / 2;
-    if (n.hasClass("tl")) {
-      var left = p.x + nw + 6 / z;
-      return {x1: left - pad - slack, x2: left + w + pad + slack, y1: p.y - h / 2 - pad - slack,
-              y2: p.y + h / 2 + pad + slack, f: f, w: maxW, bold: bold};
+    var h = f * 1.15, p = n.position(), nw = n.outerWidth() / 2, nh = n.outerHeight() / 2, x1, y1;
+    if (side === "right" || side === "left") {
+      x1 = side === "right" ? p.x + nw + 6 / z : p.x - nw - 6 / z - w;
+      y1 = p.y - h / 2;
+    } else {
+      x1 = p.x - w / 2;
+      y1 = side === "bottom" ? p.y + nh + 4 / z : p.y - nh - 4 / z - h;
     }
-    var top = p.y + nh + 4 / z;
-    return {x1: p.x - w / 2 - pad - slack, x2: p.x + w / 2 + pad + slack, y1: top - pad - slack,
-            y2: top + h + pad + slack, f: f, w: maxW, bold: bold};
+    return {x1: x1 - pad - slack, x2: x1 + w + pad + slack, y1: y1 - pad - slack, y2: y1 + h + pad + slack,
+            f: f, w: maxW, bold: bold, side: side};
   }
+  /* Where a label may go: under the node (right of it on a timeline); the seeds', the selected and the expanded
+     papers' labels may also go above, right or left, rather than not at all. */
+  function sides(n) {
+    var first = n.hasClass("tl") ? ["right", "left"] : ["bottom"];
+    return rank(n) <= 2 ? first.concat(n.hasClass("tl") ? ["bottom", "top"] : ["top", "right", "left"]) : first;
+  }
+  var SIDE_STYLE = {  /* Cytoscape label placement of each side (margins in px on screen, divided by the zoom) */
+    bottom: {"text-valign": "bottom", "text-halign": "center", mx: 0, my: 4},
+    top: {"text-valign": "top", "text-halign": "center", mx: 0, my: -4},
+    right: {"text-valign": "center", "text-halign": "right", mx: 6, my: 0},
+    left: {"text-valign": "center", "text-halign": "left", mx: -6, my: 0}
+  };
   function overlaps(a, b) { return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2; }
   function choose(cy) {
     var z = cy.zoom() || 1, ext = cy.extent(), cell = 160 / z;
@@ -245,18 +410,22 @@ window.citemapLabels = (function () {
     });
     var grid = new Map(), chosen = [];
     candidates.forEach(function (n) {
-      var b = box(n, z), keys = [], free = true;
-      if (b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2) { return; }  /* cut by the edge */
-      for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell) && free; gx++) {
-        for (var gy = Math.floor(b.y1 / cell); gy <= Math.floor(b.y2 / cell) && free; gy++) {
-          var k = gx + ":" + gy, list = grid.get(k);
-          keys.push(k);
-          if (list) { for (var i = 0; i < list.length; i++) { if (overlaps(b, list[i])) { free = false; break; } } }
+      var options = sides(n);
+      for (var o = 0; o < options.length; o++) {
+        var b = box(n, z, options[o]), keys = [], free = true;
+        if (b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2) { continue; }  /* cut by the edge */
+        for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell) && free; gx++) {
+          for (var gy = Math.floor(b.y1 / cell); gy <= Math.floor(b.y2 / cell) && free; gy++) {
+            var k = gx + ":" + gy, list = grid.get(k);
+            keys.push(k);
+            if (list) { for (var i = 0; i < list.length; i++) { if (overlaps(b, list[i])) { free = false; break; } } }
+          }
         }
+        if (!free) { continue; }
+        keys.forEach(function (k) { if (!grid.has(k)) { grid.set(k, []); } grid.get(k).push(b); });
+        chosen.push([n, b]);
+        return;
       }
-      if (!free) { return; }
-      keys.forEach(function (k) { if (!grid.has(k)) { grid.set(k, []); } grid.get(k).push(b); });
-      chosen.push([n, b]);
     });
     return chosen;
   }
@@ -266,8 +435,10 @@ window.citemapLabels = (function () {
       chosen.forEach(function (c) {
         var n = c[0], b = c[1], z = cy.zoom() || 1;
         keep.add(n.id());
+        var side = SIDE_STYLE[b.side];
         n.style({"font-size": b.f, "text-max-width": b.w, "text-background-padding": 2 / z,
-                 "text-margin-y": n.hasClass("tl") ? 0 : 4 / z, "text-margin-x": n.hasClass("tl") ? 6 / z : 0});
+                 "text-valign": side["text-valign"], "text-halign": side["text-halign"],
+                 "text-margin-y": side.my / z, "text-margin-x": side.mx / z});
         if (!n.hasClass("lbl")) { n.addClass("lbl"); }
       });
       cy.nodes(".lbl").forEach(function (n) { if (!keep.has(n.id())) { n.removeClass("lbl"); } });
@@ -317,7 +488,7 @@ window.citemapLabels = (function () {
     if (t.closest(".notice-close")) { t.closest(".notice").classList.add("dismissed"); return; }
     if (cy && t.closest("#button-zoom-in")) { zoomBy(cy, 1.3); return; }
     if (cy && t.closest("#button-zoom-out")) { zoomBy(cy, 1 / 1.3); return; }
-    if (cy && t.closest("#button-fit")) { fit(cy); return; }
+    if (cy && t.closest("#button-fit")) { citemapFit(cy, true); return; }
     var link = t.closest(".list .link, .seed-item .link, .search-select");
     if (link) {
       var id = link.id && link.id.charAt(0) === "{" ? JSON.parse(link.id).index : null;
@@ -325,15 +496,6 @@ window.citemapLabels = (function () {
       if (cy && id && cy.getElementById(id).nonempty()) { centre(cy, id); }
     }
   });
-  /* Fit the papers (not their labels, which follow the zoom) with 40 px around, as the first drawing does. */
-  function fit(cy) {
-    var bb = cy.elements(":visible").boundingBox({includeLabels: false, includeOverlays: false});
-    if (!bb.w && !bb.h) { return; }
-    var z = Math.min((cy.width() - 80) / Math.max(bb.w, 1), (cy.height() - 80) / Math.max(bb.h, 1));
-    z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
-    cy.animate({zoom: z, pan: {x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2)}},
-               {duration: 200});
-  }
   function centre(cy, id) {
     var n = cy.getElementById(id);
     if (n.empty() || !n.visible()) { return; }

@@ -13,7 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# pandas imported here, once: plotly's JSON encoder imports it lazily, and two threads doing so at once (the page's
+# first requests: the layout and the first view) see a half-initialised module ("pandas has no attribute NaT")
 import orjson
+import pandas  # noqa: F401
 from dash import Dash, html, set_props
 from dash.exceptions import DependencyException
 from flask import Response, request

@@ -52,8 +52,13 @@ STYLESHEET: list[dict] = [
         "width": 1, "line-color": "#b9c1cd", "curve-style": "straight", "target-arrow-shape": "triangle",
         "target-arrow-color": "#b9c1cd", "arrow-scale": 0.7, "opacity": 0.75,
     }},
+    # a big view (assets/citemap.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
+    # structure; Cytoscape draws them several times faster), those of the selected paper as before
+    {"selector": "edge.big", "style": {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none",
+                                       "opacity": 0.3}},
     {"selector": "edge.touching", "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48",
                                             "width": 2, "opacity": 1, "z-index": 10}},
+    {"selector": "edge.big.touching", "style": {"curve-style": "straight", "target-arrow-shape": "triangle"}},
 ]
 
 
@@ -154,14 +159,14 @@ def _graph_area() -> html.Main:
         html.Div(id="div-notices", className="notices", role="status"),
         dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
                     overlay_style={"visibility": "visible", "opacity": 0.6},
-                    children=cyto.Cytoscape(
+                    children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
                         id="graph-citations", elements=[], stylesheet=STYLESHEET,
                         layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
                         style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
                         wheelSensitivity=WHEEL_SENSITIVITY,
                         boxSelectionEnabled=False, responsive=True,
-                        autoRefreshLayout=True, className="graph-citations",
-                    )),
+                        autoRefreshLayout=False, className="graph-citations",
+                    ), dcc.Store(id="store-drawn")]),
         html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
             html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in", n_clicks=0),
             html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out", n_clicks=0),

@@ -6,9 +6,9 @@ from dash import ClientsideFunction, Dash, Input, Output, State
 
 
 def register(app: Dash) -> None:
-    app.clientside_callback(  # fetches GET /graph?<query> (dashboard/app.py) and draws it
+    app.clientside_callback(  # fetches GET /graph?<query> (dashboard/app.py) and draws it into Cytoscape directly
         ClientsideFunction(namespace="citemap", function_name="loadGraph"),
-        Output("graph-citations", "elements"),
+        Output("store-drawn", "data"),
         Output("div-rendered-graph", "children"),
         Output("span-library-count", "children"),
         Input("store-view-state", "data"),

@@ -11,13 +11,15 @@ from dashboard.graph import colors, figures
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
 from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
-from dashboard.graph.view import build_subgraph, short_label, shown_areas, view_years
+from dashboard.graph.view import MAX_DRAWN_EDGES, build_subgraph, short_label, shown_areas, view_years
 from dashboard.library import MAX_ENTRIES
 from dashboard.store import Store
 
 
 def status_text(store: Store, sub: Subgraph) -> str:
     parts = [f"{len(sub.rows):,} papers · {len(sub.edge_i):,} citations"]
+    if len(sub.edge_i) > MAX_DRAWN_EDGES:
+        parts[0] += f" ({MAX_DRAWN_EDGES:,} drawn: those of the seeds and expanded papers first)"
     for t in sub.truncated[:3]:
         title = short_label(store.titles([t.paper])[0])
         parts.append(f"showing {t.shown:,} of {t.total:,} {t.direction} of “{title}”")

@@ -42,6 +42,7 @@ from dashboard.graph.state import DEFAULT_LIMIT, LIMIT_STEP
 from dashboard.store import Store
 
 EDGE_LENGTH = 110.0  # px, median edge length of a first step
+SEED_GAP = 260.0  # px at least between a new seed and the seeds placed before it
 SMALL_STAR = 24  # a first step of at most this many papers: a ring, no force layout needed
 BUDGET = 600_000  # force units a whole chain may spend (see the module docstring)
 MAX_ITER = 300
@@ -180,6 +181,7 @@ def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callabl
         else:
             reach = float(np.hypot(*(chain.xy - middle).T).max()) + 4 * NODE_GAP
             xy[at] = np.asarray(middle) + reach * np.asarray(_turn(index))
+        xy[at] = _apart_from_seeds(xy[at], chain, index)
     done = ~np.isnan(xy[:, 0])
     first = 1 if old == 0 else old  # what stays put: the papers placed before (the first seed: the middle)
     fixed = chain.tree if old else cKDTree(xy[:1])
@@ -213,6 +215,20 @@ def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callabl
     xy[first:] = push_apart(fixed, xy[first:], NODE_GAP * 0.6)
     xy.setflags(write=False)
     return Chain(rows=rows, xy=xy, scale=scale, spent=spent, around=tuple(around.items()))
+
+
+def _apart_from_seeds(at: np.ndarray, chain: Chain, index: int) -> np.ndarray:
+    """``at`` moved, if need be, to ``SEED_GAP`` from every seed placed before (seeds and their labels stand apart)."""
+    seeds = np.asarray([r for r, _ in chain.around], dtype=np.int64)
+    where = np.flatnonzero(np.isin(chain.rows, seeds))
+    for _ in range(len(where) + 1):
+        d = np.hypot(*(chain.xy[where] - at).T) if len(where) else np.empty(0)
+        if not len(d) or d.min() >= SEED_GAP:
+            break
+        near = chain.xy[where[int(np.argmin(d))]]
+        away = at - near if d.min() > 1e-6 else np.asarray(_turn(index))
+        at = near + away / np.hypot(*away) * SEED_GAP
+    return at
 
 
 def _affordable(units: int) -> int:

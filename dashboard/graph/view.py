@@ -8,7 +8,8 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
   ``truncated``, ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
-  as ``source``/``target`` node positions; timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
+  as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
+  how many the view has); timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
   the ``palette`` for colour by area or by year.
 
 ``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
@@ -39,6 +40,7 @@ from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
 from dashboard.store import Store
 
 LABEL_CHARS = 42  # assets/citemap.js cuts labels to the same length
+MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
 ALWAYS_LABELLED = 8  # most cited papers in view, ranked for a label right after seeds, selected and expanded
 ROLE_LETTERS = np.frombuffer(b"srcx", dtype="S1")  # by role code (neighbourhood.ROLES)
 
@@ -102,10 +104,28 @@ def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
     return np.flatnonzero((rows[:, None] == w[None, :]).any(axis=1)).tolist()
 
 
+def drawn_edges(store: Store, sub: Subgraph) -> np.ndarray:
+    """Which citations of a view the browser draws (positions in ``sub.edge_i``), at most ``MAX_DRAWN_EDGES``: a
+    browser stalls for seconds on tens of thousands of edges, and a hairball says less than its structure. First
+    those of the seeds, the selected paper and the expanded ones (the view's own lines), then the others between
+    the most cited papers; all of them when there are few enough."""
+    n = len(sub.edge_i)
+    if n <= MAX_DRAWN_EDGES:
+        return np.arange(n)
+    key = np.zeros(len(sub.rows), dtype=bool)
+    key[: len(sub.seeds)] = True  # the walk puts the seeds first
+    key[_where(sub.rows, [*sub.expanded, *([sub.selected] if sub.selected is not None else [])])] = True
+    cites = store.in_cited[sub.rows].astype(np.int64)
+    weight = np.minimum(cites[sub.edge_i], cites[sub.edge_j])  # an edge between two much-cited papers first
+    order = np.lexsort((np.arange(n), -weight, ~(key[sub.edge_i] | key[sub.edge_j])))
+    return np.sort(order[:MAX_DRAWN_EDGES])
+
+
 def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, str]:
     """The per-view part of the graph payload, and the whole payload as JSON text."""
     rows = sub.rows
     placed = positions(store, sub, state.layout)
+    drawn = drawn_edges(store, sub)
     xy = np.round(positions_of(placed, rows), 1)
     payload = {
         "query": encode_query(state), "layout": state.layout, "color": state.color,
@@ -116,7 +136,8 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
-        "edges": {"source": sub.edge_i, "target": sub.edge_j},
+        "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn]},
+        "edges_total": len(sub.edge_i),
         "axis": timeline_axis(store, *placed) if state.layout == "timeline" and len(placed[0]) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
