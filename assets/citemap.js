@@ -304,6 +304,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
         nodes.length.toLocaleString("en") + " papers in view";
       window.__citemapShown = now;
+      window.__citemapMeta = {title: p.title, file: p.file, color: p.color, palette: p.palette};  /* for exports */
       return [out, p.query, count];
     },
     hoverCard: function (data) {
@@ -332,7 +333,136 @@ document.addEventListener("keydown", function (event) {
 document.addEventListener("click", function (event) {
   var item = event.target && event.target.closest && event.target.closest(".export-menu button");
   if (item) { item.closest("details").removeAttribute("open"); }
+  if (item && (item.id === "button-export-png" || item.id === "button-export-svg") && window.cy) {
+    citemapExportImage(window.cy, item.id.slice(-3));
+  }
 });
+
+/* An image of the map as it is on screen (same zoom, same labels), with a title line (dataset, seeds, filters,
+   layout, size: dashboard/graph/naming.py) above it and a legend (colours in view, shapes) below. PNG at twice the
+   screen's pixels; SVG as vectors (Cytoscape's own SVG inside). */
+var CITEMAP_EXPORT = {font: "Helvetica, Arial, sans-serif", ink: "#1d2430"};
+function citemapLegendItems(cy, meta) {
+  var items = [{label: "seed", shape: "star"}, {label: "builds on (reference)", shape: "square"},
+               {label: "built on by (citer)", shape: "circle"}];
+  var pal = meta.palette || {};
+  if (meta.color === "year" && pal.year && pal.year.length) {
+    var n = pal.year.length, step = Math.max(1, Math.ceil(n / 6));
+    for (var k = 0; k < n; k += step) { items.push({label: String(pal.year0 + k), color: pal.year[k]}); }
+    if ((n - 1) % step) { items.push({label: String(pal.year0 + n - 1), color: pal.year[n - 1]}); }
+  } else {
+    var seen = new Map();
+    cy.nodes(".paper").not(".lib-hidden").forEach(function (node) {
+      var area = (node.data("areas") || [])[0];
+      if (area !== undefined && !seen.has(area)) { seen.set(area, node.data("color")); }
+    });
+    var named = Object.keys(pal.area || {}).filter(function (a) { return seen.has(a); }).slice(0, 10);
+    named.forEach(function (a) { items.push({label: a, color: seen.get(a)}); });
+    if (seen.size > named.length) { items.push({label: "other areas", color: pal.unknown || "#8c8c8c"}); }
+  }
+  return items;
+}
+function citemapTitleLines(ctx, title, width) {  /* the title's " · " parts on as few lines as fit width, 13 px */
+  ctx.font = "bold 13px " + CITEMAP_EXPORT.font;
+  var lines = [], line = "";
+  String(title).split(" · ").forEach(function (part) {
+    var next = line ? line + " · " + part : part;
+    if (line && ctx.measureText(next).width > width) { lines.push(line); line = part; } else { line = next; }
+  });
+  if (line) { lines.push(line); }
+  return lines;
+}
+function citemapLegendLayout(ctx, items, x0, width) {  /* [{item, x, row}] left to right, wrapped at width */
+  var x = x0, row = 0, out = [];
+  ctx.font = "12px " + CITEMAP_EXPORT.font;
+  items.forEach(function (it) {
+    var w = 18 + ctx.measureText(it.label).width + 16;
+    if (x > x0 && x + w > x0 + width) { x = x0; row += 1; }
+    out.push({item: it, x: x, row: row});
+    x += w;
+  });
+  return out;
+}
+function citemapStar(x, y, r) {
+  var pts = [];
+  for (var k = 0; k < 10; k++) {
+    var a = -Math.PI / 2 + k * Math.PI / 5, rr = k % 2 ? r * 0.45 : r;
+    pts.push([x + rr * Math.cos(a), y + rr * Math.sin(a)]);
+  }
+  return pts;
+}
+async function citemapExportImage(cy, kind) {
+  var meta = window.__citemapMeta || {}, E = CITEMAP_EXPORT;
+  var W = Math.round(cy.width()), H = Math.round(cy.height());
+  var measure = document.createElement("canvas").getContext("2d");
+  var lines = citemapTitleLines(measure, meta.title || "citemap", W - 32);
+  var legend = citemapLegendLayout(measure, citemapLegendItems(cy, meta), 16, W - 32);
+  var head = 12 + 18 * lines.length, rows = legend.length ? legend[legend.length - 1].row + 1 : 0;
+  var foot = 12 + 22 * rows, total = head + H + foot;
+  var items = legend.map(function (p) { return {item: p.item, x: p.x, y: head + H + 20 + 22 * p.row}; });
+  window.__citemapExportSize = [W, total];  /* what tests compare the file with */
+  var name = (meta.file || "citemap-graph") + "." + kind, blob;
+  if (kind === "svg") {
+    var esc = function (t) { return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
+    var inner = cy.svg({full: false, scale: 1, bg: "#ffffff"}).replace(/^<\?xml[^>]*>\s*/, "");
+    var parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="' + W +
+                 '" height="' + total + '" viewBox="0 0 ' + W + " " + total + '">',
+                 '<rect width="' + W + '" height="' + total + '" fill="#ffffff"/>'];
+    lines.forEach(function (line, k) {
+      parts.push('<text class="citemap-title" x="16" y="' + (24 + 18 * k) + '" font-family="' + E.font +
+                 '" font-size="13" font-weight="bold" fill="' + E.ink + '">' + esc(line) + "</text>");
+    });
+    parts.push('<g transform="translate(0,' + head + ')">' + inner + "</g>", '<g class="citemap-legend">');
+    items.forEach(function (p) {
+      var it = p.item, fill = it.color || "#9aa3af";
+      if (it.shape === "star") {
+        parts.push('<polygon points="' + citemapStar(p.x + 6, p.y, 7).map(function (q) { return q.join(","); })
+                   .join(" ") + '" fill="' + fill + '"/>');
+      } else if (it.shape === "square") {
+        parts.push('<rect x="' + p.x + '" y="' + (p.y - 6) + '" width="12" height="12" rx="2" fill="' + fill + '"/>');
+      } else {
+        parts.push('<circle cx="' + (p.x + 6) + '" cy="' + p.y + '" r="6" fill="' + fill + '"/>');
+      }
+      parts.push('<text x="' + (p.x + 18) + '" y="' + (p.y + 4) + '" font-family="' + E.font +
+                 '" font-size="12" fill="' + E.ink + '">' + esc(it.label) + "</text>");
+    });
+    parts.push("</g></svg>");
+    blob = new Blob([parts.join("")], {type: "image/svg+xml"});
+  } else {
+    var map = await createImageBitmap(await cy.png({full: false, scale: 2, bg: "#ffffff", output: "blob-promise"}));
+    var canvas = document.createElement("canvas");
+    canvas.width = W * 2;
+    canvas.height = total * 2;
+    var ctx = canvas.getContext("2d");
+    ctx.scale(2, 2);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, W, total);
+    ctx.drawImage(map, 0, head, W, H);
+    ctx.fillStyle = E.ink;
+    ctx.font = "bold 13px " + E.font;
+    lines.forEach(function (line, k) { ctx.fillText(line, 16, 24 + 18 * k); });
+    ctx.font = "12px " + E.font;
+    items.forEach(function (p) {
+      var it = p.item;
+      ctx.fillStyle = it.color || "#9aa3af";
+      ctx.beginPath();
+      if (it.shape === "star") {
+        citemapStar(p.x + 6, p.y, 7).forEach(function (q, k) { if (k) { ctx.lineTo(q[0], q[1]); } else { ctx.moveTo(q[0], q[1]); } });
+        ctx.closePath();
+      } else if (it.shape === "square") { ctx.rect(p.x, p.y - 6, 12, 12); } else { ctx.arc(p.x + 6, p.y, 6, 0, 2 * Math.PI); }
+      ctx.fill();
+      ctx.fillStyle = E.ink;
+      ctx.fillText(it.label, p.x + 18, p.y + 4);
+    });
+    blob = await new Promise(function (resolve) { canvas.toBlob(resolve, "image/png"); });
+  }
+  var a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
 
 document.addEventListener("input", function (event) {
   if (event.target && event.target.id === "input-search") {

@@ -10,7 +10,7 @@ import re
 import networkx as nx
 import pytest
 
-from dashboard.graph import export
+from dashboard.graph import export, naming
 from dashboard.graph.state import ViewState
 from dashboard.graph.view import compute_view
 from dashboard.store import Store
@@ -122,10 +122,10 @@ def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
 
 
 def test_file_stems_say_what_the_file_holds() -> None:
-    assert export.file_stem(["2110.10090"], 60) == "citemap-2110.10090-60-papers"
-    assert export.file_stem(["a", "b", "c"], 7) == "citemap-a-and-2-more-7-papers"
-    assert export.file_stem(["a", "b"], 7) == "citemap-a-and-1-more-7-papers"
-    assert export.file_stem([], 0) == "citemap-view-0-papers"
+    assert naming.file_stem(["2110.10090"], 60) == "citemap-2110.10090-60-papers"
+    assert naming.file_stem(["a", "b", "c"], 7) == "citemap-a-and-2-more-7-papers"
+    assert naming.file_stem(["a", "b"], 7) == "citemap-a-and-1-more-7-papers"
+    assert naming.file_stem([], 0) == "citemap-view-0-papers"
 
 
 def test_unknown_years_in_graphml_and_csv(tiny: Store) -> None:
@@ -135,3 +135,14 @@ def test_unknown_years_in_graphml_and_csv(tiny: Store) -> None:
     rows = {r["id"]: r for r in csv.DictReader(io.StringIO(export.to_csv(tiny, view)))}
     assert rows["d"]["year"] == "" and rows["c"]["areas"] == "unknown" and set(rows) == set("abcd")
     assert "year = " not in export.to_bibtex(tiny, view).split("@misc")[1]  # d comes first: no year field
+
+
+def test_an_image_title_names_dataset_seeds_filters_and_size(default_store) -> None:
+    state = ViewState(("1706.03762", "1810.04805", "2005.14165", "1412.6980"), years=(2018, 2021),
+                      areas=("cs.CL",), min_citations=5, layout="timeline", color="year")
+    title = naming.image_title(default_store, state, 123)
+    assert title.startswith(default_store.meta["name"] + " · seeds: Attention Is All You Need; BERT")
+    assert "and 1 more" in title and "years 2018–2021" in title and "areas cs.CL" in title
+    assert "at least 5 citing" in title and "timeline layout, colour by year" in title and title.endswith("123 papers")
+    plain = naming.image_title(default_store, ViewState(("1706.03762",)), 9)
+    assert "years" not in plain and "areas" not in plain and "citing" not in plain

@@ -1,4 +1,4 @@
-"""Exports: the graph as an image (drawn by Cytoscape in the browser), the view's papers as files."""
+"""Exports of the view's papers as files (images of the map are drawn in the browser: assets/citemap.js)."""
 
 from __future__ import annotations
 
@@ -6,28 +6,12 @@ from dash import Dash, Input, Output, State, ctx, dcc
 from dash.exceptions import PreventUpdate
 
 from dashboard.callbacks.common import read_state
-from dashboard.graph.export import export, file_stem
-from dashboard.graph.view import build_subgraph, compute_view
+from dashboard.graph.export import export
+from dashboard.graph.view import compute_view
 from dashboard.store import Store
 
 
 def register(app: Dash, store: Store) -> None:
-    @app.callback(
-        Output("graph-citations", "generateImage"),
-        Input("button-export-png", "n_clicks"),
-        Input("button-export-svg", "n_clicks"),
-        State("store-view-state", "data"),
-        prevent_initial_call=True,
-    )
-    def export_image(_png, _svg, query):
-        kind = {"button-export-png": "png", "button-export-svg": "svg"}.get(ctx.triggered_id)
-        if kind is None:
-            raise PreventUpdate
-        state, _ = read_state(store, query)
-        stem = file_stem(state.seeds, len(build_subgraph(store, state).rows)).removesuffix("-papers")
-        return {"type": kind, "action": "download", "filename": f"{stem}-graph",
-                "options": {"full": True, "scale": 2, "bg": "#ffffff"}}
-
     @app.callback(
         Output("download-export", "data"),
         Input("button-export-csv", "n_clicks"),

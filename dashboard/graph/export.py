@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 
 import networkx as nx
 import orjson
 
+from dashboard.graph.naming import file_stem
 from dashboard.graph.state import encode_query
 from dashboard.graph.view import View
 from dashboard.store import Store
@@ -105,13 +105,6 @@ def to_graphml(store: Store, view: View) -> str:
 
 def _query(view: View) -> str:
     return encode_query(view.state)
-
-
-def file_stem(seeds: Sequence[str], n: int) -> str:
-    """``citemap-2110.10090-60-papers``: names say what the file holds."""
-    head = seeds[0] if seeds else "view"
-    more = f"-and-{len(seeds) - 1}-more" if len(seeds) > 1 else ""
-    return f"citemap-{head}{more}-{n}-papers"
 
 
 EXPORTS = {

@@ -6,6 +6,8 @@ import csv
 import io
 import itertools
 import json
+import re
+import struct
 
 import pytest
 
@@ -200,8 +202,26 @@ def test_exports(page: Page, tmp_path) -> None:
     doc = json.loads(files["json"].read_text())
     assert len(doc["papers"]) == 31 and len(doc["citations"]) == page.page.evaluate("() => cy.edges().length")
     assert "<graphml" in files["graphml"].read_text() and files["graphml"].name.endswith("subgraph.graphml")
-    assert files["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and files["png"].name.endswith("graph.png")
-    assert b"<svg" in files["svg"].read_bytes()[:2000]
+    # images of the map as it is on screen, with a title line above and a legend below, twice the pixels for PNG
+    png = files["png"].read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and files["png"].name == "citemap-2006.04862-31-graph.png"
+    width, height = struct.unpack(">II", png[16:24])
+    w, h = page.page.evaluate("() => [Math.round(cy.width()), Math.round(cy.height())]")
+    total = page.page.evaluate("() => window.__citemapExportSize[1]")
+    assert (width, height) == (2 * w, 2 * total) and total >= h + 50 and len(png) > 20_000
+    svg = files["svg"].read_text()
+    assert svg.startswith("<svg") and files["svg"].name == "citemap-2006.04862-31-graph.svg"
+    title = " · ".join(re.findall(r'<text class="citemap-title"[^>]*>([^<]*)</text>', svg))
+    assert title.startswith("mlsanity") and "seeds: O(n) Connections are Expressive" in title
+    assert title.endswith("31 papers")
+    legend = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[1])
+    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => n.data('areas')[0])"))
+    assert legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"] and set(legend[3:]) <= areas | {
+        "other areas"} and len(legend) > 3
+    # the labels drawn on screen are in the image, at the screen's size (not the whole map at another zoom)
+    drawn = page.page.evaluate("() => cy.nodes('.lbl').map(n => n.data('label'))")
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[0])
+    assert len(drawn) >= 5 and all(any(t.startswith(label[:20]) for t in texts) for label in drawn)
 
 
 def test_escape_clears_the_selection(page: Page) -> None:

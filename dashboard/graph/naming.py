@@ -1,0 +1,41 @@
+"""Names of what a view exports: file stems and the title line an image of the map carries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dashboard.graph.state import ViewState
+from dashboard.store import Store
+
+TITLE_SEEDS = 3  # seed titles named in an image's title line; the others are counted
+TITLE_CHARS = 60  # each cut to this many characters
+
+
+def file_stem(seeds: Sequence[str], n: int) -> str:
+    """``citemap-2110.10090-60-papers``: names say what the file holds."""
+    head = seeds[0] if seeds else "view"
+    more = f"-and-{len(seeds) - 1}-more" if len(seeds) > 1 else ""
+    return f"citemap-{head}{more}-{n}-papers"
+
+
+def image_title(store: Store, state: ViewState, n_papers: int) -> str:
+    """The line above an exported image of the map: dataset, seeds, what filters and layout the view has, size."""
+    rows = [r for r in (store.row(s) for s in state.seeds) if r is not None]
+    titles = [_cut(t) for t in store.titles(rows[:TITLE_SEEDS])]
+    if len(rows) > TITLE_SEEDS:
+        titles.append(f"and {len(rows) - TITLE_SEEDS} more")
+    parts = [store.meta.get("name") or "citemap", "seeds: " + "; ".join(titles) if titles else "no seeds"]
+    if state.years:
+        parts.append(f"years {state.years[0]}–{state.years[1]}")
+    if state.areas is not None:
+        parts.append("areas " + ", ".join(state.areas) if state.areas else "no area")
+    if state.min_citations:
+        parts.append(f"at least {state.min_citations:,} citing")
+    parts.append(f"{state.layout} layout, colour by {state.color}")
+    parts.append(f"{n_papers:,} papers")
+    return " · ".join(parts)
+
+
+def _cut(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
