@@ -92,3 +92,28 @@ def test_small_stars_are_rings_and_layouts_are_deterministic(tiny: Store, defaul
     a = placed(default_store, ViewState((ATTENTION, GPT3), expand=(LUONG,)))
     b = placed(default_store, ViewState((ATTENTION, GPT3), expand=(LUONG,)))
     assert a == b
+
+
+def test_a_big_view_draws_its_own_lines_first_and_says_how_many(default_store: Store) -> None:
+    """Above MAX_DRAWN_EDGES the payload keeps the citations of the seeds (and expanded, selected papers) first,
+    then those between the most cited papers; the total stays in the payload and the counts."""
+    from dashboard.graph.view import MAX_DRAWN_EDGES, drawn_edges
+
+    view = compute_view(default_store, ViewState((ATTENTION, BERT, GPT3), limit=3000))
+    sub = view.sub
+    assert len(sub.edge_i) > MAX_DRAWN_EDGES  # the case under test: 19,626 citations, 3,190 of them the seeds'
+    keep = drawn_edges(default_store, sub)
+    assert len(keep) == MAX_DRAWN_EDGES == len(view.payload["edges"]["source"])
+    assert view.payload["edges_total"] == len(sub.edge_i)
+    seeds = np.arange(len(sub.seeds))
+    touching = np.flatnonzero(np.isin(sub.edge_i, seeds) | np.isin(sub.edge_j, seeds))
+    kept = set(keep.tolist())
+    assert len(touching) < MAX_DRAWN_EDGES and kept >= set(touching.tolist())  # every line of a seed
+    rest = np.setdiff1d(np.arange(len(sub.edge_i)), touching)
+    cites = default_store.in_cited[sub.rows]
+    weight = np.minimum(cites[sub.edge_i[rest]], cites[sub.edge_j[rest]])
+    dropped = [w for e, w in zip(rest.tolist(), weight.tolist(), strict=True) if e not in kept]
+    drawn = [w for e, w in zip(rest.tolist(), weight.tolist(), strict=True) if e in kept]
+    assert drawn and dropped and min(drawn) >= max(dropped)  # then the lines between the most cited
+    small = compute_view(default_store, ViewState((ATTENTION,)))
+    assert len(small.payload["edges"]["source"]) == len(small.sub.edge_i)  # a small view draws them all
