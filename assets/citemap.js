@@ -125,7 +125,7 @@ async function citemapDraw(cy, elements, beforeEdges) {
 
 /* Fit the papers of ``elements`` from their places and sizes (what citemapFit measures, without styling them). */
 function citemapFitPlaces(cy, elements) {
-  var x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  var x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity, zoom = null;
   elements.forEach(function (el) {
     if (!el.position || (el.classes || "").indexOf("lib-hidden") >= 0) { return; }
     var h = (el.data.size || 0) / 2, p = el.position;
@@ -133,6 +133,12 @@ function citemapFitPlaces(cy, elements) {
     if (p.y - h < y1) { y1 = p.y - h; } if (p.y + h > y2) { y2 = p.y + h; }
   });
   if (x1 === Infinity) { return; }
+  var axis = elements.filter(function (el) { return (el.classes || "").indexOf("axis") >= 0; });
+  if (axis.length) {  /* a timeline: its tick labels (15 px on screen whatever the zoom, centred on their place) */
+    var chars = Math.max.apply(null, axis.map(function (el) { return el.data.label.length; }));
+    citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, {left: 40 + 5 * chars, bottom: 56});
+    return;
+  }
   citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false);
 }
 
@@ -143,19 +149,23 @@ function citemapFit(cy, animate) {
                   animate);
 }
 
-function citemapViewport(cy, bb, animate) {
+/* Show the box bb (model coordinates) with ``room`` px around it on screen ({left, right, top, bottom}; 40 each
+   unless given). */
+function citemapViewport(cy, bb, animate, room) {
   if (!bb.w && !bb.h) { return; }
-  var z = Math.min((cy.width() - 80) / Math.max(bb.w, 1), (cy.height() - 80) / Math.max(bb.h, 1));
+  room = Object.assign({left: 40, right: 40, top: 40, bottom: 40}, room || {});
+  var w = cy.width() - room.left - room.right, h = cy.height() - room.top - room.bottom;
+  var z = Math.min(Math.max(w, 40) / Math.max(bb.w, 1), Math.max(h, 40) / Math.max(bb.h, 1));
   z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
-  var view = {zoom: z, pan: {x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2)}};
+  var view = {zoom: z, pan: {x: room.left + w / 2 - z * (bb.x1 + bb.w / 2), y: room.top + h / 2 - z * (bb.y1 + bb.h / 2)}};
   if (animate) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
-  cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb};
+  cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb, room: room};
   if (!cy.__citemapRefit) {  /* the page may still be laying itself out: while the visitor has not moved the map, */
     cy.__citemapRefit = true;  /* a new size of the map's box fits it again */
     cy.on("resize", function () {
       var f = cy.__citemapFitted, pan = cy.pan();
       if (f && Math.abs(cy.zoom() - f.zoom) < 1e-9 && Math.abs(pan.x - f.x) < 1e-6 && Math.abs(pan.y - f.y) < 1e-6) {
-        citemapViewport(cy, f.bb, false);
+        citemapViewport(cy, f.bb, false, f.room);
       }
     });
   }
@@ -539,6 +549,17 @@ window.citemapLabels = (function () {
         (a.id() < b.id() ? -1 : 1);
     });
     var grid = new Map(), chosen = [];
+    cy.nodes(".axis").forEach(function (n) {  /* a timeline's tick labels are there first: papers' labels avoid them */
+      var f = Math.min(90, Math.max(14, 15 / z)), w = textWidth(n.data("label") || "", true) * f / 100, p = n.position();
+      var b = {x1: p.x - w / 2 - 2 / z, x2: p.x + w / 2 + 2 / z, y1: p.y - f * 0.6, y2: p.y + f * 0.6};
+      for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell); gx++) {
+        for (var gy = Math.floor(b.y1 / cell); gy <= Math.floor(b.y2 / cell); gy++) {
+          var k = gx + ":" + gy;
+          if (!grid.has(k)) { grid.set(k, []); }
+          grid.get(k).push(b);
+        }
+      }
+    });
     candidates.forEach(function (n) {
       var options = sides(n);
       for (var o = 0; o < options.length; o++) {

@@ -157,20 +157,22 @@ def _header(store: Store) -> html.Header:
 def _graph_area() -> html.Main:
     return html.Main(className="graph-area", children=[
         html.Div(id="div-notices", className="notices", role="status"),
-        dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
-                    overlay_style={"visibility": "visible", "opacity": 0.6},
-                    children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
-                        id="graph-citations", elements=[], stylesheet=STYLESHEET,
-                        layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
-                        style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
-                        wheelSensitivity=WHEEL_SENSITIVITY,
-                        boxSelectionEnabled=False, responsive=True,
-                        autoRefreshLayout=False, className="graph-citations",
-                    ), dcc.Store(id="store-drawn")]),
-        html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
-            html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in", n_clicks=0),
-            html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out", n_clicks=0),
-            html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map", n_clicks=0),
+        html.Div(className="map-box", children=[  # the map, with its zoom controls over its top right corner
+            dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
+                        overlay_style={"visibility": "visible", "opacity": 0.6},
+                        children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
+                            id="graph-citations", elements=[], stylesheet=STYLESHEET,
+                            layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
+                            style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
+                            wheelSensitivity=WHEEL_SENSITIVITY,
+                            boxSelectionEnabled=False, responsive=True,
+                            autoRefreshLayout=False, className="graph-citations",
+                        ), dcc.Store(id="store-drawn")]),
+            html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
+                html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in", n_clicks=0),
+                html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out", n_clicks=0),
+                html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map", n_clicks=0),
+            ]),
         ]),
         html.Div(id="div-hover", className="hover-card"),
         html.Div(className="status", children=[

@@ -64,7 +64,7 @@ NAMED: dict[str, str] = {
                                                              "unknown)",
     "dashboard.store.xǁStoreǁyear_at_percentile__mutmut_3": "year 0 cannot be stored (years are 1-9999; -1 = "
                                                              "unknown)",
-    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_95": "hidden=0 is the field's default",
+    "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_96": "hidden=0 is the field's default",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_10": "with no wanted area the mask stays all False either way",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_26": "the unknown code is only used when 'unknown' is an area name",
     "dashboard.store.xǁStoreǁarea_mask__mutmut_27": "the unknown code is only used when 'unknown' is an area name",

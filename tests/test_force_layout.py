@@ -117,3 +117,18 @@ def test_a_big_view_draws_its_own_lines_first_and_says_how_many(default_store: S
     assert drawn and dropped and min(drawn) >= max(dropped)  # then the lines between the most cited
     small = compute_view(default_store, ViewState((ATTENTION,)))
     assert len(small.payload["edges"]["source"]) == len(small.sub.edge_i)  # a small view draws them all
+
+
+def test_the_layout_follows_the_views_limit(default_store: Store) -> None:
+    """The seeds' papers of a view are all placed by the seed chain of that view's limit (the steps a reload and
+    "Show more" share), not some of them around the seed afterwards."""
+    from dashboard.graph.neighbourhood import neighbourhood
+
+    for limit in (50, 600, 900):
+        sub = neighbourhood(default_store, ViewState((ATTENTION,), limit=limit))
+        assert sub.limit == limit
+        chain = force_layout.seed_chain(default_store, sub.seeds, limit)
+        assert set(chain.rows.tolist()) == set(sub.rows.tolist())
+        rows, xy = force_layout.force(default_store, sub)
+        at = {r: k for k, r in enumerate(chain.rows.tolist())}
+        assert np.array_equal(xy, chain.xy[[at[r] for r in rows.tolist()]])

@@ -65,7 +65,7 @@ def month_of(store: Store, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-CITES_TICKS = (0, 1, 10, 100, 1000, 10000)
+CITES_TICKS = (1, 10, 100, 1000, 10000)
 
 
 def timeline_scale(n: int, span: float, top: int) -> tuple[float, float]:
@@ -179,8 +179,8 @@ def timeline_axis(store: Store, rows: np.ndarray, xy: np.ndarray) -> list[dict]:
            for y in range(lo, hi, step)]
     left = float(xy[:, 0].min()) - 140.0
     for c in CITES_TICKS:
-        if c <= max(top, 1):
-            label = f"{c:,} citing" if c else "0 citing"
+        if 0 < c <= max(top, 1):  # no "0": a hair below "1", their labels would touch; the bottom row is 0
+            label = f"{c:,} citing"
             out.append({"id": f"c{c}", "label": label, "x": round(left, 1),
                         "y": round(-math.log10(1 + c) * px_decade, 1)})
     return out
