@@ -314,7 +314,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
         nodes.length.toLocaleString("en") + " papers in view";
       window.__citemapShown = now;
-      window.__citemapMeta = {title: p.title, file: p.file, color: p.color, palette: p.palette};  /* for exports */
+      window.__citemapMeta = {query: p.query, color: p.color, palette: p.palette};  /* for exports */
       return [out, p.query, count];
     },
     hoverCard: function (data) {
@@ -349,7 +349,7 @@ document.addEventListener("click", function (event) {
 });
 
 /* An image of the map as it is on screen (same zoom, same labels), with a title line (dataset, seeds, filters,
-   layout, size: dashboard/graph/naming.py) above it and a legend (colours in view, shapes) below. PNG at twice the
+   layout, size: GET /image-title, dashboard/graph/naming.py) above it and a legend (colours in view, shapes) below. PNG at twice the
    screen's pixels; SVG as vectors (Cytoscape's own SVG inside). */
 var CITEMAP_EXPORT = {font: "Helvetica, Arial, sans-serif", ink: "#1d2430"};
 function citemapLegendItems(cy, meta) {
@@ -402,7 +402,11 @@ function citemapStar(x, y, r) {
   return pts;
 }
 async function citemapExportImage(cy, kind) {
-  var meta = window.__citemapMeta || {}, E = CITEMAP_EXPORT;
+  var meta = Object.assign({}, window.__citemapMeta || {}), E = CITEMAP_EXPORT;
+  try {  /* the title line and file name: GET /image-title?<view> (dashboard/graph/naming.py) */
+    var named = await fetch(citemapPrefix() + "image-title" + (meta.query || ""));
+    if (named.ok) { Object.assign(meta, await named.json()); }
+  } catch (e) { /* the image without its title is still the image */ }
   var W = Math.round(cy.width()), H = Math.round(cy.height());
   var measure = document.createElement("canvas").getContext("2d");
   var lines = citemapTitleLines(measure, meta.title || "citemap", W - 32);

@@ -146,3 +146,18 @@ def test_an_image_title_names_dataset_seeds_filters_and_size(default_store) -> N
     assert "at least 5 citing" in title and "timeline layout, colour by year" in title and title.endswith("123 papers")
     plain = naming.image_title(default_store, ViewState(("1706.03762",)), 9)
     assert "years" not in plain and "areas" not in plain and "citing" not in plain
+
+
+def test_the_image_title_endpoint_answers_for_any_view() -> None:
+    """GET /image-title?<view>: what the browser puts above an exported image; a malformed query still answers."""
+    from dashboard.app import create_app
+    from tests.conftest import seed_data
+
+    client = create_app(seed_data()).server.test_client()
+    got = client.get("/image-title?seeds=2006.04862&years=2020-2024&layout=timeline")
+    assert got.status_code == 200 and got.headers["Cache-Control"] == "no-store"
+    answer = got.get_json()
+    assert answer["title"].startswith("mlsanity") and "years 2020–2024" in answer["title"]
+    assert answer["file"].startswith("citemap-2006.04862-") and answer["file"].endswith("-graph")
+    bad = client.get("/image-title?seeds=%ff%fe,nope&years=zz&limit=-4")
+    assert bad.status_code == 200 and "papers" in bad.get_json()["title"]

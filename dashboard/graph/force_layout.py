@@ -332,17 +332,18 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
         return rows, xy
     groups = [g for g in sub.layout_groups if not done[g.start:g.end].all()]
     if groups:
-        with store.row_slots() as slots:
-            slots.add(rows)
-            where = slots.positions(np.fromiter((g.paper for g in groups), np.int64, len(groups))).tolist()
+        where = []  # each group's paper, placed before the group (a few compares: cheaper than row slots)
+        for g in groups:
+            at_paper = np.flatnonzero(rows[: g.start] == g.paper)
+            where.append(int(at_paper[0]) if len(at_paper) else -1)
         around = dict(chain.around)
-        taken = [chain.tree] if len(chain.rows) else []
+        taken: list = [chain.tree if len(chain.rows) > 32 else chain.xy]  # a few points: compared directly
         last: np.ndarray | None = None  # the group placed last, a tree once a next group needs it
         for g, k in zip(groups, where, strict=True):
             if k < 0 or not done[k]:
                 continue  # what brought them in is not placed: the ring below
             if last is not None:
-                taken.append(cKDTree(last))
+                taken.append(cKDTree(last) if len(last) > 32 else last)
             todo = g.start + np.flatnonzero(~done[g.start:g.end])
             last, around[g.paper] = free_arc_xy((float(xy[k, 0]), float(xy[k, 1])), chain.middle, len(todo),
                                                 taken, skip=around.get(g.paper, 0))

@@ -50,30 +50,37 @@ def _arcs(k: int, full: bool, skip: int) -> np.ndarray:
 
 
 def free_arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int,
-                taken: Sequence[cKDTree], skip: int = 0, gap: float = NODE_GAP * 0.7,
+                taken: Sequence[cKDTree | np.ndarray], skip: int = 0, gap: float = NODE_GAP * 0.7,
                 full: bool = False) -> tuple[np.ndarray, int]:
-    """``k`` places on the arcs of :func:`arc_xy` that are at least ``gap`` from every point of the ``taken``
-    trees: the arcs are walked outwards and places near a paper already drawn are passed over. Returns the places
-    and how many arc places were used up (taken or not: the next call's ``skip``). ``full``: whole circles.
-    (Few numpy calls: an expand places one such group, and must cost about a no-op request.)"""
+    """``k`` places on the arcs of :func:`arc_xy` that are at least ``gap`` from every point ``taken`` (trees, or
+    (m, 2) arrays of a few points): the arcs are walked outwards and places near a paper already drawn are passed
+    over. Returns the places and how many arc places were used up (taken or not: the next call's ``skip``).
+    ``full``: whole circles. (Few numpy calls: an expand places one such group, and must cost about a no-op
+    request.)"""
     if k == 0:
         return np.empty((0, 2)), skip
     dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
     facing = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
     turn, at = complex(math.cos(facing), math.sin(facing)), complex(*centre)
-    ask = k + 8
+    ask = k + k // 8 + 16  # room for the places near papers already drawn: usually one pass
     while True:  # one set of arcs for the whole group (their spacing depends on how many they hold)
         z = _arcs(ask, full, skip) * turn + at
         bad = None
-        for tree in taken:
-            near = tree.query_ball_point(centre, _reach(ask, full, skip) + gap)
-            if not near:
+        for points in taken:
+            if isinstance(points, cKDTree):
+                near = points.query_ball_point(centre, _reach(ask, full, skip) + gap)
+                if not near:
+                    continue
+                if len(near) > 32:
+                    hit = np.isfinite(points.query(z.view(np.float64).reshape(ask, 2), k=1,
+                                                   distance_upper_bound=gap)[0])
+                    bad = hit if bad is None else bad | hit
+                    continue
+                points = points.data[near]
+            if not len(points):
                 continue
-            if len(near) <= 32:  # compare directly
-                pz = np.ascontiguousarray(tree.data[near]).view(np.complex128).ravel()
-                hit = (np.abs(z[:, None] - pz[None, :]) < gap).any(axis=1)
-            else:
-                hit = np.isfinite(tree.query(z.view(np.float64).reshape(ask, 2), k=1, distance_upper_bound=gap)[0])
+            pz = np.ascontiguousarray(points, dtype=np.float64).view(np.complex128).ravel()
+            hit = (np.abs(z[:, None] - pz[None, :]) < gap).any(axis=1)  # a few points: compared directly
             bad = hit if bad is None else bad | hit
         take = np.arange(k) if bad is None else np.flatnonzero(~bad)[:k]
         if len(take) == k:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dashboard.graph.state import ViewState
 from dashboard.store import Store
@@ -20,11 +21,7 @@ def file_stem(seeds: Sequence[str], n: int) -> str:
 
 def image_title(store: Store, state: ViewState, n_papers: int) -> str:
     """The line above an exported image of the map: dataset, seeds, what filters and layout the view has, size."""
-    rows = [r for r in (store.row(s) for s in state.seeds) if r is not None]
-    titles = [_cut(t) for t in store.titles(rows[:TITLE_SEEDS])]
-    if len(rows) > TITLE_SEEDS:
-        titles.append(f"and {len(rows) - TITLE_SEEDS} more")
-    parts = [store.meta.get("name") or "citemap", "seeds: " + "; ".join(titles) if titles else "no seeds"]
+    parts = [store.meta.get("name") or "citemap", _seeds_part(store, state.seeds)]
     if state.years:
         parts.append(f"years {state.years[0]}–{state.years[1]}")
     if state.areas is not None:
@@ -34,6 +31,15 @@ def image_title(store: Store, state: ViewState, n_papers: int) -> str:
     parts.append(f"{state.layout} layout, colour by {state.color}")
     parts.append(f"{n_papers:,} papers")
     return " · ".join(parts)
+
+
+@lru_cache(maxsize=256)  # per seed list: a view's title is built on every view, the seeds change seldom
+def _seeds_part(store: Store, seeds: tuple[str, ...]) -> str:
+    rows = [r for r in (store.row(s) for s in seeds) if r is not None]
+    titles = [_cut(t) for t in store.titles(rows[:TITLE_SEEDS])]
+    if len(rows) > TITLE_SEEDS:
+        titles.append(f"and {len(rows) - TITLE_SEEDS} more")
+    return "seeds: " + "; ".join(titles) if titles else "no seeds"
 
 
 def _cut(title: str) -> str:

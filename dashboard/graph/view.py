@@ -10,8 +10,7 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   ``truncated``, ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
   as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
   how many the view has); timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
-  the ``palette`` for colour by area or by year; ``title`` and ``file``: the title line and file name of an image
-  of the map (assets/citemap.js draws the export).
+  the ``palette`` for colour by area or by year.
 
 ``assets/citemap.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
@@ -35,7 +34,6 @@ import orjson
 
 from dashboard.graph import colors
 from dashboard.graph.layouts import positions, positions_of, timeline_axis
-from dashboard.graph.naming import file_stem, image_title
 from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
@@ -143,8 +141,6 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "axis": timeline_axis(store, *placed) if state.layout == "timeline" and len(placed[0]) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
-        "title": image_title(store, state, len(rows)),  # what an exported image says it shows
-        "file": file_stem(state.seeds, len(rows)).removesuffix("-papers") + "-graph",
     }
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
