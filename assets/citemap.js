@@ -64,8 +64,8 @@ function citemapCy() {
 }
 
 /* Draw elements into Cytoscape: papers and citations no longer in view go, the others take their new data, classes
-   and place (one batch, restyling only what changed), new papers come at once, then new citations in slices of
-   CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and draws each element it adds). Done here rather than
+   and place (one batch, restyling only what changed), new papers come in at most two slices, then new citations
+   in slices of CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and draws each element it adds). Done here rather than
    through the component's ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop
    on each change, which stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its
    papers are in, when papers came, went or moved. A newer drawing stops an older one between slices.
@@ -110,15 +110,16 @@ async function citemapDraw(cy, elements, beforeEdges) {
   var r = cy.renderer(), big = citemapPapers(elements) > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
   if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
   if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
-  var todo = nodes.concat(edges);  /* the papers at once, then the citations between them in slices */
-  for (i = 0; i < todo.length; i = i < nodes.length ? nodes.length : i + CITEMAP_SLICE) {
+  var todo = nodes.concat(edges);  /* the papers in halves (each styled and drawn in ~0.25 s), then the citations */
+  var half = Math.max(CITEMAP_SLICE, Math.ceil(nodes.length / 2));
+  for (i = 0; i < todo.length; i = i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE) {
     if (i > 0) {
       /* after the frame that draws the last slice, and a task later: input and other work run in between */
       await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
       if (beforeEdges && i >= nodes.length) { await beforeEdges(); beforeEdges = null; }
       if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
     }
-    cy.add(todo.slice(i, i < nodes.length ? nodes.length : i + CITEMAP_SLICE));
+    cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
   }
   return true;
 }
@@ -195,8 +196,6 @@ function citemapFirstView(query) {  /* the first payload if it is the view of ``
     /* not in the task right after Dash's first render (its longest): a frame later */
     await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
     var big = citemapPapers(elements) > CITEMAP_BIG_VIEW;
-    /* a big map takes frames of ~0.4 s to draw: not right next to Plotly starting (~0.7 s), if it is on its way */
-    if (big && !window.Plotly && document.querySelector("script[src*='plotly']")) { await citemapPlotlyReady(); }
     if (window.__citemapDrawing) { return; }  /* Dash's first drawing has begun */
     citemapDraw(cy, elements, big ? citemapPlotlyReady : null);
   });

@@ -67,7 +67,6 @@ class Subgraph:
     layout_rows: np.ndarray | None = None
     layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
     layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
-    base_count: int = 0  # layout_rows[:base_count] = the seeds and the papers they bring in
     limit: int = DEFAULT_LIMIT  # references and citers per paper (the state's)
 
     @property
@@ -154,8 +153,6 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
             extra = lslots.positions(rows) < 0
             sub.hidden = len(layout.rows) - (len(rows) - int(np.count_nonzero(extra)))
         _add_layout(sub, layout, rows[extra], parents[extra])
-    # seeds are walked first: the papers they bring in follow them
-    sub.base_count = max((g.end for g in layout.groups if g.paper in seeds), default=len(seeds))
     return sub
 
 

@@ -49,7 +49,7 @@ def stalls(p: Page, query: str) -> tuple[float, float]:
 
 def test_the_biggest_view_adds_little_to_the_pages_longest_stall(browser, default_server) -> None:
     """The page's own start (Dash, React, Plotly: ~0.7-1.1 s of main thread on these machines, whatever the view)
-    is its longest stall; drawing 5,000 papers instead of 323 adds at most 0.4 s to it, and zooming and dragging
+    is its longest stall; drawing 5,000 papers instead of 323 adds at most 0.6 s to it, and zooming and dragging
     the big map never blocks for a second. Medians of three loads of each, alternating."""
     small, big = [], []
     for _ in range(3):
@@ -63,7 +63,7 @@ def test_the_biggest_view_adds_little_to_the_pages_longest_stall(browser, defaul
     print(f"longest stalls (ms) loading 323 papers {[round(g[0]) for g in small]}, 5,000 papers "
           f"{[round(g[0]) for g in big]}; zooming/dragging 5,000 {[round(g[1]) for g in big]}")
     assert drawn["papers"] == 5000
-    assert statistics.median(g[0] for g in big) <= statistics.median(g[0] for g in small) + 400
+    assert statistics.median(g[0] for g in big) <= statistics.median(g[0] for g in small) + 600
     assert statistics.median(g[1] for g in big) <= 1000
     # the hairball: at most MAX_DRAWN_EDGES citations drawn, faint and without arrows, hidden while moving
     assert drawn["edges"] == drawn["big"] == MAX_DRAWN_EDGES and drawn["hide"] is True
