@@ -37,7 +37,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from dashboard.graph.geometry import NODE_GAP, arc_xy, free_arc_xy, nearest_distances, push_apart, settle
-from dashboard.graph.neighbourhood import MAX_NODES, Subgraph
+from dashboard.graph.neighbourhood import Subgraph, step_from
 from dashboard.graph.state import DEFAULT_LIMIT, LIMIT_STEP
 from dashboard.store import Store
 
@@ -128,12 +128,7 @@ def _chain_rows(store: Store, steps: Sequence[Step]) -> tuple[np.ndarray, list[i
             new = [] if seed in slots else [np.array([seed], dtype=np.int64)]
             if new:
                 slots.add(new[0])
-            for fetch in (store.references, store.citers):
-                nbrs = slots.absent(fetch(seed)[:k])
-                nbrs = nbrs[: max(0, MAX_NODES - slots.count)]
-                if len(nbrs):
-                    slots.add(nbrs)
-                    new.append(nbrs)
+            new += [run for _, run in step_from(store, slots, seed, k)[0]]  # as the view's walk takes them
             parts.extend(new)
             ends.append(slots.count)
     rows = np.concatenate(parts).astype(np.int64) if parts else np.empty(0, np.int64)

@@ -36,10 +36,11 @@ def _placed(pos: Positions) -> Placed:
     return rows, np.array(list(pos.values()), dtype=float).reshape(-1, 2)
 
 
-def node_radius(in_cited: int, seed: bool) -> float:
-    """Half the drawn size of a node (assets/citemap.js: 14 + 5.5 log10(1 + citers), seeds at least 42)."""
-    size = 14 + 5.5 * math.log10(1 + max(in_cited, 0))
-    return (max(size, 42) if seed else size) / 2
+def node_radius(in_cited: int | np.ndarray, seed: bool | np.ndarray) -> float | np.ndarray:
+    """Half the drawn size of a node, or of each of arrays of them (assets/citemap.js: 14 + 5.5 log10(1 + citers),
+    seeds at least 42)."""
+    size = 14 + 5.5 * np.log10(1 + np.maximum(in_cited, 0))
+    return np.where(seed, np.maximum(size, 42), size) / 2
 
 
 def month_of(store: Store, rows: np.ndarray) -> np.ndarray:
@@ -100,8 +101,7 @@ def timeline(store: Store, sub: Subgraph) -> Placed:
     when = np.where(np.isnan(when), lo - 1.0, when)  # unknown year: a column before the first year
     cites = store.in_cited[rows].astype(np.int64)
     is_seed = np.isin(rows, list(seeds))
-    radius = 7 + 2.75 * np.log10(1 + np.maximum(cites, 0))  # node_radius, vectorised
-    radius = np.where(is_seed, np.maximum(radius, 21.0), radius) + 1.5
+    radius = node_radius(cites, is_seed) + 1.5
     # columns a quarter of a node wide: a paper takes its height in each column its body spans (as a box, so that
     # boxes, and so bodies, never overlap) and x stays its own date
     width = float(radius[~is_seed].max(initial=radius.max())) / 2

@@ -84,6 +84,34 @@ class Subgraph:
         return [ROLES[c] for c in self.roles.tolist()]
 
 
+def step_from(store: Store, slots: RowSlots, src: int, limit: int, state: ViewState | None = None
+              ) -> tuple[list[tuple[int, np.ndarray]], list[Truncation], bool]:
+    """One step from ``src``: its references, then its citers (those that pass ``state``'s filters; None: no
+    filters), the first ``limit`` of each, those not in ``slots`` yet, added to them, at most ``MAX_NODES`` in all.
+    Returns the (role code, rows) runs added, the lists the limit cut, and whether the cap cut. (The view's walk
+    and the force layout's steps both take neighbours this way.)"""
+    runs: list[tuple[int, np.ndarray]] = []
+    truncated: list[Truncation] = []
+    capped = False
+    for code, direction, fetch in ((REFERENCE, "references", store.references), (CITER, "citers", store.citers)):
+        nbrs = fetch(src)
+        total = len(nbrs)
+        if state is not None and total:
+            nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas,
+                                          min_citations=state.min_citations)]
+        if len(nbrs) > limit:
+            truncated.append(Truncation(src, direction, limit, len(nbrs)))
+            nbrs = nbrs[:limit]
+        new = slots.absent(nbrs)  # a CSR list has no repeats
+        room = MAX_NODES - slots.count
+        if len(new) > room:
+            new, capped = new[: max(0, room)], True
+        if len(new):
+            slots.add(new)
+            runs.append((code, new))
+    return runs, truncated, capped
+
+
 def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int,
           state: ViewState | None) -> Walk:
     """Breadth of one step from each source in order; ``state`` None = no filters. ``slots`` (empty)
@@ -98,25 +126,14 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
         if src not in slots:
             continue  # an expanded paper that is not in view adds nothing
         start = slots.count
-        for code, direction, fetch in ((REFERENCE, "references", store.references), (CITER, "citers", store.citers)):
-            nbrs = fetch(src)
-            total = len(nbrs)
-            if state is not None and total:
-                nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas,
-                                              min_citations=state.min_citations)]
-            if len(nbrs) > limit:
-                truncated.append(Truncation(src, direction, limit, len(nbrs)))
-                nbrs = nbrs[:limit]
-            new = slots.absent(nbrs)  # a CSR list has no repeats
-            room = MAX_NODES - slots.count
-            if len(new) > room:
-                new, capped = new[: max(0, room)], True
-            if len(new):
-                slots.add(new)
-                rows.append(new)
-                roles.append(code)
-                parents.append(src)
-                sizes.append(len(new))
+        runs, cut, hit = step_from(store, slots, src, limit, state)
+        truncated += cut
+        capped |= hit
+        for code, new in runs:
+            rows.append(new)
+            roles.append(code)
+            parents.append(src)
+            sizes.append(len(new))
         if slots.count > start:
             groups.append(Group(src, start, slots.count))
     return Walk(rows=np.concatenate(rows, dtype=np.int64), roles=np.array(roles, dtype=np.uint8).repeat(sizes),
