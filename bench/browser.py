@@ -37,6 +37,7 @@ for p in (ROOT, BENCH):
         sys.path.insert(0, str(p))
 
 import run  # noqa: E402  (the gunicorn helpers of the server bench)
+import stall_probe  # noqa: E402
 
 from dashboard.graph.view import payload_nodes  # noqa: E402
 
@@ -45,11 +46,6 @@ VIEWS = [
     ("~1,500", "?seeds=1412.6980&limit=1500"),
     ("5,000", "?seeds=1412.6980,1512.03385,1409.1556&limit=3000"),
 ]
-PROBE = """
-window.__stall = {max: 0, last: performance.now()};
-setInterval(() => { const t = performance.now(), gap = t - window.__stall.last - 100;
-  if (gap > window.__stall.max) window.__stall.max = gap; window.__stall.last = t; }, 100);
-"""
 DRAWN = "n => (window.cy && window.cy.nodes().length >= n) ? performance.now() : false"
 STALL_TARGET_MS = 1000.0
 DRAWN_TARGET = 1.5
@@ -70,22 +66,12 @@ def measure(browser: Any, url: str, n: int) -> dict[str, float]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = ctx.new_page()
-        page.add_init_script(PROBE)
+        page.add_init_script(stall_probe.PROBE)
         page.goto(url, wait_until="commit", timeout=120000)
         drawn = float(page.wait_for_function(DRAWN, arg=n, polling="raf", timeout=180000).json_value())
         page.wait_for_timeout(3000)
-        stall = float(page.evaluate("() => window.__stall.max"))
-        page.evaluate("() => { window.__stall.max = 0; window.__stall.last = performance.now(); }")
-        page.mouse.move(640, 400)
-        for _ in range(6):
-            page.mouse.wheel(0, -120)
-            page.wait_for_timeout(60)
-        page.mouse.down()
-        page.mouse.move(520, 330, steps=12)
-        page.mouse.up()
-        page.wait_for_timeout(1500)
-        moving = float(page.evaluate("() => window.__stall.max"))
-        return {"drawn": drawn, "stall": stall, "moving": moving}
+        stall = stall_probe.longest(page)
+        return {"drawn": drawn, "stall": stall, "moving": stall_probe.pan_and_zoom(page)}
     finally:
         ctx.close()
 

@@ -4,6 +4,7 @@ hairball is drawn as its structure."""
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 from collections.abc import Iterator
 
@@ -11,15 +12,15 @@ import pytest
 
 from dashboard.graph.view import MAX_DRAWN_EDGES
 from tests.browser.conftest import Page, serve
-from tests.conftest import DEFAULT_DATA, load
+from tests.conftest import DEFAULT_DATA, ROOT, load
+
+# bench/stall_probe.py (not a package): the same probe and gestures as bench/browser.py
+_spec = importlib.util.spec_from_file_location("citemap_stall_probe", ROOT / "bench" / "stall_probe.py")
+stall_probe = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(stall_probe)
 
 BIG = "?seeds=1412.6980,1512.03385,1409.1556&limit=3000"
 SMALL = "?seeds=1706.03762"
-PROBE = """
-window.__stall = {max: 0, last: performance.now()};
-setInterval(() => { const t = performance.now(), gap = t - window.__stall.last - 100;
-  if (gap > window.__stall.max) window.__stall.max = gap; window.__stall.last = t; }, 100);
-"""
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +32,10 @@ def default_server() -> Iterator[load.Server]:
 
 def stalls(p: Page, query: str) -> tuple[float, float]:
     """(longest stall from navigation to 3 s after the map is drawn, longest while zooming and dragging), in ms."""
-    p.page.add_init_script(PROBE)
+    p.page.add_init_script(stall_probe.PROBE)
     p.open(query)
     p.page.wait_for_timeout(3000)
-    loading = p.page.evaluate("() => window.__stall.max")
-    p.page.evaluate("() => { window.__stall.max = 0; window.__stall.last = performance.now(); }")
-    p.page.mouse.move(640, 400)
-    for _ in range(6):
-        p.page.mouse.wheel(0, -120)
-        p.page.wait_for_timeout(60)
-    p.page.mouse.down()
-    p.page.mouse.move(520, 330, steps=12)
-    p.page.mouse.up()
-    p.page.wait_for_timeout(1500)
-    return loading, p.page.evaluate("() => window.__stall.max")
+    return stall_probe.longest(p.page), stall_probe.pan_and_zoom(p.page)
 
 
 def test_the_biggest_view_adds_little_to_the_pages_longest_stall(browser, default_server) -> None:
