@@ -65,18 +65,13 @@ function citemapCy() {
 
 /* Draw elements into Cytoscape: papers and citations no longer in view go, the others take their new data, classes
    and place (one batch, restyling only what changed), new papers come in at most two slices, then new citations
-   in slices of CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and draws each element it adds). Done here rather than
-   through the component's ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop
-   on each change, which stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its
-   papers are in, when papers came, went or moved. A newer drawing stops an older one between slices.
-   ``beforeEdges``: a function giving a promise to wait for before the first slice of citations. */
+   in slices of CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and
+   draws each element it adds); in a big view the citations wait for Plotly if it has not started (~0.7 s of
+   main thread: a slice right next to it made one long stall). Done here rather than through the component's
+   ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop on each change, which
+   stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its papers are in, when
+   papers came, went or moved. A newer drawing stops an older one between slices. */
 var CITEMAP_SLICE = 2000;
-function citemapPapers(elements) {
-  var n = 0;
-  for (var i = 0; i < elements.length; i++) { if (elements[i].data.source === undefined) { n++; } }
-  return n;
-}
-
 function citemapPlotlyReady() {
   return new Promise(function (resolve) {
     var waited = 0, timer = setInterval(function () {
@@ -85,9 +80,9 @@ function citemapPlotlyReady() {
   });
 }
 
-async function citemapDraw(cy, elements, beforeEdges) {
+async function citemapDraw(cy, elements) {
   var mine = (window.__citemapDrawing = (window.__citemapDrawing || 0) + 1);
-  var want = new Map(), moved = false, nodes = [], edges = [], i;
+  var want = new Map(), moved = false, nodes = [], edges = [], papers = 0, i;
   var drawn = window.__citemapDrawn || (window.__citemapDrawn = new Map());  /* id -> its data and classes as drawn */
   for (i = 0; i < elements.length; i++) { want.set(elements[i].data.id, elements[i]); }
   cy.batch(function () {
@@ -95,7 +90,9 @@ async function citemapDraw(cy, elements, beforeEdges) {
     if (gone.nonempty()) { moved = true; cy.remove(gone); gone.forEach(function (e) { drawn.delete(e.id()); }); }
     want.forEach(function (el, id) {
       var e = cy.getElementById(id), key = JSON.stringify(el.data) + "|" + (el.classes || "");
-      if (e.empty()) { (el.data.source === undefined ? nodes : edges).push(el); drawn.set(id, key); return; }
+      var paper = el.data.source === undefined;
+      if (paper) { papers++; }
+      if (e.empty()) { (paper ? nodes : edges).push(el); drawn.set(id, key); return; }
       if (drawn.get(id) !== key) {  /* setting data or classes restyles the element: only when they changed */
         e.data(el.data);
         e.classes(el.classes || "");
@@ -107,7 +104,7 @@ async function citemapDraw(cy, elements, beforeEdges) {
       }
     });
   });
-  var r = cy.renderer(), big = citemapPapers(elements) > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
+  var r = cy.renderer(), big = papers > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
   if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
   if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
   var todo = nodes.concat(edges);  /* the papers in halves (each styled and drawn in ~0.25 s), then the citations */
@@ -116,7 +113,7 @@ async function citemapDraw(cy, elements, beforeEdges) {
     if (i > 0) {
       /* after the frame that draws the last slice, and a task later: input and other work run in between */
       await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
-      if (beforeEdges && i >= nodes.length) { await beforeEdges(); beforeEdges = null; }
+      if (big && i === nodes.length && !window.Plotly) { await citemapPlotlyReady(); }
       if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
     }
     cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
@@ -195,9 +192,8 @@ function citemapFirstView(query) {  /* the first payload if it is the view of ``
     var elements = window.dash_clientside.citemap.elementsFromPayload(text, null, "all")[0];
     /* not in the task right after Dash's first render (its longest): a frame later */
     await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
-    var big = citemapPapers(elements) > CITEMAP_BIG_VIEW;
     if (window.__citemapDrawing) { return; }  /* Dash's first drawing has begun */
-    citemapDraw(cy, elements, big ? citemapPlotlyReady : null);
+    citemapDraw(cy, elements);
   });
 })();
 

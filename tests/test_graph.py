@@ -164,6 +164,11 @@ def test_node_cap_is_5000(hubs: Store) -> None:
     assert len(exact.rows) == 4 + 3 * 1662 + 10 == 5000 and exact.capped is False
     full = neighbourhood(hubs, ViewState(("hub0", "hub2"), limit=2000))
     assert [(t.shown, t.total) for t in full.truncated] == [] and len(full.rows) == 4002
+    # every source's capped lists are reported, and a source after the cap that adds nothing keeps it reached
+    both = neighbourhood(hubs, ViewState(("hub0", "hub1"), limit=10))
+    assert [(hubs.id(t.paper), t.shown, t.total) for t in both.truncated] == [("hub0", 10, 2000), ("hub1", 10, 2000)]
+    after = neighbourhood(hubs, ViewState(("hub0", "hub1", "hub2"), expand=("c0-1",), limit=3000))
+    assert after.capped and len(after.rows) == 5000
     cut = neighbourhood(hubs, ViewState(("hub0",), limit=1999))
     got = [(hubs.id(t.paper), t.direction, t.shown, t.total) for t in cut.truncated]
     assert got == [("hub0", "citers", 1999, 2000)]

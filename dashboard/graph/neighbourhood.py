@@ -163,7 +163,6 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
         seeds=seeds, selected=selected, truncated=walk.truncated, hidden=0, capped=walk.capped,
         layout_rows=rows, layout_parents=parents, layout_groups=walk.groups, limit=state.limit,
     )
-    layout = walk
     if filtered:
         with store.row_slots() as lslots:
             layout = _walk(store, lslots, sources, seeds, state.limit, None)
