@@ -66,18 +66,50 @@ function citemapCy() {
 /* Draw elements into Cytoscape: papers and citations no longer in view go, the others take their new data, classes
    and place (one batch, restyling only what changed), new papers come in at most two slices, then new citations
    in slices of CITEMAP_SLICE, one slice per frame, so that the page never blocks for long (Cytoscape styles and
-   draws each element it adds); in a big view the citations wait for Plotly if it has not started (~0.7 s of
-   main thread: a slice right next to it made one long stall). Done here rather than through the component's
+   draws each element it adds); the first drawing to finish lets Plotly start (citemapPlotlyGate). Done here
+   rather than through the component's
    ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop on each change, which
    stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its papers are in, when
    papers came, went or moved. A newer drawing stops an older one between slices. */
 var CITEMAP_SLICE = 2000;
-function citemapPlotlyReady() {
-  return new Promise(function (resolve) {
-    var waited = 0, timer = setInterval(function () {
-      if (window.Plotly || (waited += 50) > 4000) { clearInterval(timer); setTimeout(resolve, 50); }
-    }, 50);
+
+/* Plotly (the year charts) starts after the map is drawn, and it is plotly.js's basic bundle (bar charts are all
+   the page draws; 1.2 MB against 4.8 MB): the full bundle's start was ~0.75 s of main thread that nothing can
+   interrupt, which, next to Dash's own start or a slice of a big map, made stalls of 1-1.4 s and held the map back
+   (bench/browser.py). dcc.Graph loads plotly.js by a script tag only when ``window.Plotly`` is not set (the hook
+   dcc offers for a custom bundle), and takes what it finds through Promise.resolve: here it finds a promise that
+   loads assets/vendor/plotly-basic.min.js (the same plotly.js version as Dash's, tests/test_vendor.py; Dash's full
+   bundle if it cannot) once the first drawing of the map has finished, or after CITEMAP_PLOTLY_WAIT ms whatever
+   happened. The script sets window.Plotly to the real library as it runs; the charts are made a task later. */
+var CITEMAP_PLOTLY_WAIT = 6000;
+var citemapPlotlyGate = null;
+(function () {
+  if (window.Plotly || !document.getElementById("_dash-config")) { return; }  /* not the app's page */
+  var open;
+  var gate = new Promise(function (resolve) { open = resolve; });
+  setTimeout(function () { open(); }, CITEMAP_PLOTLY_WAIT);
+  citemapPlotlyGate = function () { open(); };
+  function load(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.async = true;
+      script.onload = function () { setTimeout(function () { resolve(window.Plotly); }, 0); };
+      script.onerror = reject;
+      document.body.appendChild(script);
+    });
+  }
+  window.Plotly = gate.then(function () {
+    return load(citemapPrefix() + "assets/vendor/plotly-basic.min.js").catch(function () {
+      return load(window._dashPlotlyJSURL);
+    });
   });
+})();
+function citemapPlotlyMayStart() {  /* a frame after the last slice has been drawn */
+  if (!citemapPlotlyGate) { return; }
+  var gate = citemapPlotlyGate;
+  citemapPlotlyGate = null;
+  requestAnimationFrame(function () { setTimeout(gate, 0); });
 }
 
 async function citemapDraw(cy, elements) {
@@ -113,11 +145,11 @@ async function citemapDraw(cy, elements) {
     if (i > 0) {
       /* after the frame that draws the last slice, and a task later: input and other work run in between */
       await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
-      if (big && i === nodes.length && !window.Plotly) { await citemapPlotlyReady(); }
       if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
     }
     cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
   }
+  citemapPlotlyMayStart();
   return true;
 }
 
@@ -207,7 +239,10 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var text = await citemapFirstView(query);
       if (text === null) {
         var response = await fetch(citemapPrefix() + "graph" + query, {headers: {Accept: "application/json"}});
-        if (!response.ok) { throw new Error("graph request failed: HTTP " + response.status); }
+        if (!response.ok) {
+          citemapPlotlyMayStart();  /* no map to wait for */
+          throw new Error("graph request failed: HTTP " + response.status);
+        }
         text = await response.text();
       }
       var cy = await citemapCy();

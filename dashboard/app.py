@@ -47,6 +47,7 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
     app = Dash(
         __name__,
         assets_folder=str(ASSETS),
+        assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap.js loads them when due
         title="citemap",
         update_title=None,
         serve_locally=True,

@@ -1,0 +1,33 @@
+"""The browser libraries the page loads from assets/vendor/ (not Python packages, so pip does not keep them in step)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import plotly
+
+from tests.conftest import ROOT
+
+VERSION = re.compile(r"plotly\.js(?: \(basic - minified\))? v(\d+)\.(\d+)\.(\d+)")
+
+
+def _version(path: Path) -> tuple[int, int, int]:
+    head = path.read_text(encoding="utf-8", errors="replace")[:400]
+    found = VERSION.search(head)
+    assert found, f"{path}: no plotly.js version in its header"
+    return tuple(int(g) for g in found.groups())  # type: ignore[return-value]
+
+
+def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
+    """assets/citemap.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
+    (plotly's package_data/plotly.min.js): same major version, so that dcc.Graph's calls exist in it, and the
+    traces the page draws (dashboard/graph/figures.py) among the basic bundle's: bar, scatter, pie."""
+    vendored = ROOT / "assets" / "vendor" / "plotly-basic.min.js"
+    full = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    assert _version(vendored)[0] == _version(full)[0]
+    assert "(basic - minified)" in vendored.read_text(encoding="utf-8")[:200]
+    figures = (ROOT / "dashboard" / "graph" / "figures.py").read_text(encoding="utf-8")
+    assert set(re.findall(r'"type": "(\w+)"', figures)) <= {"bar", "scatter", "pie"}
+    assert (ROOT / "assets" / "vendor" / "plotly-basic.LICENSE").read_text(encoding="utf-8").startswith(
+        "MIT License")
