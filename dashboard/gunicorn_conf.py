@@ -9,6 +9,12 @@ CITEMAP_TIMEOUT (seconds).
 import multiprocessing
 import os
 
+import gunicorn.http.wsgi
+
+# gunicorn writes "Server: gunicorn" itself, before the app's headers (the app drops any Server header of its
+# own): it names the software a visitor's request reached; "citemap" names only the site.
+gunicorn.http.wsgi.SERVER = "citemap"
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8050')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, min(8, multiprocessing.cpu_count()))))
 threads = int(os.environ.get("CITEMAP_THREADS", "1"))

@@ -22,6 +22,7 @@ log = logging.getLogger("citemap.security")
 
 MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is a few kB
 MAX_LIST = 2000  # items of a pattern-matching input list
+MAX_DEPTH = 32  # nesting of a callback request's JSON; the browser's are under 10 deep
 UPDATE_PATH = "/_dash-update-component"
 
 
@@ -29,20 +30,23 @@ def error_id() -> str:
     return uuid.uuid4().hex[:10]
 
 
-def _numbers_ok(value: Any) -> bool:
-    """No integer beyond what JavaScript represents exactly, anywhere in a parsed body."""
-    stack = [value]
+def _values_problem(value: Any) -> str | None:
+    """What is wrong with the values of a parsed body, or None: nesting deeper than MAX_DEPTH (orjson parses up to
+    1,024 levels, Dash's own parsing and the callbacks' code recurse, and a real request is under 10 deep), or an
+    integer beyond what JavaScript represents exactly. Iterative: no recursion on the client's structure."""
+    stack = [(value, 1)]
     while stack:
-        v = stack.pop()
+        v, depth = stack.pop()
         if isinstance(v, bool):
             continue
         if isinstance(v, int | float) and not -(2**53) <= v <= 2**53:
-            return False  # also floats: a huge integer may parse as one here and as an int in Dash
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return True
+            # also floats: a huge integer may parse as one here and as an int in Dash
+            return "a number is out of range (a browser sends at most 2**53)"
+        if isinstance(v, dict | list):
+            if depth > MAX_DEPTH:
+                return f"values are nested more than {MAX_DEPTH} deep"
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return None
 
 
 def _is_pattern(spec_id: Any) -> bool:
@@ -79,8 +83,9 @@ def validate_update(body: bytes, callback_map: dict[str, dict]) -> str | None:
         return f"body is not valid JSON ({str(e)[:80]})"
     if not isinstance(payload, dict):
         return "body must be a JSON object"
-    if not _numbers_ok(payload):
-        return "a number is out of range (a browser sends at most 2**53)"
+    why = _values_problem(payload)
+    if why:
+        return why
     output = payload.get("output")
     if not isinstance(output, str) or output not in callback_map:
         return "unknown callback output"
@@ -120,6 +125,12 @@ def problem(status: int, message: str) -> Response:
     resp = jsonify({"error": message, "status": status})
     resp.status_code = status
     return resp
+
+
+# The browser features the page uses: full screen (presenting) on its own origin; none of the others.
+PERMISSIONS_POLICY = ", ".join(["fullscreen=(self)", *(f"{f}=()" for f in (
+    "camera", "microphone", "geolocation", "payment", "usb", "serial", "bluetooth", "midi", "magnetometer",
+    "gyroscope", "accelerometer", "display-capture", "browsing-topics"))])
 
 
 def content_security_policy(dash_hashes: list[str], frame_ancestors: str) -> str:
@@ -166,6 +177,7 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
         resp.headers["X-Content-Type-Options"] = "nosniff"
         resp.headers["Referrer-Policy"] = "no-referrer"
         resp.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        resp.headers["Permissions-Policy"] = PERMISSIONS_POLICY
         if frame_ancestors == "'none'":
             resp.headers["X-Frame-Options"] = "DENY"
         resp.headers.pop("Server", None)

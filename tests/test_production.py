@@ -56,6 +56,8 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
         assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181}
         page = requests.get(server.url + "/", timeout=10)
         assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+        assert page.headers["Server"] == "citemap"  # not gunicorn's own name
+        assert page.headers["Permissions-Policy"].startswith("fullscreen=(self), camera=()")
         deadline = time.time() + 20
         while len(server.workers()) < 2 and time.time() < deadline:
             time.sleep(0.2)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dashboard.app import create_app
 from dashboard.graph.view import payload_nodes
-from dashboard.security import MAX_BODY, output_specs, validate_update
+from dashboard.security import MAX_BODY, MAX_DEPTH, output_specs, validate_update
 from tests.conftest import ROOT, seed_data
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -107,6 +107,20 @@ def test_malformed_bodies_are_4xx(client, body, status) -> None:
     assert_clean(resp)
 
 
+@pytest.mark.parametrize("depth", [29, 30, 40, 980, 1020])
+def test_deep_values_are_400_before_any_parser_recurses(app, client, callback_errors, depth) -> None:
+    """orjson parses up to 1,024 levels, and Dash's parsing and the callbacks would recurse on what it accepts
+    (a 500 with a traceback under gunicorn): nesting beyond MAX_DEPTH is refused first, a real depth passes."""
+    body = real_request(app, "url.search", {"url.search": "?seeds=2110.10090"})
+    total = depth + 3  # the request object, its inputs list and the input's object hold the value
+    resp = post(client, deep_value(body, depth, "["))
+    assert resp.status_code == (400 if total > MAX_DEPTH else 200)
+    if total > MAX_DEPTH:
+        assert resp.get_json()["error"] == f"values are nested more than {MAX_DEPTH} deep"
+    assert_clean(resp)
+    assert callback_errors == []
+
+
 def test_oversized_body_is_413(client) -> None:
     resp = post(client, b" " * (10 * 1024 * 1024))
     assert resp.status_code == 413
@@ -139,6 +153,8 @@ def test_security_headers(client) -> None:
         assert h["X-Content-Type-Options"] == "nosniff" and h["Referrer-Policy"] == "no-referrer"
         assert h["X-Frame-Options"] == "DENY" and h["Cross-Origin-Opener-Policy"] == "same-origin"
         assert "Server" not in h
+        policy = dict(item.split("=", 1) for item in h["Permissions-Policy"].split(", "))
+        assert policy["fullscreen"] == "(self)" and policy["camera"] == policy["geolocation"] == "()"
 
 
 def test_validate_update_unit(app) -> None:
@@ -234,7 +250,7 @@ def test_chart_selection_is_validated(app) -> None:
 @st.composite
 def payloads(draw, app) -> bytes:
     """Requests for the app's real callbacks with hostile values, wrong shapes, or random bytes."""
-    kind = draw(st.sampled_from(["values", "values", "values", "shape", "bytes", "json"]))
+    kind = draw(st.sampled_from(["values", "values", "values", "shape", "bytes", "json", "deep"]))
     if kind == "bytes":
         return draw(st.binary(max_size=2000))
     if kind == "json":
@@ -263,7 +279,16 @@ def payloads(draw, app) -> bytes:
     if kind == "shape":
         key = draw(st.sampled_from(["inputs", "state", "output", "outputs", "changedPropIds"]))
         body[key] = draw(json_values)
+    if kind == "deep" and body["inputs"] and isinstance(body["inputs"][0], dict):
+        return deep_value(body, draw(st.integers(1, 1023)), draw(st.sampled_from(["[", '{"a":'])))
     return json.dumps(body).encode()
+
+
+def deep_value(body: dict, depth: int, opener: str) -> bytes:
+    """``body`` with its first input's value nested ``depth`` deep (as text: Python's json recurses to write it)."""
+    closer = "]" if opener == "[" else "}"
+    body = {**body, "inputs": [{**body["inputs"][0], "value": "@@"}, *body["inputs"][1:]]}
+    return json.dumps(body).replace('"@@"', opener * depth + "1" + closer * depth, 1).encode()
 
 
 @pytest.fixture()
