@@ -22,8 +22,8 @@ from dash.exceptions import DependencyException
 from flask import Response, request
 from werkzeug.http import quote_etag
 
+from dashboard import compression, security
 from dashboard import library as library_mod
-from dashboard import security
 from dashboard.callbacks import register_callbacks
 from dashboard.callbacks.common import read_state
 from dashboard.dataset import DatasetError, default_data
@@ -59,6 +59,8 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
     security.install(app.server, list(app.csp_hashes()))
+    if compression.wanted():
+        compression.install(app.server)
 
     @app.server.errorhandler(DependencyException)
     def unknown_component_file(e: DependencyException) -> Response:
@@ -74,7 +76,7 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         etag = f"{build_id}-{encode_query(state)}"
         headers = {"Cache-Control": "public, max-age=3600", "ETag": quote_etag(etag)}
-        if request.if_none_match.contains_weak(etag):
+        if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
             return Response(status=304, headers=headers)
         return Response(graph_json(store, state), mimetype="application/json", headers=headers)
 
