@@ -715,3 +715,22 @@ window.citemapLabels = (function () {
   }, 250);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
 })();
+
+/* Narrow screens: the tabs under the map choose what covers the page (the filters, the map, the paper panel); the
+   map itself stays laid out underneath, so that Cytoscape keeps its size and the view. */
+function citemapTab(name) {
+  var app = document.querySelector(".app");
+  if (!app) { return; }
+  app.setAttribute("data-tab", name);
+  document.querySelectorAll(".tab[data-tab]").forEach(function (t) {
+    t.setAttribute("aria-selected", t.getAttribute("data-tab") === name ? "true" : "false");
+  });
+}
+document.addEventListener("click", function (event) {
+  if (!event.target.closest) { return; }
+  var tab = event.target.closest(".tab[data-tab]");
+  if (tab) { citemapTab(tab.getAttribute("data-tab")); return; }
+  /* a paper chosen in a list, on a narrow screen: show it on the map (where it is brought into view) */
+  var tabs = document.querySelector(".tabs");
+  if (tabs && tabs.offsetParent !== null && event.target.closest(".panel .link, .seeds .link")) { citemapTab("map"); }
+});

@@ -10,6 +10,7 @@ import gc
 import logging
 import os
 import sys
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from dashboard import library as library_mod
 from dashboard.callbacks import register_callbacks
 from dashboard.callbacks.common import read_state
 from dashboard.dataset import DatasetError, default_data
-from dashboard.graph.naming import file_stem, image_title
+from dashboard.graph.naming import about_line, file_stem, image_title
 from dashboard.graph.state import encode_query
 from dashboard.graph.view import build_subgraph, graph_json
 from dashboard.layout import make_layout
@@ -54,6 +55,7 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
         compress=False,
         on_error=callback_error,
     )
+    app.index_string = boot_page(store)
     app.layout = make_layout(store, default_library)
     register_callbacks(app, store)
     app.server.config["CITEMAP_STORE"] = store
@@ -109,6 +111,33 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
 
     log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
     return app
+
+
+def boot_page(store: Store) -> str:
+    """Dash's page with what shows before its script has drawn anything: the page's frame, the dataset it shows,
+    and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot)."""
+    about = escape(about_line(store))
+    boot = (f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
+            f'<div class="boot-body"><div class="boot-spinner"></div><div>Loading the map…</div>'
+            f'<div>{about}</div></div></div>')
+    return """<!DOCTYPE html>
+<html lang="en">
+    <head>
+        {%metas%}
+        <title>{%title%}</title>
+        {%favicon%}
+        {%css%}
+    </head>
+    <body>
+        """ + boot + """
+        {%app_entry%}
+        <footer>
+            {%config%}
+            {%scripts%}
+            {%renderer%}
+        </footer>
+    </body>
+</html>"""
 
 
 def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dash_cytoscape as cyto
 from dash import dcc, html
 
+from dashboard.graph.naming import about_line
 from dashboard.graph.state import LAYOUTS
 from dashboard.graph.years import year_floor
 from dashboard.store import Store
@@ -138,6 +139,7 @@ def _header(store: Store) -> html.Header:
             html.Div(id="div-search-results", className="search-results"),
         ]),
         html.Div(className="actions", children=[
+            _help(store),
             html.Button("Reset view", id="button-reset", className="button", n_clicks=0),
             html.Details(className="export", children=[
                 html.Summary("Export", className="button"),
@@ -151,6 +153,37 @@ def _header(store: Store) -> html.Header:
                 ]),
             ]),
         ]),
+    ])
+
+
+def _help(store: Store) -> html.Details:
+    """"?": what the page shows and how to use it (a native disclosure: no script, Esc and clicks as the browser
+    does them)."""
+    return html.Details(className="help", id="details-help", children=[
+        html.Summary("?", className="button help-button", title="About citemap and how to use it"),
+        html.Div(className="help-card", children=[
+            html.P(about_line(store), className="about", id="p-about"),
+            html.P("A map of papers: each seed (★) with the papers it builds on (■, its references) and the papers "
+                   "built on it (●, its citers); size says how often a paper is cited in this dataset."),
+            html.Ul(children=[
+                html.Li("Click or tap a paper: expand it (its own references and citers join the map); again: "
+                        "collapse. Its facts, citations by year and lists show in the panel (\"Paper\" on a phone)."),
+                html.Li("Search a title, an author or an id; \"+ seed\" adds it as a seed."),
+                html.Li("Wheel or pinch: zoom; drag: move the map; + − Fit: zoom buttons; Esc: clear the selection."),
+                html.Li("Filters narrow the map by years, areas and citations; the chart's bars select years."),
+                html.Li("The address bar holds the whole view: copy it to share or bookmark exactly this map."),
+            ]),
+        ]),
+    ])
+
+
+def _tabs() -> html.Nav:
+    """On a narrow screen the map takes the page and the filters and the paper panel open over it from these tabs
+    (assets/citemap.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
+    return html.Nav(className="tabs", role="tablist", **{"aria-label": "Views of the page"}, children=[
+        html.Button(label, id=f"button-tab-{name}", className="tab", role="tab", n_clicks=0,
+                    **{"data-tab": name, "aria-selected": "true" if name == "map" else "false"})
+        for name, label in (("filters", "Filters"), ("map", "Map"), ("paper", "Paper"))
     ])
 
 
@@ -227,4 +260,5 @@ def make_layout(store: Store, library: dict | None = None) -> html.Div:
             _graph_area(),
             _panel(),
         ]),
+        _tabs(),
     ])

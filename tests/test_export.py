@@ -161,3 +161,15 @@ def test_the_image_title_endpoint_answers_for_any_view() -> None:
     assert answer["file"].startswith("citemap-2006.04862-") and answer["file"].endswith("-graph")
     bad = client.get("/image-title?seeds=%ff%fe,nope&years=zz&limit=-4")
     assert bad.status_code == 200 and "papers" in bad.get_json()["title"]
+
+
+def test_about_line_names_the_dataset_its_size_and_its_sources(store) -> None:
+    from dashboard.graph.naming import about_line, short_source
+
+    assert about_line(store) == (f"{store.meta['name']}: {store.n:,} papers, {store.n_citations:,} citations "
+                                 f"(from {short_source(store.meta['source'])})")
+    assert store.n == 156 and "156 papers, 181 citations" in about_line(store)
+    assert short_source("saved mlsanity.com paper pages: a.txt, b.txt; ../shared/data/arxiv-2023") == \
+        "saved mlsanity.com paper pages; arxiv-2023"
+    assert short_source("/data/openalex/") == "openalex" and short_source("OpenAlex API") == "OpenAlex API"
+    assert short_source("") == ""

@@ -1,4 +1,5 @@
-"""Names of what a view exports: file stems and the title line an image of the map carries."""
+"""Names: of what a view exports (file stems, the title line an image of the map carries) and of the dataset the
+page shows (its about line)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,23 @@ def _seeds_part(store: Store, seeds: tuple[str, ...]) -> str:
 def _cut(title: str) -> str:
     title = " ".join(title.split())
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def about_line(store: Store) -> str:
+    """What the page shows, in one line: ``arxiv-2023: 30,281 papers, 280,567 citations (from ...)``."""
+    name = store.meta.get("name") or store.folder.name
+    source = short_source(store.meta.get("source") or "")
+    return f"{name}: {store.n:,} papers, {store.n_citations:,} citations" + (f" (from {source})" if source else "")
+
+
+def short_source(source: str) -> str:
+    """A dataset's ``source`` as a visitor reads it: ``saved mlsanity.com paper pages: a.txt, b.txt;
+    ../shared/data/arxiv-2023`` -> ``saved mlsanity.com paper pages; arxiv-2023`` (no file lists, no paths)."""
+    parts = []
+    for part in source.split(";"):
+        part = part.split(": ", 1)[0].strip().rstrip("/")
+        if "/" in part and " " not in part:
+            part = part.rsplit("/", 1)[1]
+        if part:
+            parts.append(part)
+    return "; ".join(parts)
