@@ -1,4 +1,4 @@
-"""``citemap`` command line: serve, import, info."""
+"""``citemap`` command line: serve, import, info, verify."""
 
 from __future__ import annotations
 
@@ -56,6 +56,29 @@ def cmd_info(args: argparse.Namespace) -> int:
     data = Path(args.data) if args.data else default_data()
     store = Store.load(data)
     print(info_text(store))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Every file of a dataset against the sizes and checksums its dataset.json recorded; one line per problem."""
+    from dashboard import integrity
+    from dashboard.dataset import read_meta
+
+    data = (Path(args.data) if args.data else default_data()).resolve()
+    meta = read_meta(data)
+    recorded = meta.get(integrity.FILES_KEY)
+    if not isinstance(recorded, dict) or not recorded:
+        raise DatasetError(f"{data / 'dataset.json'}: records no checksums (written by an older citemap); "
+                           f"{integrity.fix_hint(meta, data)}")
+    found = integrity.problems(data, recorded)
+    for problem in found:
+        print(f"citemap: {problem}", file=sys.stderr)
+    if found:
+        print(f"citemap: {len(found)} of {len(recorded)} files differ from what was written; "
+              f"{integrity.fix_hint(meta, data)}", file=sys.stderr)
+        return 1
+    size = sum(f["size"] for f in recorded.values())
+    print(f"citemap: {data}: {len(recorded)} files, {size:,} bytes, as written (build {meta.get('build_id')})")
     return 0
 
 
@@ -125,6 +148,10 @@ def parser() -> argparse.ArgumentParser:
     n = sub.add_parser("info", help="describe a dataset")
     n.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
     n.set_defaults(func=cmd_info)
+
+    v = sub.add_parser("verify", help="check a dataset's files against the checksums written with it")
+    v.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    v.set_defaults(func=cmd_verify)
     return ap
 
 

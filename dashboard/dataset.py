@@ -134,7 +134,7 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: 
 
     ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns the folder.
     """
-    from dashboard import index  # the index module reads the dataset module; import late
+    from dashboard import index, integrity  # the index module reads the dataset module; import late
 
     _check_tables(papers, citations)
     out = Path(out).resolve()
@@ -150,8 +150,9 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: 
             "counts": {"papers": papers.num_rows, "citations": citations.num_rows},
             "build_id": _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE),
         }
-        (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
         index.write_index(tmp, papers, citations, full_meta["build_id"])
+        full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
+        (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
         _replace_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -11,9 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-import shutil
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -24,8 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from dashboard import index
-from dashboard.dataset import CITATIONS_FILE, PAPERS_FILE, DatasetError, read_meta, read_tables
+from dashboard import index, integrity
+from dashboard.dataset import CITATIONS_FILE, PAPERS_FILE, DatasetError, read_meta
 
 log = logging.getLogger(__name__)
 WORD = re.compile(r"\w+", re.UNICODE)
@@ -117,10 +115,22 @@ class Store:
 
     # -- loading ------------------------------------------------------------------------------
     @classmethod
-    def load(cls, folder: str | Path) -> Store:
-        """Load a dataset folder; rebuilds a missing or stale index in a temporary folder."""
+    def load(cls, folder: str | Path, verify: bool = True) -> Store:
+        """Load a dataset folder: its files as written (``dataset.json`` ``files``: sizes and checksums, unless
+        ``verify`` is False), its index fresh for its build. Anything else is a DatasetError naming the file and
+        the command that rebuilds it; nothing is written (a read-only host stays read-only)."""
         folder = Path(folder).resolve()
         meta = read_meta(folder)
+        recorded = meta.get(integrity.FILES_KEY)
+        if recorded is not None and not isinstance(recorded, dict):
+            raise DatasetError(f"{folder / 'dataset.json'}: files is not an object of sizes and checksums")
+        if recorded:
+            found = integrity.problems(folder, recorded, hashes=verify)
+            if found:
+                raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
+        else:
+            log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked",
+                        folder)
         counts = {}
         for name in (PAPERS_FILE, CITATIONS_FILE):
             path = folder / name
@@ -133,17 +143,10 @@ class Store:
         imeta = index.read_index_meta(folder)
         fresh = (imeta is not None and imeta.get("build_id") == meta.get("build_id")
                  and imeta.get("papers") == counts[PAPERS_FILE] and imeta.get("citations") == counts[CITATIONS_FILE])
-        if fresh:
-            return cls(folder, meta, folder)
-        log.warning("%s: index missing or stale; building it in a temporary folder", folder)
-        papers, citations = read_tables(folder)
-        tmp = Path(tempfile.mkdtemp(prefix="citemap-index-"))
-        try:
-            index.write_index(tmp, papers, citations, str(meta.get("build_id", "")))
-            return cls(folder, meta, tmp)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+        if not fresh:
+            raise DatasetError(f"{folder / index.INDEX_DIR}: missing, unreadable or from another build of this "
+                               f"dataset; {integrity.fix_hint(meta, folder)}")
+        return cls(folder, meta, folder)
 
     # -- ids and rows ---------------------------------------------------------------------------
     def row(self, paper_id: str) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -83,19 +84,93 @@ def test_area_counts_cover_every_paper(store: Store) -> None:
     assert counts["cs.LG"] >= 20
 
 
-def test_stale_index_is_rebuilt_in_memory(tmp_path: Path) -> None:
+def test_a_missing_index_is_an_error_naming_the_command_that_rebuilds_it(tmp_path: Path, monkeypatch) -> None:
+    """Nothing is rebuilt into a temporary folder (never deleted, and silent on a read-only host): the error names
+    the index and the command that built the dataset."""
+    import tempfile
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
     shutil.rmtree(copy / "index")
-    s = Store.load(copy)
-    assert s.n == 156 and s.index_folder != copy
-    assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
-    assert not (copy / "index").exists()  # the dataset folder is not written to
+    built_with = json.loads((copy / "dataset.json").read_text())["built_with"]
+    with pytest.raises(DatasetError) as e:
+        Store.load(copy)
+    assert str(e.value) == f"{copy.resolve() / 'index' / 'area_codes.npy'}: missing; rebuild it with: {built_with}"
+    assert list(scratch.iterdir()) == [] and not (copy / "index").exists()
+    _without_checksums(copy)  # an older dataset (no checksums): the index check says the same
+    with pytest.raises(DatasetError, match=r"index: missing, unreadable or from another build of this dataset; "
+                                           r"rebuild it with: "):
+        Store.load(copy)
+    assert list(scratch.iterdir()) == []
+
+
+def _without_checksums(folder: Path) -> None:
+    """``folder``'s dataset.json as an older citemap wrote it: no ``files``."""
+    meta = json.loads((folder / "dataset.json").read_text())
+    meta.pop("files")
+    (folder / "dataset.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("name, damage, message", [
+    ("index/ref_targets.npy", "4 kB inside", "its content changed after it was written"),
+    ("index/papers.arrow", "4 kB inside", "its content changed after it was written"),
+    ("index/search.sqlite", "truncated", r"[\d,]+ bytes where [\d,]+ were written"),
+    ("index/meta.json", "bad json", "its content changed after it was written"),
+    ("papers.parquet", "removed", "missing"),
+])
+def test_files_changed_after_they_were_written_are_refused_by_name(tmp_path: Path, name, damage, message,
+                                                                   capsys) -> None:
+    """dataset.json records every file's size and checksum: start-up and ``citemap verify`` find a change of the
+    same size (4 kB of garbage inside the CSR targets, which before passed start-up and /health and then made views
+    500), a truncated search index (before: every search silently 'No match'), a broken index/meta.json (before: a
+    rebuild into /tmp, never deleted), a missing file."""
+    from dashboard.cli import main
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    assert Store.load(copy).n == 156 and main(["verify", "--data", str(copy)]) == 0
+    assert "files, " in capsys.readouterr().out
+    path = copy / name
+    size = path.stat().st_size
+    if damage == "4 kB inside":
+        with open(path, "r+b") as f:  # after the .npy header: up to 4 kB (the 156-paper world's file is smaller)
+            f.seek(128)
+            f.write((bytes(range(256)) * 16)[:min(4096, size - 128)])
+        assert path.stat().st_size == size
+    elif damage == "truncated":
+        with open(path, "r+b") as f:
+            f.truncate(size // 2)
+    elif damage == "bad json":
+        path.write_text(path.read_text().replace("{", "[", 1))
+    else:
+        path.unlink()
+    with pytest.raises(DatasetError, match=re.escape(str(path.resolve())) + ": " + message):
+        Store.load(copy)
+    assert main(["verify", "--data", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert f"citemap: {path.resolve()}: " in err and "1 of 22 files differ from what was written; rebuild it" in err
+
+
+def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) -> None:
+    from dashboard.cli import main
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    _without_checksums(copy)
+    assert main(["verify", "--data", str(copy)]) == 2
+    assert "records no checksums (written by an older citemap); rebuild it with: " in capsys.readouterr().err
+    with caplog.at_level("WARNING", logger="dashboard.store"):
+        assert Store.load(copy).n == 156  # an older dataset still serves, with a warning
+    assert "records no checksums" in caplog.text
 
 
 def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
+    _without_checksums(copy)  # the checks any dataset gets (the checksums find these first: test above)
     (copy / "citations.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(DatasetError, match=r"citations\.parquet: cannot be read as Parquet"):
         Store.load(copy)
@@ -159,52 +234,18 @@ def _set_index_meta(folder: Path, **changes) -> None:
     path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
 
 
-def test_a_fresh_index_is_used_in_place_and_a_stale_one_rebuilt(tmp_path: Path, monkeypatch, caplog) -> None:
-    import tempfile
-
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+def test_a_fresh_index_is_used_in_place_and_a_stale_one_refused(tmp_path: Path) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
-    build = Store.load(copy).meta["build_id"]
     fresh = Store.load(copy)
-    assert fresh.index_folder == copy.resolve() and fresh.folder == copy.resolve() and not list(scratch.iterdir())
-    for change in ({"build_id": "other"}, {"papers": 155}, {"citations": 180}, {"version": 3}):
+    assert fresh.index_folder == copy.resolve() and fresh.folder == copy.resolve()
+    _without_checksums(copy)  # else the checksum of index/meta.json finds the change first
+    for change in ({"build_id": "other"}, {"papers": 155}, {"citations": 180}):
         _set_index_meta(copy, **change)
-        with caplog.at_level("WARNING", logger="dashboard.store"):
-            s = Store.load(copy)
-        assert s.index_folder.parent == scratch and s.index_folder.name.startswith("citemap-index-"), change
-        assert s.folder == copy.resolve() and s.meta["build_id"] == build and s.n == 156 and s.n_citations == 181
-        assert [r.getMessage() for r in caplog.records] == [
-            f"{copy.resolve()}: index missing or stale; building it in a temporary folder"]
-        # what it built is fresh for this build: loading from there needs no rebuild
-        assert json.loads((s.index_folder / "index" / "meta.json").read_text())["build_id"] == build
-        assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
-        caplog.clear()
-        shutil.rmtree(copy / "index")
-        shutil.copytree(seed_data() / "index", copy / "index")
-
-
-def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch) -> None:
-    import tempfile
-
-    from dashboard import index
-
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    copy = tmp_path / "d"
-    shutil.copytree(seed_data(), copy)
-    shutil.rmtree(copy / "index")
-
-    def broken(*args, **kwargs):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(index, "write_index", broken)
-    with pytest.raises(OSError, match="disk full"):
-        Store.load(copy)
-    assert list(scratch.iterdir()) == []
+        with pytest.raises(DatasetError, match=r"index: missing, unreadable or from another build"):
+            Store.load(copy)
+        shutil.copy(seed_data() / "index" / "meta.json", copy / "index" / "meta.json")
+        assert Store.load(copy).n == 156
 
 
 @pytest.mark.parametrize("name, damage, message", [
@@ -221,6 +262,7 @@ def test_a_failed_rebuild_leaves_no_temporary_folder(tmp_path: Path, monkeypatch
 def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, message: str) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
+    _without_checksums(copy)  # the index's own checks, for a dataset that records no checksums
     path = copy / "index" / name
     if damage == "short":
         np.save(path, np.load(path)[:-1])
@@ -309,6 +351,7 @@ def test_search_connection_is_read_only_and_one_per_thread_and_process() -> None
 def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, caplog) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
+    _without_checksums(copy)  # a dataset that records no checksums (else start-up refuses the file)
     (copy / "index" / "search.sqlite").write_bytes(b"not a database" * 100)
     s = Store.load(copy)
     with caplog.at_level("WARNING", logger="dashboard.store"):
@@ -352,20 +395,20 @@ def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path
     them empty: lists as [], the rest None."""
     import pyarrow.parquet as pq
 
-    from dashboard.dataset import ADDED_COLUMNS, PAPERS_FILE
+    from dashboard import index
+    from dashboard.dataset import ADDED_COLUMNS, PAPERS_FILE, read_tables
 
     copy = tmp_path / "old"
     shutil.copytree(seed_data(), copy)
     table = pq.read_table(copy / PAPERS_FILE)
     pq.write_table(table.drop_columns(list(ADDED_COLUMNS)), copy / PAPERS_FILE)
-    shutil.rmtree(copy / "index")
+    _without_checksums(copy)
+    shutil.rmtree(copy / "index")  # its index rebuilt from the old table, as an older citemap wrote it
+    index.write_index(copy, *read_tables(copy), json.loads((copy / "dataset.json").read_text())["build_id"])
     old = Store.load(copy)
-    try:
-        p = old.paper(old.row("2110.10090"))
-        assert (p["authors"], p["sources"], p["venue"], p["doi"], p["cited_by_from"]) == ([], [], None, None, None)
-        assert p["cited_by"] == 144 and old.n == 156 and old.source_counts() == {}
-    finally:
-        shutil.rmtree(old.index_folder, ignore_errors=True)
+    p = old.paper(old.row("2110.10090"))
+    assert (p["authors"], p["sources"], p["venue"], p["doi"], p["cited_by_from"]) == ([], [], None, None, None)
+    assert p["cited_by"] == 144 and old.n == 156 and old.source_counts() == {}
 
 
 def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:
