@@ -103,7 +103,7 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--production", "--data", str(bad),
                         "--port", str(load.free_port())], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert r.returncode != 0 and time.time() - t < 30
-    assert f"{bad / 'papers.parquet'}: cannot be read as Parquet" in r.stderr
+    assert f"{bad / 'papers.parquet'}: 9 bytes where " in r.stderr and "were written; rebuild it with: " in r.stderr
     missing = tmp_path / "missing"
     r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--data", str(missing)], capture_output=True,
                        text=True, timeout=60, cwd=ROOT)
@@ -122,7 +122,7 @@ def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
         while time.time() < deadline and "cannot load the dataset" not in server.log.read_text():
             time.sleep(0.2)
         log = server.log.read_text()
-        assert f"cannot load the dataset: {data / 'citations.parquet'}: cannot be read as Parquet" in log
+        assert f"cannot load the dataset: {data / 'citations.parquet'}: 4 bytes where " in log
         for _ in range(5):
             assert requests.get(server.url + "/health", timeout=10).json()["papers"] == 156
         assert server.proc.poll() is None
