@@ -13,7 +13,7 @@
   Highest of the rounds.
 
 Targets (issue 10): drawn <= 1.5x the floor, longest stall <= 1 s at 5,000 papers. Prints one table; exits 1 if a
-target is missed. Needs Chromium (``scripts/install-browser``) and the test extras (playwright).
+target is missed. Needs Chromium (``scripts/install-test-tools``) and the test extras (playwright).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium (scripts/install-browser does it)")
+        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium (scripts/install-test-tools does it)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield b
