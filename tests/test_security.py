@@ -464,3 +464,17 @@ def test_unknown_script_paths_are_404(client, callback_errors, caplog) -> None:
             assert_clean(resp)
     assert caplog.records == []  # a client's wrong path is not logged as a server error
     assert client.get("/_dash-component-suites/plotly/package_data/plotly.min.js").status_code == 200
+
+
+def test_infinite_and_nan_numbers_from_controls_change_nothing(app) -> None:
+    """Hypothesis found it: int(inf) raised inside the minimum-citations control (and the year slider's)."""
+    from dashboard.callbacks.common import read_state
+    from dashboard.callbacks.state import apply_action
+
+    store = app.server.config["CITEMAP_STORE"]
+    state = read_state(store, "?seeds=2110.10090&min=2")[0]
+    for bad in (float("inf"), float("-inf"), float("nan")):
+        assert apply_action(store, state, "input-min-citations", bad, None)[0].min_citations == 0
+        assert apply_action(store, state, "range-years", [bad, 2020], None) == (state, [])
+    assert apply_action(store, state, "input-min-citations", 7.9, None)[0].min_citations == 7
+    assert apply_action(store, state, "range-years", [2016.0, 2020], None)[0].years == (2016, 2020)

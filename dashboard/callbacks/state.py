@@ -7,6 +7,7 @@ Inputs are the URL and every control; outputs are the URL, the canonical state (
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from dash import ALL, Dash, Input, Output, State, ctx, html, no_update
@@ -67,14 +68,14 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
     if trig == "button-reset":
         return read_state(store, "")[0], notices
     if trig == "range-years":
-        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        if isinstance(value, list) and len(value) == 2 and all(_finite(v) for v in value):
             return replace(state, years=slider_years(store, int(min(value)), int(max(value)))), notices
         return state, notices
     if trig == "dropdown-areas":
         areas = [a for a in value if isinstance(a, str)] if isinstance(value, list) else []
         return replace(state, areas=tuple(areas) if areas else None), notices
     if trig == "input-min-citations":
-        n = int(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else 0
+        n = int(value) if _finite(value) and value >= 0 else 0
         return replace(state, min_citations=n), notices
     if trig == "radio-color":
         return replace(state, color=value if isinstance(value, str) else state.color), notices
@@ -176,3 +177,8 @@ def register(app: Dash, store: Store) -> None:
                                                           and trig.get("type", "").startswith("search")) else no_update
         return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,
                 state.color, state.layout, clear_search, notice_list(notices))
+
+
+def _finite(value: object) -> bool:
+    """A number a control may send: not a bool, not NaN or infinite (int() of those raises)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
