@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load, seed_data
+from tests.conftest import DEFAULT_DATA, load, seed_data
 
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -30,6 +30,14 @@ def serve(data: Path) -> load.Server:
 @pytest.fixture(scope="session")
 def server() -> Iterator[load.Server]:
     s = serve(seed_data())
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def default_server() -> Iterator[load.Server]:
+    """The app on the default dataset in data/ (the seed pages merged with arxiv-2023)."""
+    s = serve(DEFAULT_DATA)
     yield s
     s.stop()
 

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import statistics
-from collections.abc import Iterator
-
-import pytest
 
 from dashboard.graph.view import MAX_DRAWN_EDGES
-from tests.browser.conftest import Page, serve
-from tests.conftest import DEFAULT_DATA, ROOT, load
+from tests.browser.conftest import Page
+from tests.conftest import ROOT
 
 # bench/stall_probe.py (not a package): the same probe and gestures as bench/browser.py
 _spec = importlib.util.spec_from_file_location("citemap_stall_probe", ROOT / "bench" / "stall_probe.py")
@@ -21,13 +18,6 @@ _spec.loader.exec_module(stall_probe)
 
 BIG = "?seeds=1412.6980,1512.03385,1409.1556&limit=3000"
 SMALL = "?seeds=1706.03762"
-
-
-@pytest.fixture(scope="module")
-def default_server() -> Iterator[load.Server]:
-    s = serve(DEFAULT_DATA)
-    yield s
-    s.stop()
 
 
 def stalls(p: Page, query: str) -> tuple[float, float]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import Page, serve
-from tests.conftest import DEFAULT_DATA, SEED_IDS, load
+from tests.browser.conftest import Page
+from tests.conftest import DEFAULT_DATA, SEED_IDS
 
 THREE_BIB = r"""@article{a, title = {Attention Is All You Need}, year = {2017}, eprint = {1706.03762},
   archivePrefix = {arXiv}}
@@ -18,13 +18,6 @@ THREE_BIB = r"""@article{a, title = {Attention Is All You Need}, year = {2017}, 
 @book{d, title = {A Book That Is Not In The Dataset}, year = {1999}}
 """
 THREE = {"1706.03762", "1810.04805", "2106.03764"}
-
-
-@pytest.fixture(scope="module")
-def default_server() -> Iterator[load.Server]:
-    s = serve(DEFAULT_DATA)
-    yield s
-    s.stop()
 
 
 @pytest.fixture()

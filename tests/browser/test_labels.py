@@ -3,12 +3,9 @@ label bounding boxes on the real page), the most important papers get theirs, an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests.browser.conftest import Page, serve
-from tests.conftest import DEFAULT_DATA, load
+from tests.browser.conftest import Page
 
 MEASURE = """() => {
   const ns = cy.nodes('.lbl').toArray();
@@ -23,13 +20,6 @@ MEASURE = """() => {
   return {ids: ns.map(n => n.id()), overlaps: bad, outside: outside,
           px: ns.map(n => parseFloat(n.style('font-size')) * z), papers: cy.nodes('.paper').length};
 }"""
-
-
-@pytest.fixture(scope="module")
-def default_server() -> Iterator[load.Server]:
-    s = serve(DEFAULT_DATA)
-    yield s
-    s.stop()
 
 
 def labels(p: Page, after: int = 0) -> dict:

@@ -3,22 +3,10 @@ seed never move a paper that stays in view; what an action added is marked and i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from tests.browser.conftest import Page, serve
-from tests.conftest import DEFAULT_DATA, load
+from tests.browser.conftest import Page
 
 ATTENTION, BERT, GPT3 = "1706.03762", "1810.04805", "2005.14165"
 PLACES = "() => Object.fromEntries(cy.nodes('.paper').map(n => [n.id(), [n.position('x'), n.position('y')]]))"
-
-
-@pytest.fixture(scope="module")
-def default_server() -> Iterator[load.Server]:
-    s = serve(DEFAULT_DATA)
-    yield s
-    s.stop()
 
 
 def places(p: Page) -> dict[str, list[float]]:
