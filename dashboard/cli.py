@@ -66,8 +66,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     data = (Path(args.data) if args.data else default_data()).resolve()
     meta = read_meta(data)
-    recorded = meta.get(integrity.FILES_KEY)
-    if not isinstance(recorded, dict) or not recorded:
+    recorded = integrity.recorded_files(meta, data)
+    if not recorded:
         raise DatasetError(f"{data / 'dataset.json'}: records no checksums (written by an older citemap); "
                            f"{integrity.fix_hint(meta, data)}")
     found = integrity.problems(data, recorded)

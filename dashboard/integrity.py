@@ -37,7 +37,17 @@ def record(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, dict[str, Any]
     return out
 
 
-def problems(folder: Path, recorded: dict[str, Any], hashes: bool = True) -> list[str]:
+def recorded_files(meta: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """The sizes and checksums ``meta`` (a dataset.json) records, ``{}`` if none (an older citemap wrote it)."""
+    from dashboard.dataset import DatasetError  # the dataset module writes through this one; import late
+
+    recorded = meta.get(FILES_KEY) or {}
+    if not isinstance(recorded, dict):
+        raise DatasetError(f"{folder / 'dataset.json'}: files is not an object of sizes and checksums")
+    return recorded
+
+
+def problems(folder: Path, recorded: dict[str, Any]) -> list[str]:
     """What differs from ``recorded``, one message per file naming it: missing, another size, another checksum."""
     found = []
     for rel, want in recorded.items():
@@ -48,7 +58,7 @@ def problems(folder: Path, recorded: dict[str, Any], hashes: bool = True) -> lis
             found.append(f"{path}: missing")
         elif path.stat().st_size != want["size"]:
             found.append(f"{path}: {path.stat().st_size:,} bytes where {want['size']:,} were written")
-        elif hashes and digest(path) != want.get(ALGORITHM):
+        elif digest(path) != want.get(ALGORITHM):
             found.append(f"{path}: its content changed after it was written (checksum differs from dataset.json)")
     return found
 

@@ -115,17 +115,15 @@ class Store:
 
     # -- loading ------------------------------------------------------------------------------
     @classmethod
-    def load(cls, folder: str | Path, verify: bool = True) -> Store:
-        """Load a dataset folder: its files as written (``dataset.json`` ``files``: sizes and checksums, unless
-        ``verify`` is False), its index fresh for its build. Anything else is a DatasetError naming the file and
-        the command that rebuilds it; nothing is written (a read-only host stays read-only)."""
+    def load(cls, folder: str | Path) -> Store:
+        """Load a dataset folder: its files as written (``dataset.json`` ``files``: sizes and checksums), its
+        index fresh for its build. Anything else is a DatasetError naming the file and the command that rebuilds
+        it; nothing is written (a read-only host stays read-only)."""
         folder = Path(folder).resolve()
         meta = read_meta(folder)
-        recorded = meta.get(integrity.FILES_KEY)
-        if recorded is not None and not isinstance(recorded, dict):
-            raise DatasetError(f"{folder / 'dataset.json'}: files is not an object of sizes and checksums")
+        recorded = integrity.recorded_files(meta, folder)
         if recorded:
-            found = integrity.problems(folder, recorded, hashes=verify)
+            found = integrity.problems(folder, recorded)
             if found:
                 raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
         else:
