@@ -190,15 +190,25 @@ function citemapViewport(cy, bb, animate, room) {
   var view = {zoom: z, pan: {x: room.left + w / 2 - z * (bb.x1 + bb.w / 2), y: room.top + h / 2 - z * (bb.y1 + bb.h / 2)}};
   if (animate) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
   cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb, room: room};
-  if (!cy.__citemapRefit) {  /* the page may still be laying itself out: while the visitor has not moved the map, */
-    cy.__citemapRefit = true;  /* a new size of the map's box fits it again */
-    cy.on("resize", function () {
-      var f = cy.__citemapFitted, pan = cy.pan();
-      if (f && Math.abs(cy.zoom() - f.zoom) < 1e-9 && Math.abs(pan.x - f.x) < 1e-6 && Math.abs(pan.y - f.y) < 1e-6) {
-        citemapViewport(cy, f.bb, false, f.room);
-      }
-    });
-  }
+  citemapOnResize(cy);
+}
+
+/* A new size of the map's box (the page still laying itself out, a window resized, a phone's tab shown): while the
+   visitor has not moved the map since it was fitted, fit it again; else keep what was at the centre at the centre,
+   at the same zoom. The only handler of Cytoscape's resize (dash-cytoscape's ``responsive`` mode, which rescaled
+   the zoom from the viewport at the last frame drawn, undid a fit made in between). */
+function citemapOnResize(cy) {
+  if (cy.__citemapSize) { return; }
+  cy.__citemapSize = {w: cy.width(), h: cy.height()};
+  cy.on("resize", function () {
+    var f = cy.__citemapFitted, pan = cy.pan(), was = cy.__citemapSize, w = cy.width(), h = cy.height();
+    cy.__citemapSize = {w: w, h: h};
+    if (f && Math.abs(cy.zoom() - f.zoom) < 1e-9 && Math.abs(pan.x - f.x) < 1e-6 && Math.abs(pan.y - f.y) < 1e-6) {
+      citemapViewport(cy, f.bb, false, f.room);
+    } else if (w !== was.w || h !== was.h) {
+      cy.pan({x: pan.x + (w - was.w) / 2, y: pan.y + (h - was.h) / 2});
+    }
+  });
 }
 
 /* The first view is fetched as this script loads and drawn as soon as Cytoscape exists, while Dash is still

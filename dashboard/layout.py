@@ -198,7 +198,7 @@ def _graph_area() -> html.Main:
                             layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
                             style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
                             wheelSensitivity=WHEEL_SENSITIVITY,
-                            boxSelectionEnabled=False, responsive=True,
+                            boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
                             autoRefreshLayout=False, className="graph-citations",
                         ), dcc.Store(id="store-drawn")]),
             html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser

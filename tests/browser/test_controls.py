@@ -35,6 +35,29 @@ def test_zoom_buttons_wheel_and_fit(page: Page) -> None:
     assert inside
 
 
+FITS = """() => {  // the papers' box fills the map's box to its 40 px margin along one side
+  const bb = cy.nodes('.paper').renderedBoundingBox({includeLabels: false, includeOverlays: false});
+  return Math.min(Math.abs(bb.x1 - 40), Math.abs(cy.width() - 40 - bb.x2),
+                  Math.abs(bb.y1 - 40), Math.abs(cy.height() - 40 - bb.y2));
+}"""
+CENTRE = "() => { const e = cy.extent(); return [(e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2, cy.zoom()]; }"
+
+
+def test_a_new_window_size_refits_an_untouched_map_and_keeps_a_moved_ones_centre(page: Page) -> None:
+    page.open()
+    page.page.wait_for_timeout(500)
+    assert page.page.evaluate(FITS) < 2
+    page.page.set_viewport_size({"width": 1500, "height": 950})
+    page.page.wait_for_timeout(600)
+    assert page.page.evaluate(FITS) < 2  # fitted again to the new box, not rescaled from an older frame
+    page.page.evaluate("() => cy.panBy({x: 120, y: -60})")
+    before = page.page.evaluate(CENTRE)
+    page.page.set_viewport_size({"width": 1280, "height": 800})
+    page.page.wait_for_timeout(600)
+    after = page.page.evaluate(CENTRE)
+    assert after[2] == before[2] and abs(after[0] - before[0]) < 1 and abs(after[1] - before[1]) < 1
+
+
 def test_a_paper_clicked_in_a_list_comes_into_view(page: Page) -> None:
     page.open("?seeds=2110.10090")
     # zoom far into one corner, so that most papers are off screen
