@@ -106,8 +106,8 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
 
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
-        return {"status": "ok", "dataset": store.meta.get("name"), "papers": store.n,
-                "citations": store.n_citations}, 200
+        return {"status": "ok", "dataset": store.meta.get("name"), "build": store.meta.get("build_id"),
+                "papers": store.n, "citations": store.n_citations}, 200
 
     log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
     return app

@@ -61,16 +61,17 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Every file of a dataset against the sizes and checksums its dataset.json recorded; one line per problem."""
-    from dashboard import integrity
+    from dashboard import builds, integrity
     from dashboard.dataset import read_meta
 
     data = (Path(args.data) if args.data else default_data()).resolve()
-    meta = read_meta(data)
-    recorded = integrity.recorded_files(meta, data)
+    build = builds.served(data)
+    meta = read_meta(build)
+    recorded = integrity.recorded_files(meta, build)
     if not recorded:
-        raise DatasetError(f"{data / 'dataset.json'}: records no checksums (written by an older citemap); "
+        raise DatasetError(f"{build / 'dataset.json'}: records no checksums (written by an older citemap); "
                            f"{integrity.fix_hint(meta, data)}")
-    found = integrity.problems(data, recorded)
+    found = integrity.problems(build, recorded)
     for problem in found:
         print(f"citemap: {problem}", file=sys.stderr)
     if found:
@@ -78,7 +79,30 @@ def cmd_verify(args: argparse.Namespace) -> int:
               f"{integrity.fix_hint(meta, data)}", file=sys.stderr)
         return 1
     size = sum(f["size"] for f in recorded.values())
-    print(f"citemap: {data}: {len(recorded)} files, {size:,} bytes, as written (build {meta.get('build_id')})")
+    print(f"citemap: {build}: {len(recorded)} files, {size:,} bytes, as written (build {meta.get('build_id')})")
+    return 0
+
+
+def cmd_builds(args: argparse.Namespace) -> int:
+    """A dataset folder's builds; ``--use NAME`` serves another (new servers and reloads take it), ``--prune``
+    removes old ones no server reads."""
+    from dashboard import builds
+
+    data = (Path(args.data) if args.data else default_data()).resolve()
+    if args.use:
+        builds.use(data, args.use)
+        print(f"citemap: {data / builds.CURRENT} -> {builds.BUILDS}/{args.use}; reload the servers to serve it")
+    if args.prune:
+        removed, in_use = builds.prune(data, args.keep)
+        print(f"citemap: removed {len(removed)} build(s)" + (f": {', '.join(removed)}" if removed else "")
+              + (f"; kept {', '.join(in_use)}: a running server reads them" if in_use else ""))
+    rows = builds.listing(data)
+    if not rows:
+        print(f"citemap: {data}: no builds (a dataset written by an older citemap, served as it is)")
+    for r in rows:
+        marks = ", ".join(m for m, on in (("current", r["current"]), ("in use", r["pinned"])) if on)
+        print(f"{r['name']}  {r['papers'] or 0:>10,} papers  {r['bytes'] / 1e6:8.1f} MB"
+              + (f"  ({marks})" if marks else ""))
     return 0
 
 
@@ -87,6 +111,8 @@ def info_text(store) -> str:
     counts = ", ".join(f"{k} {v:,}" for k, v in store.source_counts().items())
     lines = [
         f"dataset    {meta.get('name', store.folder.name)}  ({store.folder})",
+        f"build      {store.build.relative_to(store.folder) if store.build != store.folder else '(this folder)'}"
+        f"  (id {meta.get('build_id', '?')})",
         f"source     {meta.get('source', '?')}",
         f"built with {meta.get('built_with', '?')}",
         f"papers     {store.n:,}",
@@ -135,7 +161,7 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("import", help="build a dataset folder from source files")
     i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")
     i.add_argument("sources", nargs="+", help="input files or folders")
-    i.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
+    i.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
     i.add_argument("--merge", action="append", metavar="FORMAT:PATH",
                    help="merge another source into the same dataset (repeatable), e.g. "
                         "arxiv2023:../shared/data/arxiv-2023; the first source's facts win")
@@ -152,6 +178,14 @@ def parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="check a dataset's files against the checksums written with it")
     v.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
     v.set_defaults(func=cmd_verify)
+
+    b = sub.add_parser("builds", help="list a dataset folder's builds; serve another; remove old ones")
+    b.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    b.add_argument("--use", metavar="NAME", help="point the folder's current link at this build (a roll-back)")
+    b.add_argument("--prune", action="store_true", help="remove builds other than the current one and the --keep "
+                                                        "newest others, unless a running server reads them")
+    b.add_argument("--keep", type=int, default=1, help="--prune: previous builds to keep (default 1)")
+    b.set_defaults(func=cmd_builds)
     return ap
 
 

@@ -36,24 +36,26 @@ are kept only as counts (``cited_by`` / ``reference_count``).
 ``dataset.json`` - name, source, the command that built it, counts, notes, and the importer's summary.
 
 ``index/`` - derived files the store memory-maps (see :mod:`dashboard.index`); the importer writes
-them, the store rebuilds them in memory when they are missing or stale.
+them; a store refuses a build whose index is missing or stale, naming the command that rebuilds it.
 
-Writing is atomic: everything goes to a temporary sibling folder that is renamed into place, so a
-failed import leaves the previous dataset untouched.
+These files make one *build*. A dataset folder holds its builds in ``builds/`` and a ``current`` link to the
+one served (:mod:`dashboard.builds`): an import writes a new build beside the others, in a temporary folder
+renamed into place, and only then moves the link, so a failed import leaves the served build untouched and a
+running server never sees its files change.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from dashboard import builds
+from dashboard.errors import DatasetError
 
 FORMAT_NAME = "citemap-dataset"
 FORMAT_VERSION = 1
@@ -90,8 +92,6 @@ def default_data() -> Path:
     return DEFAULT_DATA
 
 
-class DatasetError(ValueError):
-    """A dataset folder or input file that cannot be used; the message names the file and the problem."""
 
 
 def papers_table(columns: dict[str, list[Any]]) -> pa.Table:
@@ -130,17 +130,16 @@ def _check_tables(papers: pa.Table, citations: pa.Table) -> None:
 
 
 def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: dict[str, Any]) -> Path:
-    """Validate and write a dataset folder atomically (temporary sibling, then rename).
+    """Validate the tables and write them as a new build of the dataset folder ``out``, which then serves it
+    (:mod:`dashboard.builds`: the builds before it stay as they are, but for pruning).
 
-    ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns the folder.
+    ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns ``out``.
     """
     from dashboard import index, integrity  # the index module reads the dataset module; import late
 
     _check_tables(papers, citations)
     out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
+    with builds.new_build(out) as tmp:
         pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
         pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
         full_meta = {
@@ -153,10 +152,7 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: 
         index.write_index(tmp, papers, citations, full_meta["build_id"])
         full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
-        _replace_dir(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        builds.publish(out, tmp, full_meta["build_id"])
     return out
 
 
@@ -169,26 +165,11 @@ def _content_hash(*paths: Path) -> str:
     return h.hexdigest()
 
 
-def _replace_dir(new: Path, out: Path) -> None:
-    """Put ``new`` at ``out``; an existing ``out`` is moved aside first and removed only after."""
-    os.chmod(new, 0o755)
-    if not out.exists():
-        new.rename(out)
-        return
-    if not out.is_dir():
-        raise DatasetError(f"{out} exists and is not a folder")
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    out.rename(old)
-    try:
-        new.rename(out)
-    except BaseException:
-        old.rename(out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def read_meta(folder: str | Path) -> dict[str, Any]:
+    """The ``dataset.json`` of the build ``folder`` serves (``folder`` itself if it is a build)."""
     folder = Path(folder)
+    if folder.is_dir():
+        folder = builds.served(folder)
     path = folder / META_FILE
     if not folder.is_dir():
         raise DatasetError(f"{folder}: no such dataset folder")
@@ -207,8 +188,10 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
 
 
 def read_tables(folder: str | Path) -> tuple[pa.Table, pa.Table]:
-    """Read and check both tables of a dataset folder; errors name the file."""
+    """Read and check both tables of the build ``folder`` serves; errors name the file."""
     folder = Path(folder)
+    if folder.is_dir():
+        folder = builds.served(folder)
     tables = []
     for name, schema in ((PAPERS_FILE, PAPERS_SCHEMA), (CITATIONS_FILE, CITATIONS_SCHEMA)):
         path = folder / name

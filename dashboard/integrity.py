@@ -14,6 +14,8 @@ from typing import Any
 
 import xxhash
 
+from dashboard.errors import DatasetError
+
 FILES_KEY = "files"
 ALGORITHM = "xxh3_128"
 
@@ -39,8 +41,6 @@ def record(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, dict[str, Any]
 
 def recorded_files(meta: dict[str, Any], folder: Path) -> dict[str, Any]:
     """The sizes and checksums ``meta`` (a dataset.json) records, ``{}`` if none (an older citemap wrote it)."""
-    from dashboard.dataset import DatasetError  # the dataset module writes through this one; import late
-
     recorded = meta.get(FILES_KEY) or {}
     if not isinstance(recorded, dict):
         raise DatasetError(f"{folder / 'dataset.json'}: files is not an object of sizes and checksums")

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from dashboard import index, integrity
+from dashboard import builds, index, integrity
 from dashboard.dataset import CITATIONS_FILE, PAPERS_FILE, DatasetError, read_meta
 
 log = logging.getLogger(__name__)
@@ -78,24 +78,24 @@ class RowSlots:
 class Store:
     """One loaded dataset. Rows are ints in ``range(n)``; ids are the dataset's paper ids."""
 
-    def __init__(self, folder: Path, meta: dict[str, Any], index_folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, meta: dict[str, Any], build: Path) -> None:
+        self.folder = folder  # the dataset folder
         self.meta = meta
-        self.index_folder = index_folder
-        imeta = index.read_index_meta(index_folder) or {}
+        self.build = build  # the build it serves, every file read from here (the folder, if flat)
+        imeta = index.read_index_meta(build) or {}
         self.area_names: list[str] = list(imeta.get("areas", []))
         try:
             # plain ndarray views of the memory maps: no np.memmap overhead on every slice
-            self.arrays = {k: np.asarray(v) for k, v in index.load_arrays(index_folder).items()}
-            self.papers = index.load_papers(index_folder)
+            self.arrays = {k: np.asarray(v) for k, v in index.load_arrays(build).items()}
+            self.papers = index.load_papers(build)
         except (OSError, ValueError, pa.ArrowException) as e:
-            raise DatasetError(f"{index_folder / index.INDEX_DIR}: index file unreadable ({e})") from e
+            raise DatasetError(f"{build / index.INDEX_DIR}: index file unreadable ({e})") from e
         a = self.arrays
         self.n = self.papers.num_rows
         self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
         if any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area")) or \
                 len(a["ref_offsets"]) != self.n + 1 or len(a["ref_targets"]) != self.n_citations:
-            raise DatasetError(f"{index_folder / index.INDEX_DIR}: index files do not match each other")
+            raise DatasetError(f"{build / index.INDEX_DIR}: index files do not match each other")
         self.year = a["year"]
         self.in_cited = a["in_cited"]  # citers in the dataset: what sizes, sorts and filters use
         self.in_refs = a["in_refs"]
@@ -104,10 +104,10 @@ class Store:
         self._titles = index.single_array(self.papers.column("title"))
         self._cited_by = index.single_array(self.papers.column("cited_by"))
         try:
-            self._node_json = index.load_node_json(index_folder)
+            self._node_json = index.load_node_json(build)
         except (OSError, ValueError, pa.ArrowException) as e:
-            raise DatasetError(f"{index_folder / index.INDEX_DIR / 'nodes.arrow'}: unreadable ({e})") from e
-        self._search_path = index_folder / index.INDEX_DIR / "search.sqlite"
+            raise DatasetError(f"{build / index.INDEX_DIR / 'nodes.arrow'}: unreadable ({e})") from e
+        self._search_path = build / index.INDEX_DIR / "search.sqlite"
         self._local = threading.local()
         known = self.year[self.year >= 0]
         self.year_min = int(known.min()) if len(known) else None
@@ -116,35 +116,47 @@ class Store:
     # -- loading ------------------------------------------------------------------------------
     @classmethod
     def load(cls, folder: str | Path) -> Store:
-        """Load a dataset folder: its files as written (``dataset.json`` ``files``: sizes and checksums), its
-        index fresh for its build. Anything else is a DatasetError naming the file and the command that rebuilds
-        it; nothing is written (a read-only host stays read-only)."""
+        """Load the build a dataset folder serves (:mod:`dashboard.builds`), pinned for as long as the store
+        lives: its files as written (``dataset.json`` ``files``: sizes and checksums), its index fresh for its
+        build. Anything else is a DatasetError naming the file and the command that rebuilds it; nothing is
+        written (a read-only host stays read-only)."""
         folder = Path(folder).resolve()
-        meta = read_meta(folder)
-        recorded = integrity.recorded_files(meta, folder)
+        build, pin = builds.pinned(folder)
+        try:
+            store = cls._load_build(folder, build)
+        except BaseException:
+            os.close(pin)
+            raise
+        builds.unpin_with(store, pin)
+        return store
+
+    @classmethod
+    def _load_build(cls, folder: Path, build: Path) -> Store:
+        meta = read_meta(build)
+        recorded = integrity.recorded_files(meta, build)
         if recorded:
-            found = integrity.problems(folder, recorded)
+            found = integrity.problems(build, recorded)
             if found:
                 raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
         else:
             log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked",
-                        folder)
+                        build)
         counts = {}
         for name in (PAPERS_FILE, CITATIONS_FILE):
-            path = folder / name
+            path = build / name
             if not path.is_file():
                 raise DatasetError(f"{path}: missing")
             try:
                 counts[name] = pq.ParquetFile(path).metadata.num_rows
             except (pa.ArrowException, OSError) as e:
                 raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
-        imeta = index.read_index_meta(folder)
+        imeta = index.read_index_meta(build)
         fresh = (imeta is not None and imeta.get("build_id") == meta.get("build_id")
                  and imeta.get("papers") == counts[PAPERS_FILE] and imeta.get("citations") == counts[CITATIONS_FILE])
         if not fresh:
-            raise DatasetError(f"{folder / index.INDEX_DIR}: missing, unreadable or from another build of this "
+            raise DatasetError(f"{build / index.INDEX_DIR}: missing, unreadable or from another build of this "
                                f"dataset; {integrity.fix_hint(meta, folder)}")
-        return cls(folder, meta, folder)
+        return cls(folder, meta, build)
 
     # -- ids and rows ---------------------------------------------------------------------------
     def row(self, paper_id: str) -> int | None:

@@ -58,7 +58,10 @@ def copy_project(dest: Path) -> None:
                            capture_output=True, text=True).stdout.split("\0")
     for name in files:
         src = ROOT / name
-        if src.is_file():
+        if src.is_symlink():  # data/current: a link to the build it serves
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(src), dest / name)
+        elif src.is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
 

@@ -50,7 +50,9 @@ def seed_data() -> Path:
 
     Built once into the temporary folder, under a name that hashes the pages and the code that writes a dataset,
     and reused by later sessions (the mutation run starts thousands): a changed importer builds a new one. Each
-    session gets its own copy, so that code under test (a mutant that writes, say) cannot change the one kept."""
+    session gets its own copy (of the build alone: a flat dataset folder), so that code under test (a mutant that
+    writes, say) cannot change the one kept."""
+    from dashboard import builds
     from dashboard.dataset import DatasetError, read_meta
     from dashboard.importers import run_import
 
@@ -65,7 +67,7 @@ def seed_data() -> Path:
         run_import("mlsanity", seed_pages(), kept, argv=["test"], areas_from=ARXIV2023, progress=False)
     mine = Path(tempfile.mkdtemp(prefix="citemap-seed-data-copy-"))
     atexit.register(shutil.rmtree, mine, ignore_errors=True)
-    shutil.copytree(kept, mine / "seeds")
+    shutil.copytree(builds.served(kept), mine / "seeds")
     return mine / "seeds"
 
 
@@ -91,9 +93,9 @@ def arxiv_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     return Store.load(out)
 
 
-def make_store(folder: Path, papers: list, cites: list[tuple[str, str]] = ()) -> Store:
-    """A dataset of ``PaperRecord``s and (citing id, cited id) pairs, built through the importers' builder and
-    written as an importer writes it, loaded."""
+def write_records(folder: Path, papers: list, cites: list[tuple[str, str]] = (), name: str | None = None) -> Path:
+    """Write a dataset of ``PaperRecord``s and (citing id, cited id) pairs into ``folder`` (a new build of it),
+    built through the importers' builder and written as an importer writes it."""
     from dashboard.dataset import write_dataset
     from dashboard.importers.common import DatasetBuilder
 
@@ -102,7 +104,12 @@ def make_store(folder: Path, papers: list, cites: list[tuple[str, str]] = ()) ->
     for x, y in cites:
         b.cite(keys[x], keys[y])
     tables, citations, _ = b.build()
-    return Store.load(write_dataset(folder, tables, citations, {"name": folder.name}))
+    return write_dataset(folder, tables, citations, {"name": name or folder.name})
+
+
+def make_store(folder: Path, papers: list, cites: list[tuple[str, str]] = ()) -> Store:
+    """:func:`write_records`, loaded."""
+    return Store.load(write_records(folder, papers, cites))
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from dashboard import builds
 from dashboard.dataset import read_meta
 from dashboard.importers import run_import
 from dashboard.importers.common import InputError
@@ -76,7 +77,7 @@ def test_default_dataset_is_what_the_importer_builds(tmp_path: Path) -> None:
     out = tmp_path / "rebuilt"
     run_import("mlsanity", seed_pages(), out, argv=["test"], merge=[("arxiv2023", [ARXIV2023])], progress=False)
     for name in ("papers.parquet", "citations.parquet"):
-        assert pq.read_table(out / name).equals(pq.read_table(DEFAULT_DATA / name)), name
+        assert pq.read_table(builds.served(out) / name).equals(pq.read_table(builds.served(DEFAULT_DATA) / name)), name
     rebuilt = read_meta(out)
     assert rebuilt["build_id"] == meta["build_id"]
     assert rebuilt["counts"] == meta["counts"] == {"papers": 30377, "citations": 280748}

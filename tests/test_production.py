@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -14,7 +16,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, load, seed_data
+from dashboard import builds
+from dashboard.dataset import read_meta
+from tests.conftest import ROOT, load, seed_data, write_records
+from tests.test_builds import world
 
 pytestmark = pytest.mark.slow  # gunicorn processes: not in the mutation run
 
@@ -53,7 +58,8 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
     server = load.Gunicorn(ro, workers=2)
     try:
         health = requests.get(server.url + "/health", timeout=10).json()
-        assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181}
+        assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181,
+                          "build": json.loads((ro / "dataset.json").read_text())["build_id"]}
         page = requests.get(server.url + "/", timeout=10)
         assert page.status_code == 200 and "Content-Security-Policy" in page.headers
         assert page.headers["Server"] == "citemap"  # not gunicorn's own name
@@ -128,3 +134,57 @@ def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
         assert server.proc.poll() is None
     finally:
         server.stop()
+
+
+def answers(server: load.Server) -> tuple[str, list[str], str]:
+    """What a visitor of ``server`` gets: the build /health names, the ids a search for "kernels" suggests (a
+    server callback, as the page calls it), and the papers of the view ``?seeds=a-3`` (or its notice)."""
+    health = requests.get(server.url + "/health", timeout=10).json()
+    found = load.DashClient(server.url).call("div-search-results", {"input-search.value": "kernels"}).text
+    graph = requests.get(server.url + "/graph?seeds=a-3", timeout=10).json()
+    papers = " ".join(sorted(n[0] for n in graph["nodes"]))
+    return health["build"], sorted(set(re.findall(r"\b[ab]-\d+\b", found))), papers
+
+
+def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_path: Path) -> None:
+    """The documented reload: import into the folder a server serves, then USR2 the master (a new master loads
+    the new build) and QUIT the old one. Until then every answer comes from the old build, even after two
+    imports; after, from the new one; the old build goes at the next prune, once nothing reads it."""
+    import psutil
+
+    data = tmp_path / "d"
+    write_records(data, *world("a", "Kernels", 20))
+    first = read_meta(data)["build_id"]
+    server = load.Gunicorn(data, workers=2)
+    new_master = None
+    try:
+        before = answers(server)
+        assert before[0] == first and len(before[1]) >= 5 and before[1][0].startswith("a-")
+        assert before[2] == "a-2 a-3 a-4"
+        write_records(data, *world("b", "Kernels", 5))  # other papers, fewer: the mix that raised IndexError
+        write_records(data, *world("b", "Kernels", 8))
+        newest = read_meta(data)["build_id"]
+        for _ in range(6):  # both workers, more than once each
+            assert answers(server) == before
+        assert any(n.endswith(first[:12]) for n in os.listdir(data / builds.BUILDS))  # pinned: not pruned
+        children = {p.pid for p in psutil.Process(server.proc.pid).children()}
+        os.kill(server.proc.pid, signal.SIGUSR2)
+        deadline = time.time() + 60
+        while time.time() < deadline and new_master is None:
+            fresh = [p for p in psutil.Process(server.proc.pid).children() if p.pid not in children]
+            if fresh and any("gunicorn" in " ".join(p.cmdline()) and len(p.children()) == 2 for p in fresh):
+                new_master = next(p for p in fresh if len(p.children()) == 2)
+            time.sleep(0.2)
+        assert new_master is not None
+        server.proc.send_signal(signal.SIGQUIT)  # the old master finishes its requests and goes
+        server.proc.wait(30)
+        after = answers(server)
+        assert after[0] == newest and after[1] == sorted(f"b-{k}" for k in range(8)) and "a-3" not in after[2]
+        removed, in_use = builds.prune(data)
+        assert in_use == [] and any(name.endswith(first[:12]) for name in removed)
+    finally:
+        if new_master is not None and new_master.is_running():
+            new_master.terminate()
+            new_master.wait(20)
+        server.stop()
+    assert "Traceback" not in server.log.read_text()

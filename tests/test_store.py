@@ -238,7 +238,7 @@ def test_a_fresh_index_is_used_in_place_and_a_stale_one_refused(tmp_path: Path) 
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
     fresh = Store.load(copy)
-    assert fresh.index_folder == copy.resolve() and fresh.folder == copy.resolve()
+    assert fresh.build == copy.resolve() and fresh.folder == copy.resolve()
     _without_checksums(copy)  # else the checksum of index/meta.json finds the change first
     for change in ({"build_id": "other"}, {"papers": 155}, {"citations": 180}):
         _set_index_meta(copy, **change)
@@ -274,7 +274,7 @@ def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, m
 
 def test_store_fields_of_the_default_data() -> None:
     store = Store.load(seed_data())  # loaded here, not shared: this test checks what loading sets
-    assert store.folder == seed_data().resolve() and store.index_folder == seed_data().resolve()
+    assert store.folder == seed_data().resolve() and store.build == seed_data().resolve()
     assert (store.n, store.n_citations) == (156, 181) and store.meta["counts"] == {"papers": 156, "citations": 181}
     assert (store.year_min, store.year_max) == (2014, 2025)
     assert store.area_names == ["cs.LG", "cs.CL", "cs.CV", "cs.CR", "stat.ML", "unknown"]
