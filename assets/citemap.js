@@ -309,7 +309,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         for (k = 0; k < p.fields.length; k++) { o[p.fields[k]] = a[k]; }
         return o;
       });
-      var ROLE = {s: "seed", r: "reference", c: "citer", x: "selected"};
+      var ROLE = {s: "seed", r: "reference", c: "citer", x: "selected", m: "similar", p: "onpath"};
       var flags = new Array(nodes.length);
       function mark(list, bit) { for (k = 0; k < list.length; k++) { flags[list[k]] |= bit; } }
       for (i = 0; i < nodes.length; i++) { flags[i] = 0; }
@@ -331,6 +331,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         if (f & 16) { size = Math.max(size, 42); }
         var color = p.color === "year"
           ? (n.year === null ? pal.unknown : (pal.year[n.year - pal.year0] || pal.unknown))
+          : p.color === "cluster" ? ((pal.cluster || [])[p.cluster[i]] || pal.unknown)
           : (pal.area[n.areas[0]] || pal.unknown);
         out.push({
           data: {id: n.id, label: citemapLabel(n.title), title: n.title, year: n.year, areas: n.areas,
@@ -346,10 +347,19 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
                   classes: "axis", selectable: false, grabbable: false});
       }
       var src = p.edges.source, dst = p.edges.target, big = nodes.length > CITEMAP_BIG_VIEW ? " big" : "";
+      var kind = p.edges.kind || "citations", weight = p.edges.weight, why = p.edges.why;
+      var strongest = weight && weight.length ? Math.max.apply(null, weight) || 1 : 1;
       for (i = 0; i < src.length; i++) {
         var s = nodes[src[i]].id, t = nodes[dst[i]].id;
+        if (kind === "similar") {  /* a similarity link: no direction; its width and its reason from the server */
+          out.push({data: {id: s + "~" + t, source: s, target: t, width: 1 + 7 * (weight ? weight[i] / strongest : 0.2),
+                           why: why ? why[i] : "", ends: nodes[src[i]].title + " · " + nodes[dst[i]].title},
+                    classes: "similar" + ((s === sel || t === sel) ? " touching" : "")});
+          continue;
+        }
         out.push({data: {id: s + ">" + t, source: s, target: t},
-                  classes: "cites" + big + ((s === sel || t === sel) ? " touching" : "")});
+                  classes: "cites" + big + (kind === "path" ? " onpath" : "") +
+                    ((s === sel || t === sel) ? " touching" : "")});
       }
       var count = lib === null ? "" : "in your library: " + inLib.toLocaleString("en") + " of " +
         nodes.length.toLocaleString("en") + " papers in view";
@@ -357,7 +367,13 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       window.__citemapMeta = {query: p.query, color: p.color, palette: p.palette};  /* for exports */
       return [out, p.query, count];
     },
-    hoverCard: function (data) {
+    hoverCard: function (data, edge, tapped) {
+      var trig = (window.dash_clientside.callback_context || {}).triggered || [];
+      var prop = trig.length ? trig[0].prop_id : "";
+      if (prop.slice(-8) === "EdgeData") {
+        var e = prop === "graph-citations.tapEdgeData" ? tapped : edge;
+        return e && e.why ? e.why + "\n" + (e.ends || "") : "";
+      }
       if (!data || !data.title) { return ""; }
       var year = data.year === null || data.year === undefined ? "?" : data.year;
       var areas = (data.areas || []).join(", ");

@@ -60,6 +60,14 @@ STYLESHEET: list[dict] = [
     {"selector": "edge.touching", "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48",
                                             "width": 2, "opacity": 1, "z-index": 10}},
     {"selector": "edge.big.touching", "style": {"curve-style": "straight", "target-arrow-shape": "triangle"}},
+    # a similarity map's links (dashboard/graph/similarity.py): no direction, width by strength; hover says why
+    {"selector": "edge.similar", "style": {"width": "data(width)", "line-color": "#0f766e", "opacity": 0.45,
+                                           "target-arrow-shape": "none", "curve-style": "haystack"}},
+    {"selector": "edge.similar:active", "style": {"overlay-opacity": 0.2}},
+    {"selector": "node.similar", "style": {"shape": "diamond"}},
+    {"selector": "node.onpath", "style": {"shape": "hexagon"}},
+    {"selector": "edge.onpath", "style": {"line-color": "#b45309", "target-arrow-color": "#b45309", "width": 2.5,
+                                          "opacity": 1}},
 ]
 
 
@@ -87,8 +95,13 @@ def _filters(store: Store) -> html.Div:
         *_library(),
         html.Span("Colour by", className="control-label"),
         dcc.RadioItems(id="radio-color", options=[{"label": " area", "value": "area"},
-                                                  {"label": " year", "value": "year"}],
+                                                  {"label": " year", "value": "year"},
+                                                  {"label": " cluster", "value": "cluster"}],
                        value="area", className="radio", inline=True),
+        html.Span("Map of", className="control-label"),
+        dcc.RadioItems(id="radio-mode", options=[{"label": " citations", "value": "citations"},
+                                                 {"label": " similar papers", "value": "similar"}],
+                       value="citations", className="radio", inline=True),
         html.Span("Layout", className="control-label"),
         dcc.RadioItems(id="radio-layout", options=[{"label": f" {name}", "value": name} for name in LAYOUTS],
                        value="force", className="radio", inline=True),
@@ -96,7 +109,8 @@ def _filters(store: Store) -> html.Div:
             html.Div("Shapes", className="legend-title"),
             html.Div(className="shapes", children=[
                 html.Span("★ seed", className="key-seed"), html.Span("■ builds on (reference)"),
-                html.Span("● built on by (citer)"), html.Span("◎ expanded  ◌ capped list", className="key-more"),
+                html.Span("● built on by (citer)"), html.Span("◆ similar"), html.Span("⬢ on a path"),
+                html.Span("◎ expanded  ◌ capped list", className="key-more"),
                 html.Span("size: papers citing it in this dataset", className="key-size"),
             ]),
         ]),

@@ -66,13 +66,13 @@ def test_the_force_work_of_any_view_is_bounded(default_store: Store, monkeypatch
     """The heaviest views (several big seeds at the largest limit) spend at most the budget of force iterations,
     counted on the igraph calls themselves; a small view still gets a real force layout."""
     spent: list[int] = []
-    real = force_layout._fr
+    real = force_layout.fruchterman_reingold
 
     def counting(n, i, j, start, iters, *args, **kwargs):
         spent.append(iters * force_layout.cost(n, len(i)))
         return real(n, i, j, start, iters, *args, **kwargs)
 
-    monkeypatch.setattr(force_layout, "_fr", counting)
+    monkeypatch.setattr(force_layout, "fruchterman_reingold", counting)
     heavy = ViewState((ATTENTION, BERT, GPT3, "1512.03385", "1412.6980"), limit=3000)
     for state in (heavy, replace(heavy, seeds=heavy.seeds[::-1]), ViewState((BERT,), limit=3000)):
         spent.clear()

@@ -69,7 +69,9 @@ def test_a_real_request_works(app, client) -> None:
 
 def test_graph_endpoint_draws_whatever_it_is_given(client) -> None:
     for q in ["", "seeds=" + ",".join(["x"] * 2000), "years=9-1&layout=%00", "seeds=2110.10090&expand=1706.03762",
-              "%ff%fe", "a=" + "b" * 7000]:
+              "%ff%fe", "a=" + "b" * 7000, "path=2110.10090,2110.10090", "path=2110.10090,x&mode=similar&limit=-5",
+              "mode=similar&limit=99999&color=cluster&clusters=0,1,99,-1,a", "path=,,,&clusters=" + "1," * 3000,
+              "seeds=2110.10090&path=2110.10090,2106.03764&color=cluster&years=2030-2040&mode=similar"]:
         resp = client.get("/graph?" + q)
         assert resp.status_code == 200 and resp.mimetype == "application/json"
         payload = resp.get_json()
@@ -372,9 +374,9 @@ def test_each_rejection_says_why(app) -> None:
     assert _why(app, {**ping, "outputs": None}) == "outputs: expected store-pong.data"
     state = real_request(app, "url.search")
     n = len(output_specs(state["output"])[1])
-    assert _why(app, state) is None and n == 9
-    assert _why(app, {**state, "outputs": state["outputs"][:1]}) == "outputs: expected 9 output(s)"
-    assert _why(app, {**state, "outputs": state["outputs"][0]}) == "outputs: expected 9 output(s)"
+    assert _why(app, state) is None and n == 10
+    assert _why(app, {**state, "outputs": state["outputs"][:1]}) == "outputs: expected 10 output(s)"
+    assert _why(app, {**state, "outputs": state["outputs"][0]}) == "outputs: expected 10 output(s)"
     assert _why(app, {**state, "outputs": state["outputs"][::-1]}) == "outputs: expected url.search"
 
 

@@ -178,8 +178,8 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert len(longest) == 8000 and notes(longest) == ["Unknown link parameter(s) ignored: x."]  # 8,000: read whole
     assert notes("?limit=99999") == ["limit=99999 is outside 10-3000; using 3000."]
     assert notes("?layout=Spiral") == ["layout='Spiral' is not one of force, timeline, concentric; using force."]
-    assert notes("?color=x") == ["color='x' is not one of area, year; using area."]
-    assert notes("?color=" + "c" * 50) == [f"color='{'c' * 40}' is not one of area, year; using area."]
+    assert notes("?color=x") == ["color='x' is not one of area, year, cluster; using area."]
+    assert notes("?color=" + "c" * 50) == [f"color='{'c' * 40}' is not one of area, year, cluster; using area."]
     assert notes("?areas=cs.LG,nope,zz") == ["Unknown area(s) ignored: nope, zz."]
     assert notes("?seeds=2110.10090" + "," * 8000) == ["The link is too long (8,017 characters); read the first 8,000."]
 
@@ -228,3 +228,45 @@ def test_encode_query_leaves_defaults_out_and_quotes() -> None:
         "&color=year&limit=10")
     assert encode_query(ViewState(("a",), areas=())) == "?seeds=a&areas="
     assert encode_query(ViewState(("a",), areas=("x/y", "a~b"))) == "?seeds=a&areas=x%2Fy,a~b"
+
+
+def test_discovery_parameters_round_trip_with_their_own_defaults() -> None:
+    q = "?seeds=2110.10090&color=cluster&clusters=0,2&mode=similar&limit=80&path=2106.03764,1706.03762"
+    state, notices = parse_query(q, ctx())
+    assert notices == []
+    assert (state.mode, state.limit, state.path, state.clusters) == ("similar", 80, ("2106.03764", "1706.03762"),
+                                                                     (0, 2))
+    assert encode_query(state) == q
+    similar, _ = parse_query("?seeds=2110.10090&mode=similar", ctx())
+    assert similar.limit == 40 and encode_query(similar) == "?seeds=2110.10090&mode=similar"  # its own default
+    big, notices = parse_query("?seeds=2110.10090&mode=similar&limit=900", ctx())
+    assert big.limit == 200 and notices == ["limit=900 is outside 5-200; using 200."]
+    citations, _ = parse_query("?seeds=2110.10090&limit=900", ctx())
+    assert citations.limit == 900  # a citation map's limit is neighbours per paper, up to 3,000
+
+
+def test_bad_discovery_parameters_give_notices() -> None:
+    state, notices = parse_query("?seeds=2110.10090&path=2106.03764,2106.03764&mode=fancy", ctx())
+    assert state.path is None and state.mode == "citations"
+    assert notices == ["mode='fancy' is not one of citations, similar; using citations.",
+                       "path= joins a paper to itself; give two different papers."]
+    state, notices = parse_query("?seeds=2110.10090&path=2106.03764,nope", ctx())
+    assert state.path is None and notices == ["Unknown paper id in path: 'nope' (not in this dataset; left out)."]
+    state, notices = parse_query("?seeds=2110.10090&path=2106.03764", ctx())
+    assert state.path is None and notices == ["path= needs two paper ids, like path=1706.03762,1810.04805; ignored."]
+    state, notices = parse_query("?seeds=2110.10090&clusters=1,5", ctx())
+    assert state.clusters is None and notices == []  # clusters= means something with color=cluster only
+    state, notices = parse_query("?seeds=2110.10090&color=cluster&clusters=1,99,x", ctx())
+    assert state.clusters == (1,) and notices == ["clusters= takes cluster numbers 0-11; left out: 99, x."]
+
+
+def test_toggling_clusters_picks_some_and_none_means_all() -> None:
+    from dashboard.graph.state import toggle_cluster
+
+    state = ViewState(("2110.10090",))
+    one = toggle_cluster(state, "2")
+    assert (one.color, one.clusters) == ("cluster", (2,))
+    two = toggle_cluster(one, "0")
+    assert two.clusters == (0, 2)
+    assert toggle_cluster(toggle_cluster(two, "0"), "2").clusters is None
+    assert toggle_cluster(state, "x") == state and toggle_cluster(state, "40") == state

@@ -43,4 +43,6 @@ def register(app: Dash) -> None:
         ClientsideFunction(namespace="citemap", function_name="hoverCard"),
         Output("div-hover", "children"),
         Input("graph-citations", "mouseoverNodeData"),
+        Input("graph-citations", "mouseoverEdgeData"),  # a similarity link, hovered or tapped: why they are similar
+        Input("graph-citations", "tapEdgeData"),
     )

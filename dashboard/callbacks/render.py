@@ -8,16 +8,27 @@ from dash import Dash, Input, Output, html
 
 from dashboard.callbacks.common import read_state
 from dashboard.graph import colors, figures
-from dashboard.graph.neighbourhood import Subgraph
+from dashboard.graph.discovery import view_clusters
+from dashboard.graph.neighbourhood import Subgraph, filter_fn
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
+from dashboard.graph.similarity import prior_derivative
 from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
 from dashboard.graph.view import MAX_DRAWN_EDGES, build_subgraph, short_label, shown_areas, view_years
 from dashboard.library import MAX_ENTRIES
 from dashboard.store import Store
 
+DISCOVERY_SHOWN = 10  # prior and derivative works listed
+
 
 def status_text(store: Store, sub: Subgraph) -> str:
-    parts = [f"{len(sub.rows):,} papers · {len(sub.edge_i):,} citations"]
+    if sub.kind == "similar":
+        parts = [f"{len(sub.rows) - len(sub.seeds):,} similar papers · {len(sub.edge_i):,} similarity links"]
+    elif sub.kind == "path":
+        steps = len(sub.chains[0]) - 1 if sub.chains else None
+        parts = [f"{len(sub.chains)} shortest chain{'s' if len(sub.chains) != 1 else ''} of {steps} "
+                 f"step{'s' if steps != 1 else ''} · {len(sub.rows):,} papers" if steps else "no chain found"]
+    else:
+        parts = [f"{len(sub.rows):,} papers · {len(sub.edge_i):,} citations"]
     if len(sub.edge_i) > MAX_DRAWN_EDGES:
         parts[0] += f" ({MAX_DRAWN_EDGES:,} drawn: those of the seeds and expanded papers first)"
     for t in sub.truncated[:3]:
@@ -41,6 +52,19 @@ def more_papers(store: Store, sub: Subgraph, state: ViewState) -> int:
 
 
 def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
+    if state.color == "cluster":
+        found = view_clusters(store, state)
+        items = [html.Div("Colour: cluster (click to show only some)", className="legend-title")]
+        for k, name in found.names.items():
+            on = state.clusters is None or k in state.clusters
+            items.append(html.Button(className="legend-item cluster-item" + ("" if on else " off"),
+                                     id={"type": "cluster-toggle", "index": str(k)}, n_clicks=0,
+                                     title="show only the clusters picked", children=[
+                html.Span(className="swatch", style={"backgroundColor": colors.cluster_color(k)}),
+                html.Span(f"{name} ({found.sizes[k]:,})")]))
+        if not found.names:
+            items.append(html.Div("No cluster of 3 or more papers in this map.", className="legend-item"))
+        return items
     if state.color == "year":
         lo, hi = view_years(store, sub.rows)
         return [html.Div("Colour: year (the papers in view)", className="legend-title"),
@@ -54,6 +78,12 @@ def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
 
 def seeds_list(store: Store, state: ViewState) -> list:
     out = []
+    if state.path:
+        a, b = (store.titles([store.row(p)])[0] for p in state.path)
+        out.append(html.Div(className="seed-item path-item", children=[
+            html.Span(f"Chains of citations between “{short_label(a)}” and “{short_label(b)}”"),
+            html.Button("×", id={"type": "path-clear", "index": "path"}, className="remove",
+                        title="back to the seeds' map", n_clicks=0)]))
     for pid in state.seeds:
         row = store.row(pid)
         title = store.titles([row])[0] if row is not None else pid
@@ -127,6 +157,44 @@ def paper_facts(p: dict) -> list:
     return facts
 
 
+def connect_buttons(store: Store, state: ViewState, pid: str) -> list:
+    """"Connect to …": the shortest chains of citations from this paper to each seed (``path=``)."""
+    others = [s for s in state.seeds if s != pid][:5]
+    if not others or state.path:
+        return []
+    return [html.Span("Connect to", className="control-label connect-label"), *(
+        html.Button(short_label(store.titles([store.row(s)])[0]), id={"type": "path-to", "index": s},
+                    className="button small connect", n_clicks=0, title=f"shortest chains of citations to {s}")
+        for s in others)]
+
+
+def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozenset[str]) -> list:
+    """Prior works (outside the map, cited by most of its papers) and derivative works (outside it, citing most of
+    them), each with its count and a button that adds it as a seed (as Connected Papers and Local Citation
+    Network list them)."""
+    prior, derivative = prior_derivative(store, sub.rows, k=DISCOVERY_SHOWN, mask=filter_fn(store, state))
+    blocks = []
+    for title, ranked, verb, kind in (("Prior works", prior, "cited by", "prior"),
+                                      ("Derivative works", derivative, "cites", "derivative")):
+        rows = [r.row for r in ranked]
+        ids, titles = store.ids(rows), store.titles(rows)
+        items = [html.Li(className="entry" + (" lib" if ids[k] in mine else ""), children=[
+            html.Button(titles[k], id={"type": "paper-link", "index": ids[k]}, className="link", n_clicks=0,
+                        title=f"select {ids[k]}"),
+            html.Span(f"{verb} {r.count:,} of the {r.of:,} in view", className="meta count"),
+            html.Button("+ seed", id={"type": "seed-add", "index": ids[k]}, className="button tiny", n_clicks=0,
+                        title="add it as a seed"),
+        ]) for k, r in enumerate(ranked)]
+        if not items:
+            items.append(html.Li("None outside the map" + (" that pass the filters." if state.filtered else "."),
+                                 className="more"))
+        hint = "outside the map, cited by most of its papers" if kind == "prior" else \
+            "outside the map, citing most of its papers"
+        blocks.append(html.Div(className=f"list list-{kind}", children=[
+            html.H3(f"{title} · {hint}"), html.Ol(items)]))
+    return blocks
+
+
 def register(app: Dash, store: Store) -> None:
     @app.callback(Output("store-pong", "data"), Input("store-ping", "data"), prevent_initial_call=True)
     def pong(data):  # a no-op round trip: the benchmarks' baseline
@@ -183,11 +251,13 @@ def register(app: Dash, store: Store) -> None:
             html.Div(className="paper-actions", children=[
                 html.Button("Remove seed" if panel.is_seed else "Add as seed",
                             id={"type": "seed-toggle", "index": p["id"]}, className="button small", n_clicks=0),
+                *connect_buttons(store, state, p["id"]),
                 html.A("arXiv ↗", href=f"https://arxiv.org/abs/{p['id']}", target="_blank", rel="noopener",
                        className="external") if p["id"][:1].isdigit() else None,
             ]),
         ])
         lists = [_list_block("Builds on", panel.references, "references", mine),
-                 _list_block("Built on by", panel.citers, "citers", mine)]
+                 _list_block("Built on by", panel.citers, "citers", mine),
+                 *discovery_blocks(store, build_subgraph(store, state), state, mine)]
         figure, caption = figures.citations_by_year(store, row, state)
         return head, lists, figure, caption, query

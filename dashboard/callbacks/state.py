@@ -20,9 +20,11 @@ from dashboard.graph.state import (
     MAX_LIMIT,
     ViewState,
     add_seed,
+    default_limit,
     encode_query,
     parse_query,
     remove_seed,
+    toggle_cluster,
     toggle_expand,
 )
 from dashboard.graph.view import build_subgraph
@@ -58,6 +60,8 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         row = store.row(pid) if pid else None
         if row is None:
             return state, notices
+        if state.mode == "similar" or state.path:  # no walk to expand: the paper is selected, its panel shows
+            return replace(state, selected=pid), notices
         expanding = pid not in state.seeds and pid not in state.expand
         if expanding and new_neighbours(store, build_subgraph(store, state), row, state) == 0:
             title = store.titles([row])[0]
@@ -81,6 +85,9 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         return replace(state, color=value if isinstance(value, str) else state.color), notices
     if trig == "radio-layout":
         return replace(state, layout=value if isinstance(value, str) else state.layout), notices
+    if trig == "radio-mode":
+        mode = value if isinstance(value, str) else state.mode
+        return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=()), notices
     if trig == "button-show-more":
         return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
     if trig == "graph-by-year":
@@ -96,6 +103,10 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
             notices.append("No paper matches that search.")
             return state, notices
         return replace(state, selected=store.id(rows[0])), notices
+    if isinstance(trig, dict) and trig.get("type") == "path-clear":
+        return replace(state, path=None), notices
+    if isinstance(trig, dict) and trig.get("type") == "cluster-toggle":
+        return toggle_cluster(state, trig.get("index")), notices
     if isinstance(trig, dict):
         pid = trig.get("index")
         if not isinstance(pid, str) or store.row(pid) is None:
@@ -109,6 +120,14 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
             if len(state.seeds) == 1:
                 notices.append("A view needs at least one seed; add another before removing this one.")
             return remove_seed(state, pid), notices
+        if kind == "seed-add":
+            return add_seed(replace(state, path=None), pid), notices
+        if kind == "path-to":
+            start = state.selected or state.seeds[0]
+            if start == pid:
+                notices.append("A path joins two different papers: select another paper first.")
+                return state, notices
+            return replace(state, path=(start, pid)), notices
         if kind == "seed-toggle":
             if pid in state.seeds:
                 if len(state.seeds) == 1:
@@ -133,6 +152,7 @@ def register(app: Dash, store: Store) -> None:
         Output("input-min-citations", "value"),
         Output("radio-color", "value"),
         Output("radio-layout", "value"),
+        Output("radio-mode", "value"),
         Output("input-search", "value"),
         Output("div-notices", "children"),
         Input("url", "search"),
@@ -143,6 +163,7 @@ def register(app: Dash, store: Store) -> None:
         Input("input-min-citations", "value"),
         Input("radio-color", "value"),
         Input("radio-layout", "value"),
+        Input("radio-mode", "value"),
         Input("button-show-more", "n_clicks"),
         Input("graph-by-year", "selectedData"),
         Input("store-escape", "data"),
@@ -153,6 +174,10 @@ def register(app: Dash, store: Store) -> None:
         Input({"type": "search-seed", "index": ALL}, "n_clicks"),
         Input({"type": "seed-remove", "index": ALL}, "n_clicks"),
         Input({"type": "seed-toggle", "index": ALL}, "n_clicks"),
+        Input({"type": "seed-add", "index": ALL}, "n_clicks"),
+        Input({"type": "path-to", "index": ALL}, "n_clicks"),
+        Input({"type": "path-clear", "index": ALL}, "n_clicks"),
+        Input({"type": "cluster-toggle", "index": ALL}, "n_clicks"),
         State("store-view-state", "data"),
         State("input-search", "value"),
     )
@@ -171,12 +196,13 @@ def register(app: Dash, store: Store) -> None:
             state, notices = apply_action(store, state, trig, value, search_text)
             state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
             notices += more
+        notices += build_subgraph(store, state).notices  # what the view itself has to say (a path not found)
         query = encode_query(state)
         years = slider_value(store, state.years)
         clear_search = "" if trig == "input-search" or (isinstance(trig, dict)
                                                           and trig.get("type", "").startswith("search")) else no_update
         return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,
-                state.color, state.layout, clear_search, notice_list(notices))
+                state.color, state.layout, state.mode, clear_search, notice_list(notices))
 
 
 def _finite(value: object) -> bool:

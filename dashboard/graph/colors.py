@@ -1,5 +1,6 @@
 """Colours of papers: by area (a fixed palette over the dataset's areas, most frequent first: stable across
-views of one dataset) or by year (viridis, perceptually uniform, over the years of the papers in view)."""
+views of one dataset), by year (viridis, perceptually uniform, over the years of the papers in view) or by cluster
+(the same palette, largest cluster first)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def area_color(area_names: list[str], area: str) -> str:
     except ValueError:
         return OTHER_COLOR
     return AREA_PALETTE[i] if i < len(AREA_PALETTE) else OTHER_COLOR
+
+
+def cluster_color(label: int) -> str:
+    """A cluster's colour (clusters are numbered by size, 0 the largest); -1 (no named cluster): grey."""
+    return AREA_PALETTE[label] if 0 <= label < len(AREA_PALETTE) else OTHER_COLOR
 
 
 def area_legend(area_names: list[str], shown: list[str]) -> list[tuple[str, str]]:

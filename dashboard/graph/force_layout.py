@@ -49,7 +49,7 @@ MAX_ITER = 300
 ITER_TARGET = 100  # force iterations a step aims for: it moves as many papers as the budget affords that
 MIN_ITER = 6  # fewer iterations than this are not worth starting: the step stays on its arcs
 UNIT_PX = 40.0  # px per force-layout unit before the first step's scale is known (a ring)
-_RNG_LOCK = threading.Lock()
+IGRAPH_RNG_LOCK = threading.Lock()
 _LOCK = threading.Lock()
 _CACHE: dict[tuple, Chain] = {}  # (store, steps so far) -> Chain; insertion-ordered, the oldest goes first
 CACHE_SIZE = 256
@@ -164,9 +164,9 @@ def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callabl
             li, lj = _edges_among(local, i, j, n)
             start = np.vstack([np.zeros((1, 2)), arc_xy((0.0, 0.0), (0.0, 0.0), len(core), full=True)]) / UNIT_PX
             iters = min(MAX_ITER, 60 + 4 * len(local), BUDGET // 2 // cost(len(local), len(li)))
-            coords = _fr(len(local), li, lj, start, iters) if iters >= MIN_ITER else start
+            coords = fruchterman_reingold(len(local), li, lj, start, iters) if iters >= MIN_ITER else start
             spent += iters * cost(len(local), len(li)) if iters >= MIN_ITER else 0
-            placed, scale = _scale(coords, li, lj)
+            placed, scale = scale_to_px(coords, li, lj)
             xy[local] = placed
     elif at >= old:  # a new seed: among the papers it links to, else beside the picture
         linked = np.concatenate([j[i == at], i[j == at]])
@@ -202,7 +202,8 @@ def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callabl
             lo = np.full((len(local), 2), -np.inf)
             hi = np.full((len(local), 2), np.inf)
             lo[: len(pinned)] = hi[: len(pinned)] = start[: len(pinned)]
-            coords = _fr(len(local), li, lj, start, iters, lo, hi, start_temp=max(0.5, math.sqrt(len(movable)) / 10))
+            coords = fruchterman_reingold(len(local), li, lj, start, iters, lo, hi,
+                                          start_temp=max(0.5, math.sqrt(len(movable)) / 10))
             xy[movable] = coords[len(pinned):] * scale
             spent += iters * cost(len(local), len(li))
     if old:  # where the pull and the force put a paper on one already drawn: back towards its free place
@@ -278,8 +279,10 @@ def _turn(index: int) -> tuple[float, float]:
     return math.cos(a), math.sin(a)
 
 
-def _fr(n: int, i: np.ndarray, j: np.ndarray, start: np.ndarray, iters: int, lo: np.ndarray | None = None,
-        hi: np.ndarray | None = None, start_temp: float | None = None) -> np.ndarray:
+def fruchterman_reingold(n: int, i: np.ndarray, j: np.ndarray, start: np.ndarray, iters: int,
+                         lo: np.ndarray | None = None, hi: np.ndarray | None = None,
+                         start_temp: float | None = None) -> np.ndarray:
+    """igraph's Fruchterman-Reingold from ``start`` (within the boxes lo-hi where given), seeded: deterministic."""
     g = ig.Graph(n=n, edges=np.column_stack([i, j]).tolist(), directed=False)
     kwargs: dict = {}
     if lo is not None and hi is not None:
@@ -287,7 +290,7 @@ def _fr(n: int, i: np.ndarray, j: np.ndarray, start: np.ndarray, iters: int, lo:
                   "maxy": hi[:, 1].tolist()}
     if start_temp is not None:
         kwargs["start_temp"] = start_temp
-    with _RNG_LOCK:  # igraph's FR draws random numbers even from a given start: seed them
+    with IGRAPH_RNG_LOCK:  # igraph's FR draws random numbers even from a given start: seed them
         ig.set_random_number_generator(random.Random(n))
         try:
             layout = g.layout_fruchterman_reingold(seed=start.tolist(), niter=int(iters), grid="nogrid", **kwargs)
@@ -296,7 +299,7 @@ def _fr(n: int, i: np.ndarray, j: np.ndarray, start: np.ndarray, iters: int, lo:
     return np.asarray(layout.coords, dtype=float).reshape(n, 2)
 
 
-def _scale(coords: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, float]:
+def scale_to_px(coords: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, float]:
     """Centre on the seed (row 0) and scale to pixels: median edge ``EDGE_LENGTH``, and most nodes at least
     ``NODE_GAP`` from their nearest neighbour (leaves of a star crowd together in a plain force layout).
     Returns the pixels and the scale (px per unit)."""

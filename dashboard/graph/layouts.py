@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from dashboard.graph.force_layout import force
-from dashboard.graph.geometry import NODE_GAP
+from dashboard.graph.force_layout import force, fruchterman_reingold, scale_to_px
+from dashboard.graph.geometry import NODE_GAP, push_apart
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.store import Store
 
@@ -210,11 +210,47 @@ def concentric(store: Store, sub: Subgraph) -> Placed:
     return _placed(pos)
 
 
+def similar_force(store: Store, sub: Subgraph) -> Placed:
+    """A similarity map: a force layout of its similarity links (stronger links pull harder: edges repeated by
+    strength), the first seed in the middle, scaled like the citation maps and pushed apart where bodies meet."""
+    rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
+    n = len(rows)
+    if n <= 1:
+        return rows, np.zeros((n, 2))
+    weight = sub.edge_weight if sub.edge_weight is not None else np.ones(len(sub.edge_i))
+    times = np.clip(np.round(weight / max(float(weight.max(initial=0)), 1e-9) * 3), 1, 3).astype(np.int64)
+    i, j = np.repeat(sub.edge_i, times), np.repeat(sub.edge_j, times)
+    angle = np.arange(n) * 2.399963229728653
+    start = np.column_stack([np.cos(angle), np.sin(angle)]) * np.sqrt(np.arange(n) + 1.0)[:, None]
+    coords = fruchterman_reingold(n, i, j, start, 300)
+    xy, _ = scale_to_px(coords, sub.edge_i, sub.edge_j)
+    return rows, push_apart(None, xy, NODE_GAP, rounds=3)
+
+
+def path_force(store: Store, sub: Subgraph) -> Placed:
+    """Chains between two papers, read left to right: one end at the left, the other at the right, each chain's
+    papers in their order between them, chains one above the other (a paper on several chains where it first
+    appears)."""
+    rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
+    pos: Positions = {}
+    for c, chain in enumerate(sub.chains):
+        steps = max(len(chain) - 1, 1)
+        for k, r in enumerate(chain):
+            if r not in pos:
+                pos[int(r)] = (k * 900.0 / steps, (c - (len(sub.chains) - 1) / 2) * 160.0 if 0 < k < steps else 0.0)
+    for k, r in enumerate(r for r in rows.tolist() if r not in pos):  # ends without a chain: side by side
+        pos[r] = (k * 900.0, 0.0)
+    return _placed(pos)
+
+
 LAYOUT_FUNCTIONS = {"force": force, "timeline": timeline, "concentric": concentric}
+OWN_FORCE = {"similar": similar_force, "path": path_force}  # maps that are not a walk have their own force layout
 
 
 def positions(store: Store, sub: Subgraph, layout: str) -> Placed:
     """(rows, (n, 2) positions) covering every visible node (and the layout's other rows)."""
+    if layout == "force" and sub.kind in OWN_FORCE:
+        return OWN_FORCE[sub.kind](store, sub)
     return LAYOUT_FUNCTIONS.get(layout, force)(store, sub)
 
 

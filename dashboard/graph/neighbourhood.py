@@ -8,7 +8,7 @@ set that does not change when a filter does, and filtering only hides nodes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -16,8 +16,8 @@ from dashboard.graph.state import DEFAULT_LIMIT, ViewState
 from dashboard.store import RowSlots, Store
 
 MAX_NODES = 5000  # hard cap of nodes sent to a browser, whatever the state asks
-SEED, REFERENCE, CITER, SELECTED = range(4)  # role codes
-ROLES = ("seed", "reference", "citer", "selected")
+SEED, REFERENCE, CITER, SELECTED, SIMILAR, ONPATH = range(6)  # role codes
+ROLES = ("seed", "reference", "citer", "selected", "similar", "onpath")
 
 
 @dataclass
@@ -68,6 +68,12 @@ class Subgraph:
     layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
     layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
     limit: int = DEFAULT_LIMIT  # references and citers per paper (the state's)
+    kind: str = "citations"  # "citations" (a walk), "similar" (edges: similar pairs), "path" (chains of citations)
+    # similar: each edge's strength (0-1] and why, e.g. "cited together by 14 papers · share 9 references"
+    edge_weight: np.ndarray | None = None
+    edge_why: list[str] | None = None
+    chains: list[list[int]] = field(default_factory=list)  # path: each chain's rows, from one end to the other
+    notices: list[str] = field(default_factory=list)  # what the view has to tell (no path found, ...)
 
     @property
     def src(self) -> np.ndarray:
@@ -142,7 +148,7 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
-    """The papers and citation edges a state shows."""
+    """The papers and citation edges a state shows (a citation map: the seeds' walk)."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
     expand = [r for r in (store.row(e) for e in state.expand) if r is not None and r not in seeds]
     selected = store.row(state.selected) if state.selected else None
@@ -170,6 +176,32 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
             sub.hidden = len(layout.rows) - (len(rows) - int(np.count_nonzero(extra)))
         _add_layout(sub, layout, rows[extra], parents[extra])
     return sub
+
+
+def filter_fn(store: Store, state: ViewState):
+    """The state's filters as a function of rows -> bool mask, or None when it has none."""
+    if not state.filtered:
+        return None
+    return lambda rows: store.filter_mask(rows, years=state.years, areas=state.areas,
+                                          min_citations=state.min_citations)
+
+
+def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
+    """``sub`` showing only the rows where ``keep`` is true (seeds and the selected paper always stay): edges among
+    them, the rest counted as hidden; positions are still computed on the whole (``layout_rows``)."""
+    keep = keep | np.isin(sub.rows, [*sub.seeds, *([sub.selected] if sub.selected is not None else [])])
+    if keep.all():
+        return sub
+    rows = sub.rows[keep]
+    pos = np.full(len(sub.rows), -1, dtype=np.int64)
+    pos[keep] = np.arange(len(rows))
+    both = keep[sub.edge_i] & keep[sub.edge_j]
+    weight = sub.edge_weight[both] if sub.edge_weight is not None else None
+    why = [w for w, b in zip(sub.edge_why, both.tolist(), strict=True) if b] if sub.edge_why is not None else None
+    layout_rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
+    return replace(sub, rows=rows, roles=sub.roles[keep], edge_i=pos[sub.edge_i[both]], edge_j=pos[sub.edge_j[both]],
+                   expanded=[e for e in sub.expanded if e in set(rows.tolist())], edge_weight=weight, edge_why=why,
+                   hidden=sub.hidden + int(np.count_nonzero(~keep)), layout_rows=layout_rows)
 
 
 def _add_layout(sub: Subgraph, layout: Walk, extra: np.ndarray, extra_parents: np.ndarray) -> None:

@@ -5,8 +5,10 @@ so that the rest of the view still loads. ``encode_query`` writes the canonical 
 (defaults left out), which is also the cache key of everything derived from a state.
 
 URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``areas=A,B``
-``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year`` ``limit=N`` (neighbours
-shown per expanded paper and direction).
+``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year|cluster`` ``clusters=0,2`` (the
+clusters shown, by number, with ``color=cluster``) ``mode=citations|similar`` ``limit=N`` (citations: neighbours
+shown per expanded paper and direction; similar: papers similar to the seeds, default 40, at most 200)
+``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map).
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, quote
 
 LAYOUTS = ("force", "timeline", "concentric")
-COLORS = ("area", "year")
+COLORS = ("area", "year", "cluster")
+MODES = ("citations", "similar")
+SIMILAR_LIMIT = 40  # papers of a similarity map unless limit says
+MAX_SIMILAR = 200
+MAX_CLUSTERS = 12
 MAX_SEEDS = 20
 MAX_EXPAND = 60
 MAX_AREAS = 100
@@ -40,6 +46,18 @@ class ViewState:
     layout: str = "force"
     color: str = "area"
     limit: int = DEFAULT_LIMIT
+    mode: str = "citations"
+    path: tuple[str, str] | None = None
+    clusters: tuple[int, ...] | None = None  # None: every cluster
+
+    @property
+    def filtered(self) -> bool:
+        """Whether a filter narrows the papers shown (years, areas, minimum citations)."""
+        return self.years is not None or self.areas is not None or self.min_citations > 0
+
+
+def default_limit(mode: str) -> int:
+    return SIMILAR_LIMIT if mode == "similar" else DEFAULT_LIMIT
 
 
 @dataclass
@@ -127,7 +145,8 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
     params: dict[str, str] = {}
     for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
         params[key] = value  # the last value of a repeated name wins
-    known = {"seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit"}
+    known = {"seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "mode",
+             "path", "clusters"}
     unknown = sorted(k for k in params if k not in known)
     if unknown:
         ctx.notices.append(f"Unknown link parameter(s) ignored: {', '.join(k[:30] for k in unknown[:5])}.")
@@ -158,11 +177,44 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         min_c = _int(params["min_citations"], "min_citations", ctx, 0, 10**9) or 0
     layout = _choice(params["layout"], "layout", LAYOUTS, "force", ctx) if "layout" in params else "force"
     color = _choice(params["color"], "color", COLORS, "area", ctx) if "color" in params else "area"
-    limit = DEFAULT_LIMIT
+    mode = _choice(params["mode"], "mode", MODES, "citations", ctx) if "mode" in params else "citations"
+    limit = default_limit(mode)
     if params.get("limit"):
-        limit = _int(params["limit"], "limit", ctx, 10, MAX_LIMIT) or DEFAULT_LIMIT
-    state = ViewState(tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit)
+        lo, hi = (5, MAX_SIMILAR) if mode == "similar" else (10, MAX_LIMIT)
+        limit = _int(params["limit"], "limit", ctx, lo, hi) or limit
+    path = _path(params["path"], ctx) if params.get("path") else None
+    clusters = None
+    if params.get("clusters") and color == "cluster":
+        clusters = _clusters(params["clusters"], ctx)
+    state = ViewState(tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit, mode, path,
+                      clusters)
     return state, list(ctx.notices)
+
+
+def _clusters(value: str, ctx: Context) -> tuple[int, ...] | None:
+    picked, bad = set(), []
+    for raw in value.split(",")[:MAX_CLUSTERS * 2]:
+        c = raw.strip()
+        if c.isdigit() and int(c) < MAX_CLUSTERS:
+            picked.add(int(c))
+        elif c:
+            bad.append(c[:10])
+    if bad:
+        ctx.notices.append(f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left out: {', '.join(bad[:5])}.")
+    return tuple(sorted(picked)) or None
+
+
+def _path(value: str, ctx: Context) -> tuple[str, str] | None:
+    ends = [p.strip() for p in value.split(",") if p.strip()]
+    if len(ends) != 2:
+        ctx.notices.append("path= needs two paper ids, like path=1706.03762,1810.04805; ignored.")
+        return None
+    known = _ids(value, "path", ctx, 2)
+    if len(known) < 2:
+        if ends[0] == ends[1] and len(known) == 1:
+            ctx.notices.append("path= joins a paper to itself; give two different papers.")
+        return None
+    return known[0], known[1]
 
 
 def encode_query(state: ViewState) -> str:
@@ -186,8 +238,14 @@ def encode_query(state: ViewState) -> str:
         parts.append(f"layout={state.layout}")
     if state.color != "area":
         parts.append(f"color={state.color}")
-    if state.limit != DEFAULT_LIMIT:
+    if state.clusters is not None and state.color == "cluster":
+        parts.append("clusters=" + ",".join(str(c) for c in state.clusters))
+    if state.mode != "citations":
+        parts.append(f"mode={state.mode}")
+    if state.limit != default_limit(state.mode):
         parts.append(f"limit={state.limit}")
+    if state.path:
+        parts.append(f"path={ids(state.path)}")
     return "?" + "&".join(parts)
 
 
@@ -214,3 +272,17 @@ def remove_seed(state: ViewState, pid: str) -> ViewState:
     if pid not in state.seeds or len(state.seeds) == 1:
         return state
     return replace(state, seeds=tuple(s for s in state.seeds if s != pid))
+
+
+def toggle_cluster(state: ViewState, index: object) -> ViewState:
+    """A cluster's legend entry clicked: show only the clusters picked so far plus (or minus) this one; none picked
+    again means all."""
+    try:
+        label = int(str(index))
+    except ValueError:
+        return state
+    if not 0 <= label < MAX_CLUSTERS:
+        return state
+    shown = set(state.clusters or ())
+    shown ^= {label}
+    return replace(state, color="cluster", clusters=tuple(sorted(shown)) or None)

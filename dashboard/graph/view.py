@@ -33,8 +33,9 @@ import numpy as np
 import orjson
 
 from dashboard.graph import colors
+from dashboard.graph.discovery import subgraph, view_clusters
 from dashboard.graph.layouts import positions, positions_of, timeline_axis
-from dashboard.graph.neighbourhood import Subgraph, Truncation, neighbourhood
+from dashboard.graph.neighbourhood import Subgraph, Truncation
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.index import NODE_FIELDS, UNKNOWN_AREA
 from dashboard.store import Store
@@ -42,7 +43,7 @@ from dashboard.store import Store
 LABEL_CHARS = 42  # assets/citemap.js cuts labels to the same length
 MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
 ALWAYS_LABELLED = 8  # most cited papers in view, ranked for a label right after seeds, selected and expanded
-ROLE_LETTERS = np.frombuffer(b"srcx", dtype="S1")  # by role code (neighbourhood.ROLES)
+ROLE_LETTERS = np.frombuffer(b"srcxmp", dtype="S1")  # by role code (neighbourhood.ROLES)
 
 
 @dataclass
@@ -136,12 +137,19 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
-        "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn]},
+        "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn], "kind": sub.kind},
         "edges_total": len(sub.edge_i),
         "axis": timeline_axis(store, *placed) if state.layout == "timeline" and len(placed[0]) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }
+    if sub.edge_weight is not None:  # a similarity map: each link's strength and why
+        payload["edges"]["weight"] = np.round(sub.edge_weight[drawn], 3)
+        payload["edges"]["why"] = [sub.edge_why[k] for k in drawn.tolist()] if sub.edge_why is not None else []
+    if state.color == "cluster":
+        found = view_clusters(store, state)
+        payload["cluster"] = found.labels_of(rows)
+        payload["palette"]["cluster"] = [colors.cluster_color(k) for k in range(len(found.names))]
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
 
@@ -175,7 +183,7 @@ def shown_areas(store: Store, sub: Subgraph) -> list[str]:
 # Per-worker caches, keyed by the (frozen, canonical) state: the callbacks that draw one state share the
 # subgraph; the graph is kept as its JSON text only (a View holds thousands of small objects, and keeping
 # many alive costs more in allocation and garbage collection than it saves).
-build_subgraph = lru_cache(maxsize=32)(neighbourhood)
+build_subgraph = lru_cache(maxsize=32)(subgraph)
 
 
 @lru_cache(maxsize=64)
