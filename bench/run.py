@@ -15,7 +15,10 @@ For each size a synthetic dataset is generated with bench/synth.py into bench/ou
   on gunicorn with 2 workers;
 * search: ``Store.search`` of realistic partial queries vs one no-op round trip; the search callback over
   HTTP is reported too;
-* throughput: expand requests per second under 8 concurrent connections vs the no-op's.
+* throughput: expand requests per second under 8 concurrent connections vs the no-op's;
+* discovery: a similarity map of the most cited paper, a path between two random papers and the clusters of a
+  5,000-paper view (each ``GET /graph``, cold and distinct) vs the no-op round trip; the prior and derivative works
+  of a 300-paper view in process vs the same.
 
 Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed. See bench/README.md.
 """
@@ -76,7 +79,12 @@ TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "heaviest view force": ("<=", 50.0),
     "heaviest view timeline": ("<=", 50.0),
     "heaviest view concentric": ("<=", 50.0),
+    "similarity map (most cited)": ("<=", 20.0),
+    "path between two papers": ("<=", 20.0),
+    "prior/derivative (300 papers)": ("<=", 5.0),
+    "clusters (5,000 papers)": ("<=", 50.0),
 }
+DISCOVERY_N = 30  # requests of each discovery kind, all distinct (no view cache helps)
 LAYOUT_NAMES = ("force", "timeline", "concentric")
 HEAVY_SEEDS = 3  # the most cited papers, 3 a view, limit 3000: the 5,000-node cap
 
@@ -338,6 +346,37 @@ def heavy_views(store: Any, per_layout: int) -> dict[str, list[str]]:
     return out
 
 
+def discovery_paths(store: Any, rng: np.random.Generator, n: int) -> dict[str, list[str]]:
+    """Distinct /graph requests of each discovery kind: the similarity map of the most cited paper (each with
+    another limit), paths between random pairs of cited papers, clusters of 5,000-paper views (as heavy_views,
+    other seeds)."""
+    top = store.ids(np.argsort(-store.in_cited, kind="stable")[: HEAVY_SEEDS * n])
+    cited = np.flatnonzero(store.in_cited > 0)
+    ends = store.ids(rng.choice(cited, size=2 * n, replace=False))
+    return {
+        "similar": [f"/graph?seeds={top[0]}&mode=similar&limit={40 + k}" for k in range(n)],
+        "path": [f"/graph?seeds={top[0]}&path={ends[2 * k]},{ends[2 * k + 1]}" for k in range(n)],
+        # the concentric layout (the cheapest): what is measured is mostly the clustering
+        "clusters": [f"/graph?seeds={','.join(top[HEAVY_SEEDS * k: HEAVY_SEEDS * (k + 1)])}&limit=3000"
+                     "&color=cluster&layout=concentric" for k in range(min(n, 12))],
+    }
+
+
+def measure_prior_derivative(store: Any, rng: np.random.Generator, n: int) -> list[float]:
+    """Seconds of the prior and derivative works of ``n`` views of about 300 papers (a paper's references and
+    citers, 150 of each), in process: the panel's server-side work."""
+    from dashboard.graph.similarity import prior_derivative
+
+    rows = np.flatnonzero((store.in_cited >= 150) & (np.diff(store.arrays["ref_offsets"]) >= 20))
+    times = []
+    for r in rng.choice(rows, size=min(n, len(rows)), replace=False).tolist():
+        view = np.unique(np.concatenate([[r], store.references(r, 150), store.citers(r, 150)]))
+        t = time.perf_counter()
+        prior_derivative(store, view, k=10)
+        times.append(time.perf_counter() - t)
+    return times
+
+
 def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str]], queries: list[str],
                  search_median_ms: float, n: int, load_seconds: float) -> tuple[list[Row], dict[str, Any]]:
     import requests
@@ -391,6 +430,7 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
             f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms")
 
         # the heaviest views, each once (cold), interleaved with no-op round trips
+        prior_t = measure_prior_derivative(store, np.random.default_rng(SEED), 60)
         heavy: dict[str, list[float]] = {}
         heavy_noop: list[float] = []
         for layout, paths in heavy_views(store, 3 if n < 100 else 6).items():
@@ -402,6 +442,22 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
                 heavy_noop.append(loadgen.timed(HOST, port, noop_req))
                 heavy[layout].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path_)))
         heavy_noop_med = statistics.median(heavy_noop) * ms
+
+        # discovery: similarity maps, paths, clusters over HTTP (cold, distinct), interleaved with no-op round trips
+        found: dict[str, list[float]] = {}
+        found_noop: list[float] = []
+        for kind, paths_ in discovery_paths(store, np.random.default_rng(SEED), DISCOVERY_N).items():
+            status, body = loadgen.send(HOST, port, loadgen.get_request(HOST, port, paths_[0]))
+            assert status == 200, body[:300]
+            extra[f"{kind}_nodes_first"] = len(json.loads(body)["nodes"])
+            found[kind] = []
+            for path_ in paths_[1:]:
+                found_noop.append(loadgen.timed(HOST, port, noop_req))
+                found[kind].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path_)))
+        found_noop_med = statistics.median(found_noop) * ms
+        log(f"[{size}] discovery (ms, median): no-op {found_noop_med:.2f}; "
+            + "; ".join(f"{k} {statistics.median(v) * ms:.1f} ({extra[f'{k}_nodes_first']:,} nodes)"
+                        for k, v in found.items()))
         log(f"[{size}] heaviest views (ms, each once): no-op {heavy_noop_med:.2f}; "
             + "; ".join(f"{k} {', '.join(f'{t * ms:.0f}' for t in v)} ({extra[f'heaviest_{k}_nodes_first']:,} nodes)"
                         for k, v in heavy.items()))
@@ -440,6 +496,15 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         *(Row(size, f"heaviest view {layout}", statistics.median(times) * ms, heavy_noop_med, "ms",
               "no-op callback round trip", f"{len(times)} distinct views of 3 most cited seeds, limit 3000, "
               f"{extra[f'heaviest_{layout}_nodes_first']:,} nodes") for layout, times in heavy.items()),
+        Row(size, "similarity map (most cited)", statistics.median(found["similar"]) * ms, found_noop_med, "ms",
+            "no-op callback round trip", f"GET /graph ?mode=similar, most cited paper, limit 40-{39 + DISCOVERY_N}"),
+        Row(size, "path between two papers", statistics.median(found["path"]) * ms, found_noop_med, "ms",
+            "no-op callback round trip", f"GET /graph ?path=A,B, {DISCOVERY_N - 1} random pairs of cited papers"),
+        Row(size, "prior/derivative (300 papers)", statistics.median(prior_t) * ms, noop_med, "ms",
+            "no-op callback round trip", f"in process, {len(prior_t)} views of a paper's 150 references + 150 citers"),
+        Row(size, "clusters (5,000 papers)", statistics.median(found["clusters"]) * ms, found_noop_med, "ms",
+            "no-op callback round trip", "GET /graph ?color=cluster&layout=concentric of the heaviest views' size, "
+            f"{extra['clusters_nodes_first']:,} nodes"),
     ]
     return rows, extra
 

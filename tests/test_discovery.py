@@ -1,0 +1,128 @@
+"""Maps beyond direct links, through the states that ask for them: similarity maps, paths, clusters, prior and
+derivative works; and the actions of the page that lead to them."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from dashboard import builds
+from dashboard.callbacks.state import apply_action
+from dashboard.graph.discovery import path_subgraph, similar_subgraph, subgraph, view_clusters, why
+from dashboard.graph.layouts import positions
+from dashboard.graph.similarity import prior_derivative
+from dashboard.graph.state import ViewState
+from dashboard.graph.view import compute_view
+from dashboard.store import Store
+from tests.conftest import DEFAULT_DATA
+
+ATTENTION = "1706.03762"
+
+
+def test_a_similarity_map_links_pairs_and_says_why_with_exact_counts(default_store: Store) -> None:
+    state = ViewState((ATTENTION,), mode="similar", limit=40)
+    sub = similar_subgraph(default_store, state)
+    assert default_store.id(int(sub.rows[0])) == ATTENTION and len(sub.rows) == 41
+    assert sub.role_names()[0] == "seed" and set(sub.role_names()[1:]) == {"similar"}
+    assert len(sub.edge_i) >= 40 and len(sub.edge_why) == len(sub.edge_i)
+    for k in range(0, len(sub.edge_i), 7):
+        a, b = int(sub.rows[sub.edge_i[k]]), int(sub.rows[sub.edge_j[k]])
+        cc = len(set(default_store.citers(a).tolist()) & set(default_store.citers(b).tolist()))
+        bc = len(set(default_store.references(a).tolist()) & set(default_store.references(b).tolist()))
+        assert sub.edge_why[k] == why(cc, bc) and (cc or bc)
+    rows, xy = positions(default_store, sub, "force")
+    assert len(rows) == len(sub.rows) and np.isfinite(xy).all()
+    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) + np.eye(len(xy)) * 1e9
+    assert gaps.min() > 20  # no two papers on top of each other
+
+
+def test_a_similarity_map_respects_the_filters(default_store: Store) -> None:
+    state = ViewState((ATTENTION,), mode="similar", years=(2019, 2020), limit=20)
+    sub = similar_subgraph(default_store, state)
+    years = default_store.year[sub.rows[1:]]
+    assert len(sub.rows) == 21 and ((years >= 2019) & (years <= 2020)).all()
+
+
+def test_why_names_each_count_in_words() -> None:
+    assert why(14, 9) == "cited together by 14 papers · share 9 references"
+    assert why(1, 0) == "cited together by 1 paper"
+    assert why(0, 1) == "share 1 reference"
+
+
+def test_a_path_draws_its_ends_first_then_its_chains(default_store: Store) -> None:
+    state = ViewState(("2106.03764",), path=("2106.03764", "1512.03385"))
+    sub = path_subgraph(default_store, state)
+    ids = default_store.ids(sub.rows)
+    assert ids[:2] == ["2106.03764", "1512.03385"] and sub.seeds == [int(sub.rows[0]), int(sub.rows[1])]
+    assert sub.chains and all(len(c) == len(sub.chains[0]) for c in sub.chains) and sub.notices == []
+    drawn = {(int(sub.rows[i]), int(sub.rows[j])) for i, j in zip(sub.edge_i, sub.edge_j, strict=True)}
+    for chain in sub.chains:
+        assert chain[0] == sub.rows[0] and chain[-1] == sub.rows[1]
+        assert all((x, y) in drawn or (y, x) in drawn for x, y in itertools.pairwise(chain))
+    _, xy = positions(default_store, sub, "force")
+    assert xy[0][0] < xy[1][0]  # read left to right
+
+
+def test_no_path_is_a_notice_and_the_two_ends(tiny: Store) -> None:
+    sub = path_subgraph(tiny, ViewState(("a",), path=("a", "f")))  # f cites nothing and nothing cites it
+    assert tiny.ids(sub.rows) == ["a", "f"] and sub.chains == []
+    assert sub.notices == ["No chain of citations joins “Paper a” and “Paper f” within 6 steps."]
+    view = compute_view(tiny, ViewState(("a",), path=("a", "f")))
+    assert view.payload["role"] == "ss"
+
+
+def test_clusters_do_not_change_with_a_filter_and_clusters_shows_some(default_store: Store) -> None:
+    state = ViewState((ATTENTION,), color="cluster")
+    found = view_clusters(default_store, state)
+    assert len(found.names) >= 3 and list(found.sizes.values()) == sorted(found.sizes.values(), reverse=True)
+    filtered = view_clusters(default_store, replace(state, years=(2019, 2021), layout="timeline"))
+    assert filtered.names == found.names and (filtered.labels == found.labels).all()
+    whole = subgraph(default_store, state)
+    some = subgraph(default_store, replace(state, clusters=(1,)))
+    labels = found.labels_of(some.rows)
+    assert 0 < len(some.rows) < len(whole.rows)
+    assert ((labels == 1) | np.isin(some.rows, some.seeds)).all()
+    assert some.hidden == len(whole.rows) - len(some.rows)
+    assert np.count_nonzero(found.labels_of(whole.rows) == 1) == found.sizes[1]
+
+
+def test_prior_and_derivative_counts_match_the_parquet_files(default_store: Store) -> None:
+    sub = subgraph(default_store, ViewState((ATTENTION,)))
+    prior, derivative = prior_derivative(default_store, sub.rows, k=10)
+    folder = builds.served(DEFAULT_DATA)
+    cites = pq.read_table(folder / "citations.parquet").to_pandas()
+    in_map = set(default_store.ids(sub.rows))
+    assert len(prior) == len(derivative) == 10 and all(r.of == len(sub.rows) for r in prior + derivative)
+    citing_map = cites[cites.citing.isin(in_map)]
+    cited_by_map = cites[cites.cited.isin(in_map)]
+    for r in prior:
+        pid = default_store.id(r.row)
+        assert pid not in in_map and r.count == int((citing_map.cited == pid).sum())
+    for r in derivative:
+        pid = default_store.id(r.row)
+        assert pid not in in_map and r.count == int((cited_by_map.citing == pid).sum())
+    outside = citing_map[~citing_map.cited.isin(in_map)].cited.value_counts()
+    assert prior[0].count == int(outside.iloc[0])  # none more cited by the map was left out
+
+
+def test_the_page_actions_of_discovery(default_store: Store) -> None:
+    state = ViewState((ATTENTION, "1810.04805"), selected="1412.6980")
+    to_seed, _ = apply_action(default_store, state, {"type": "path-to", "index": "1810.04805"}, 1, None)
+    assert to_seed.path == ("1412.6980", "1810.04805")
+    same, notices = apply_action(default_store, replace(state, selected=None),
+                                 {"type": "path-to", "index": ATTENTION}, 1, None)
+    assert same.path is None and notices == ["A path joins two different papers: select another paper first."]
+    added, _ = apply_action(default_store, to_seed, {"type": "seed-add", "index": "1409.0473"}, 1, None)
+    assert added.seeds[-1] == "1409.0473" and added.path is None
+    cleared, _ = apply_action(default_store, to_seed, {"type": "path-clear", "index": "path"}, 1, None)
+    assert cleared.path is None
+    similar = replace(state, mode="similar")
+    tapped, _ = apply_action(default_store, similar, "graph-citations", {"id": "1409.0473"}, None)
+    assert tapped.selected == "1409.0473" and tapped.expand == ()  # a similarity map has no walk to expand
+    back, _ = apply_action(default_store, replace(similar, limit=80), "radio-mode", "citations", None)
+    assert back.mode == "citations" and back.limit == 300
+    picked, _ = apply_action(default_store, state, {"type": "cluster-toggle", "index": "2"}, 1, None)
+    assert picked.color == "cluster" and picked.clusters == (2,)
