@@ -173,3 +173,16 @@ def test_about_line_names_the_dataset_its_size_and_its_sources(store) -> None:
         "saved mlsanity.com paper pages; arxiv-2023"
     assert short_source("/data/openalex/") == "openalex" and short_source("OpenAlex API") == "OpenAlex API"
     assert short_source("") == ""
+
+
+def test_a_similarity_map_exports_its_pairs_as_similar_not_as_citations(default_store) -> None:
+    view = compute_view(default_store, ViewState(("1706.03762",), mode="similar", limit=20))
+    doc = json.loads(export.to_json(default_store, view))
+    assert "citations" not in doc and len(doc["similar"]) == len(view.sub.edge_i) > 0
+    first = doc["similar"][0]
+    assert first["why"] == view.sub.edge_why[0] and first["strength"] == pytest.approx(view.sub.edge_weight[0], 1e-3)
+    g = nx.parse_graphml(export.to_graphml(default_store, view))
+    kinds = {d["kind"] for _, _, d in g.edges(data=True)}
+    assert kinds == {"similar"} and g.number_of_edges() == len(view.sub.edge_i)
+    cites = nx.parse_graphml(export.to_graphml(default_store, compute_view(default_store, ViewState(("1706.03762",)))))
+    assert {d["kind"] for _, _, d in cites.edges(data=True)} == {"cites"}

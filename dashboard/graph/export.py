@@ -44,9 +44,19 @@ def to_csv(store: Store, view: View) -> str:
 
 
 def to_json(store: Store, view: View) -> bytes:
-    edges = [{"citing": view.ids[i], "cited": view.ids[j]} for i, j in _edge_positions(view)]
-    doc = {"query": _query(view), "papers": paper_rows(store, view), "citations": edges}
+    doc = {"query": _query(view), "papers": paper_rows(store, view)}
+    if view.sub.kind == "similar":  # a similarity map's lines are similar pairs, not citations
+        doc["similar"] = [{"a": view.ids[i], "b": view.ids[j], **_similar_attrs(view, k)}
+                          for k, (i, j) in enumerate(_edge_positions(view))]
+    else:
+        doc["citations"] = [{"citing": view.ids[i], "cited": view.ids[j]} for i, j in _edge_positions(view)]
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+
+
+def _similar_attrs(view: View, k: int) -> dict:
+    sub = view.sub
+    return {"strength": round(float(sub.edge_weight[k]), 4) if sub.edge_weight is not None else None,
+            "why": sub.edge_why[k] if sub.edge_why is not None else ""}
 
 
 def _bib_escape(text: str) -> str:
@@ -87,7 +97,8 @@ def _edge_positions(view: View) -> list[tuple[int, int]]:
 
 def subgraph(store: Store, view: View) -> nx.DiGraph:
     """The visible subgraph as a networkx DiGraph. Node attributes: title, authors, year (-1: unknown), venue, doi,
-    areas, citers_in_dataset, cited_by_source (-1: no source gives one), role; text left out where unknown."""
+    areas, citers_in_dataset, cited_by_source (-1: no source gives one), role; text left out where unknown. Edge
+    attribute kind: "cites" (source cites target) or, on a similarity map, "similar" with strength and why."""
     g = nx.DiGraph()
     for rec in paper_rows(store, view):
         text = {k: rec[k] for k in ("venue", "doi") if rec[k]} | {k: ";".join(rec[k]) for k in LISTS if rec[k]}
@@ -95,7 +106,11 @@ def subgraph(store: Store, view: View) -> nx.DiGraph:
                    citers_in_dataset=int(rec["citers_in_dataset"]),
                    cited_by_source=int(rec["cited_by_source"]) if rec["cited_by_source"] is not None else -1,
                    role=rec["role"], **text)
-    g.add_edges_from((view.ids[i], view.ids[j]) for i, j in _edge_positions(view))
+    if view.sub.kind == "similar":
+        g.add_edges_from((view.ids[i], view.ids[j], {"kind": "similar", **_similar_attrs(view, k)})
+                         for k, (i, j) in enumerate(_edge_positions(view)))
+    else:
+        g.add_edges_from((view.ids[i], view.ids[j], {"kind": "cites"}) for i, j in _edge_positions(view))
     return g
 
 
