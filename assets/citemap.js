@@ -412,7 +412,11 @@ function citemapLegendItems(cy, meta) {
   var items = [{label: "seed", shape: "star"}, {label: "builds on (reference)", shape: "square"},
                {label: "built on by (citer)", shape: "circle"}];
   var pal = meta.palette || {};
-  if (meta.color === "year" && pal.year && pal.year.length) {
+  if (cy.nodes(".paper.similar").nonempty()) { items.push({label: "similar", shape: "diamond"}); }
+  if (cy.nodes(".paper.onpath").nonempty()) { items.push({label: "on a path", shape: "hexagon"}); }
+  if (meta.color === "cluster" && pal.cluster) {
+    (pal.cluster_names || []).forEach(function (name, k) { items.push({label: name, color: pal.cluster[k]}); });
+  } else if (meta.color === "year" && pal.year && pal.year.length) {
     var n = pal.year.length, step = Math.max(1, Math.ceil(n / 6));
     for (var k = 0; k < n; k += step) { items.push({label: String(pal.year0 + k), color: pal.year[k]}); }
     if ((n - 1) % step) { items.push({label: String(pal.year0 + n - 1), color: pal.year[n - 1]}); }
@@ -447,6 +451,19 @@ function citemapLegendLayout(ctx, items, x0, width) {  /* [{item, x, row}] left 
     out.push({item: it, x: x, row: row});
     x += w;
   });
+  return out;
+}
+/* A legend key's outline as points around (x, y): the map's star, diamond (similar) and hexagon (on a path);
+   null for the shapes drawn as a square or a circle. */
+function citemapPolygon(shape, x, y) {
+  if (shape === "star") { return citemapStar(x, y, 7); }
+  var sides = {diamond: 4, hexagon: 6}[shape];
+  if (!sides) { return null; }
+  var out = [];
+  for (var k = 0; k < sides; k++) {
+    var a = (sides === 4 ? -Math.PI / 2 : 0) + 2 * Math.PI * k / sides;
+    out.push([x + 7 * Math.cos(a), y + 7 * Math.sin(a)]);
+  }
   return out;
 }
 function citemapStar(x, y, r) {
@@ -485,9 +502,10 @@ async function citemapExportImage(cy, kind) {
     parts.push('<g transform="translate(0,' + head + ')">' + inner + "</g>", '<g class="citemap-legend">');
     items.forEach(function (p) {
       var it = p.item, fill = it.color || "#9aa3af";
-      if (it.shape === "star") {
-        parts.push('<polygon points="' + citemapStar(p.x + 6, p.y, 7).map(function (q) { return q.join(","); })
-                   .join(" ") + '" fill="' + fill + '"/>');
+      var poly = citemapPolygon(it.shape, p.x + 6, p.y);
+      if (poly) {
+        parts.push('<polygon points="' + poly.map(function (q) { return q.join(","); }).join(" ") + '" fill="' +
+                   fill + '"/>');
       } else if (it.shape === "square") {
         parts.push('<rect x="' + p.x + '" y="' + (p.y - 6) + '" width="12" height="12" rx="2" fill="' + fill + '"/>');
       } else {
@@ -516,8 +534,9 @@ async function citemapExportImage(cy, kind) {
       var it = p.item;
       ctx.fillStyle = it.color || "#9aa3af";
       ctx.beginPath();
-      if (it.shape === "star") {
-        citemapStar(p.x + 6, p.y, 7).forEach(function (q, k) { if (k) { ctx.lineTo(q[0], q[1]); } else { ctx.moveTo(q[0], q[1]); } });
+      var poly = citemapPolygon(it.shape, p.x + 6, p.y);
+      if (poly) {
+        poly.forEach(function (q, k) { if (k) { ctx.lineTo(q[0], q[1]); } else { ctx.moveTo(q[0], q[1]); } });
         ctx.closePath();
       } else if (it.shape === "square") { ctx.rect(p.x, p.y - 6, 12, 12); } else { ctx.arc(p.x + 6, p.y, 6, 0, 2 * Math.PI); }
       ctx.fill();

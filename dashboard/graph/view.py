@@ -150,6 +150,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         found = view_clusters(store, state)
         payload["cluster"] = found.labels_of(rows)
         payload["palette"]["cluster"] = [colors.cluster_color(k) for k in range(len(found.names))]
+        payload["palette"]["cluster_names"] = [found.names[k] for k in range(len(found.names))]
     text = orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return payload, text[:-1] + ',"nodes":[' + store.node_json(rows) + "]}"
 
