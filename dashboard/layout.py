@@ -227,7 +227,7 @@ def _graph_area() -> html.Main:
             html.Span(id="span-library-count", className="library-count"),
             html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
                         style={"display": "none"}),
-            html.Span("click: expand / collapse · Esc: clear · wheel: zoom", className="key"),
+            html.Span("click: expand / collapse · Esc: clear · wheel: zoom", id="span-keys", className="key"),
         ]),
     ])
 

@@ -242,10 +242,10 @@ def test_chart_selection_is_validated(app) -> None:
     state = ViewState(("2110.10090",))
     hostile = [None, 3, "x", [], {"points": "x"}, {"points": [1, "a", None]}, {"points": [{"x": "2020"}]},
                {"points": [{"x": True}]}, {"points": [{"x": None}, {"y": 2020}]}, {"points": [{"x": [2020]}]},
-               {"points": [{"x": {"a": 1}}]}]
+               {"points": [{"x": {"a": 1}}]}, {"points": [{"x": float("inf")}]}, {"points": [{"x": float("nan")}]}]
     for value in hostile:
         assert apply_action(store, state, "graph-by-year", value, None) == (state, []), value
-    sel = {"points": [{"x": 2023}, {"x": 2021.0}, {"x": "2030"}, {"x": False}]}
+    sel = {"points": [{"x": 2023}, {"x": 2021.0}, {"x": "2030"}, {"x": False}, {"x": float("-inf")}]}
     assert apply_action(store, state, "graph-by-year", sel, None)[0].years == (2021, 2023)
 
 

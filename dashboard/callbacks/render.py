@@ -188,8 +188,8 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
         if not items:
             items.append(html.Li("None outside the map" + (" that pass the filters." if state.filtered else "."),
                                  className="more"))
-        hint = "outside the map, cited by most of its papers" if kind == "prior" else \
-            "outside the map, citing most of its papers"
+        hint = "outside the map, most cited by its papers" if kind == "prior" else \
+            "outside the map, citing the most of its papers"
         blocks.append(html.Div(className=f"list list-{kind}", children=[
             html.H3(f"{title} · {hint}"), html.Ol(items)]))
     return blocks
@@ -208,6 +208,7 @@ def register(app: Dash, store: Store) -> None:
         Output("graph-overview", "figure"),
         Output("div-seeds", "children"),
         Output("div-rendered-side", "children"),
+        Output("span-keys", "children"),
         Input("store-view-state", "data"),
         prevent_initial_call=True,
     )
@@ -217,8 +218,11 @@ def register(app: Dash, store: Store) -> None:
         added = more_papers(store, sub, state)
         more_style = {"display": "inline-block"} if added else {"display": "none"}
         more_label = f"Show {added:,} more"
+        click = {"citations": "click: expand / collapse", "similar": "click: select · hover a line: why"}.get(
+            sub.kind, "click: select")
         return (status_text(store, sub), more_style, more_label, legend(store, sub, state),
-                figures.overview(store, sub.rows, state), seeds_list(store, state), query)
+                figures.overview(store, sub.rows, state), seeds_list(store, state), query,
+                f"{click} · Esc: clear · wheel: zoom")
 
     @app.callback(
         Output("div-paper", "children"),

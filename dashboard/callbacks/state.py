@@ -40,7 +40,7 @@ def _years_from_chart(data: object) -> tuple[int, int] | None:
         return None
     years = []
     for p in points[:500]:
-        if isinstance(p, dict) and isinstance(p.get("x"), int | float) and not isinstance(p.get("x"), bool):
+        if isinstance(p, dict) and _finite(p.get("x")):
             years.append(int(p["x"]))
     return (min(years), max(years)) if years else None
 
