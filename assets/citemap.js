@@ -742,6 +742,11 @@ window.citemapLabels = (function () {
       var id = centreOn;
       setTimeout(function () { centreOn = null; centre(cy, id); }, 120);
     });
+    cy.on("mouseout", "node.paper, edge.similar", function () {  /* the hover card goes with the pointer */
+      if (window.dash_clientside && window.dash_clientside.set_props) {
+        window.dash_clientside.set_props("div-hover", {children: ""});
+      }
+    });
   }
   var chartAttached = null;
   var timer = setInterval(function () {

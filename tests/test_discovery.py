@@ -126,3 +126,24 @@ def test_the_page_actions_of_discovery(default_store: Store) -> None:
     assert back.mode == "citations" and back.limit == 300
     picked, _ = apply_action(default_store, state, {"type": "cluster-toggle", "index": "2"}, 1, None)
     assert picked.color == "cluster" and picked.clusters == (2,)
+
+
+def test_a_similarity_map_is_mostly_papers_not_directly_linked_to_the_seeds(default_store: Store) -> None:
+    from dashboard.graph.discovery import DIRECT_SHARE
+
+    sub = similar_subgraph(default_store, ViewState((ATTENTION,), mode="similar", limit=40))
+    seed = default_store.row(ATTENTION)
+    direct = set(default_store.references(seed).tolist()) | set(default_store.citers(seed).tolist())
+    linked = [r for r in sub.rows[1:].tolist() if r in direct]
+    assert len(linked) == int(40 * DIRECT_SHARE) and len(sub.rows) == 41  # enough others: the quota is full
+
+
+def test_clusters_a_map_does_not_have_are_a_notice(default_store: Store) -> None:
+    state = ViewState((ATTENTION,), color="cluster")
+    n = len(view_clusters(default_store, state).names)
+    sub = subgraph(default_store, replace(state, clusters=(0, 11)))
+    assert sub.notices == [f"This map has {n} named clusters (0-{n - 1}); cluster 11 left out."]
+    assert len(sub.rows) < len(subgraph(default_store, state).rows)
+    none = subgraph(default_store, replace(state, clusters=(11,)))
+    assert none.notices[0].endswith("cluster 11 left out: showing them all.")
+    assert len(none.rows) == len(subgraph(default_store, state).rows)

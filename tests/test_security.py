@@ -480,3 +480,29 @@ def test_infinite_and_nan_numbers_from_controls_change_nothing(app) -> None:
         assert apply_action(store, state, "range-years", [bad, 2020], None) == (state, [])
     assert apply_action(store, state, "input-min-citations", 7.9, None)[0].min_citations == 7
     assert apply_action(store, state, "range-years", [2016.0, 2020], None)[0].years == (2016, 2020)
+
+
+@pytest.mark.parametrize("query", ["?seeds=2006.04862&selected=2106.03764", "?seeds=2110.10090,2106.03764",
+                                   "?seeds=2110.10090&mode=similar", "?seeds=2110.10090&path=2110.10090,2006.04862"])
+def test_the_paper_panel_gives_every_component_its_own_id(app, client, query: str) -> None:
+    """Dash refuses a page with two components of one id (a paper both in a list of the paper and among the map's
+    prior works, say): every id the panel renders is unique."""
+    body = real_request(app, "div-paper.children",
+                        {"store-view-state.data": query, "radio-list-sort.value": "citations"})
+    resp = post(client, json.dumps(body))
+    assert resp.status_code == 200
+    ids: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            props = node.get("props", node)
+            if isinstance(props, dict) and "id" in props:
+                ids.append(json.dumps(props["id"], sort_keys=True))
+            for v in (props.values() if isinstance(props, dict) else node.values()):
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(resp.get_json()["response"])
+    assert len(ids) > 20 and len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})

@@ -150,8 +150,8 @@ def paper_facts(p: dict) -> list:
         source = p["cited_by_from"] or "the source"
         facts.append(html.Li(f"Cited by {p['cited_by']:,} papers according to {source} (its own figure)",
                              className="fact-source-figure"))
-    facts.append(html.Li(f"Builds on {p['in_refs']:,} of its {p['reference_count']:,} references in the map"
-                         if p["reference_count"] is not None else f"Builds on {p['in_refs']:,} references in the map"))
+    of = f"of its {p['reference_count']:,} " if p["reference_count"] is not None else ""
+    facts.append(html.Li(f"Builds on {p['in_refs']:,} {of}references in this dataset"))
     if p["sources"]:
         facts.append(html.Li("Sources: " + ", ".join(p["sources"]), className="fact-sources"))
     return facts
@@ -179,11 +179,12 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
         rows = [r.row for r in ranked]
         ids, titles = store.ids(rows), store.titles(rows)
         items = [html.Li(className="entry" + (" lib" if ids[k] in mine else ""), children=[
-            html.Button(titles[k], id={"type": "paper-link", "index": ids[k]}, className="link", n_clicks=0,
-                        title=f"select {ids[k]}"),
+            # ids of their own: a paper may be in the paper's lists too, or be both prior and derivative
+            html.Button(titles[k], id={"type": "discover-link", "index": ids[k], "list": kind}, className="link",
+                        n_clicks=0, title=f"select {ids[k]}"),
             html.Span(f"{verb} {r.count:,} of the {r.of:,} in view", className="meta count"),
-            html.Button("+ seed", id={"type": "seed-add", "index": ids[k]}, className="button tiny", n_clicks=0,
-                        title="add it as a seed"),
+            html.Button("+ seed", id={"type": "seed-add", "index": ids[k], "list": kind}, className="button tiny",
+                        n_clicks=0, title="add it as a seed"),
         ]) for k, r in enumerate(ranked)]
         if not items:
             items.append(html.Li("None outside the map" + (" that pass the filters." if state.filtered else "."),
@@ -238,7 +239,7 @@ def register(app: Dash, store: Store) -> None:
     def render_panel(query, sort, library):
         mine = library_ids(library)
         state, _ = read_state(store, query)
-        pid = state.selected or state.seeds[0]
+        pid = state.selected or (state.path[0] if state.path else state.seeds[0])  # a paper of the map drawn
         row = store.row(pid)
         panel = paper_panel(store, row, build_subgraph(store, state), state, sort if sort in SORTS else "citations")
         p = panel.paper

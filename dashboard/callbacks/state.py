@@ -112,7 +112,7 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         if not isinstance(pid, str) or store.row(pid) is None:
             return state, notices
         kind = trig.get("type")
-        if kind in ("paper-link", "search-select"):
+        if kind in ("paper-link", "search-select", "discover-link"):
             return replace(state, selected=pid), notices
         if kind == "search-seed":
             return add_seed(state, pid), notices
@@ -174,7 +174,8 @@ def register(app: Dash, store: Store) -> None:
         Input({"type": "search-seed", "index": ALL}, "n_clicks"),
         Input({"type": "seed-remove", "index": ALL}, "n_clicks"),
         Input({"type": "seed-toggle", "index": ALL}, "n_clicks"),
-        Input({"type": "seed-add", "index": ALL}, "n_clicks"),
+        Input({"type": "seed-add", "index": ALL, "list": ALL}, "n_clicks"),
+        Input({"type": "discover-link", "index": ALL, "list": ALL}, "n_clicks"),
         Input({"type": "path-to", "index": ALL}, "n_clicks"),
         Input({"type": "path-clear", "index": ALL}, "n_clicks"),
         Input({"type": "cluster-toggle", "index": ALL}, "n_clicks"),

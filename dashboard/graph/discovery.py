@@ -39,6 +39,7 @@ from dashboard.store import Store
 
 MAX_STEPS = 6  # a path longer than this is "not found"
 PATHS_SHOWN = 3  # shortest chains drawn at most
+DIRECT_SHARE = 1 / 3  # a similarity map: at most a third of its papers are direct references or citers of a seed
 
 
 def subgraph(store: Store, state: ViewState) -> Subgraph:
@@ -51,7 +52,14 @@ def subgraph(store: Store, state: ViewState) -> Subgraph:
         sub = neighbourhood(store, state)
     if state.color == "cluster" and state.clusters is not None:
         found = view_clusters(store, state)
-        sub = keep_rows(store, sub, np.isin(found.labels_of(sub.rows), state.clusters))
+        shown = [c for c in state.clusters if c in found.names]
+        absent = [str(c) for c in state.clusters if c not in found.names]
+        if shown:
+            sub = keep_rows(store, sub, np.isin(found.labels_of(sub.rows), shown))
+        if absent:
+            sub = replace(sub, notices=[*sub.notices, f"This map has {len(found.names)} named clusters (0-"
+                                        f"{len(found.names) - 1}); cluster {', '.join(absent)} left out"
+                                        + ("" if shown else ": showing them all") + "."])
     return sub
 
 
@@ -78,7 +86,7 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
     """The seeds and the ``state.limit`` papers most similar to them (passing the filters), linked where a pair is
     similar enough (edge weight: the pair's strength; why: its counts)."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
-    found = similar(store, seeds, n=state.limit, mask=filter_fn(store, state))
+    found = similar(store, seeds, n=state.limit, mask=filter_fn(store, state), direct_share=DIRECT_SHARE)
     roles = np.full(len(found.rows), SIMILAR, dtype=np.uint8)
     roles[: len(seeds)] = SEED
     rows, roles, selected = _with_selected(store, state, np.asarray(found.rows, dtype=np.int64), roles)

@@ -315,7 +315,8 @@ def _links(strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return i[order].astype(np.int64), j[order].astype(np.int64)
 
 
-def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = None) -> Similar:
+def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = None,
+            direct_share: float | None = None) -> Similar:
     """The seeds and the ``n`` papers most similar to them (seeds excluded from the ``n``), with the links among
     all of them.
 
@@ -334,6 +335,11 @@ def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = Non
        PAIR_STRONG strong while there are fewer than PAIR_LINKS_PER_PAPER links a paper (at most 164 links for
        the seed and 40 papers; every paper is linked to its closest paper of the map).
 
+    ``direct_share`` (None: no rule): at most this share of the ``n`` may be direct references or citers of a seed,
+    the best of them; the others are the best papers related to the seeds only through other papers (when there
+    are too few of those, more direct ones fill the map). A citation map already shows the direct ones; a map of
+    similar papers is for what it does not show.
+
     ``seeds``: rows of the store (a repeated seed counts once; a row out of range is a ValueError)."""
     a = store.arrays
     seed_rows = np.asarray(list(dict.fromkeys(int(s) for s in seeds)), dtype=np.int64)
@@ -345,13 +351,16 @@ def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = Non
     scores = cocited = coupled = np.empty(0)
     if k and n > 0:
         cand, walk_score, capped = _walk(store, seed_rows)
-        pool = cand[_best(store, cand, np.round(walk_score, _ROUND), PRESELECT * n, mask)]
+        wide = PRESELECT * n * (1 if direct_share is None else 3)  # room for the papers not directly linked
+        pool = cand[_best(store, cand, np.round(walk_score, _ROUND), wide, mask)]
         scratch = np.zeros(store.n, dtype=bool)
         cc = _counts_with(a["cit_offsets"], a["cit_sources"], seed_rows, pool, scratch)
         bc = _counts_with(a["ref_offsets"], a["ref_targets"], seed_rows, pool, scratch)
         score = _strength_with(store, seed_rows, pool, cc, bc).sum(axis=0)
-        best = _best(store, pool, np.round(score, _ROUND), n, None)
+        best = _best(store, pool, np.round(score, _ROUND), len(pool) if direct_share is not None else n, None)
         best = best[score[best] > 0]
+        if direct_share is not None:
+            best = _share_direct(store, seed_rows, pool, best, n, direct_share)
         chosen, scores, cocited, coupled = pool[best], score[best], cc.sum(axis=0)[best], bc.sum(axis=0)[best]
     rows = np.concatenate((seed_rows, chosen)).astype(np.int64)
     pcc = pair_counts(a["cit_offsets"], a["cit_sources"], rows)
@@ -365,6 +374,20 @@ def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = Non
         coupled=np.concatenate((np.zeros(k, np.int64), np.asarray(coupled, dtype=np.int64))),
         pair_i=i, pair_j=j, pair_cocited=pcc[i, j], pair_coupled=pbc[i, j], pair_strength=strength[i, j],
         capped=capped, n_seeds=k)
+
+
+def _share_direct(store: Store, seeds: np.ndarray, pool: np.ndarray, ranked: np.ndarray, n: int,
+                  share: float) -> np.ndarray:
+    """Of ``ranked`` (indices into ``pool``, best first), the ``n`` to keep when at most ``share`` of them may be
+    direct references or citers of a seed (see :func:`similar`), best first."""
+    direct_rows = np.concatenate([np.empty(0, np.int64)] + [np.concatenate((store.references(s), store.citers(s)))
+                                                             for s in seeds.tolist()])
+    direct = np.isin(pool[ranked], direct_rows)
+    quota = int(n * share)
+    keep = np.concatenate((ranked[direct][:quota], ranked[~direct]))[:n]
+    if len(keep) < n:  # too few papers related only through others: more direct ones
+        keep = np.concatenate((keep, ranked[direct][quota:quota + n - len(keep)]))
+    return ranked[np.isin(ranked, keep)]
 
 
 def _strength_with(store: Store, seeds: np.ndarray, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray

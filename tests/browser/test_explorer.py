@@ -32,7 +32,7 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     page.open("?seeds=2110.10090")
     head = page.text("#div-paper")
     assert "First posted 2021-10-19" in head and "Areas: cs.LG, stat.ML" in head
-    assert "Builds on 43 of its 79 references in the map" in head
+    assert "Builds on 43 of its 79 references in this dataset" in head
     refs = list_entries(page, "references")
     assert len(refs) == 43 and refs[1][0] == "Attention Is All You Need"
     assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per source"  # the two counts, each named
