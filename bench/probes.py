@@ -87,12 +87,16 @@ def probe_networkx(folder: str) -> dict[str, Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from dashboard import builds
+
+    build = builds.served(Path(folder))  # the build the folder serves (itself if an older citemap wrote it)
+
     _warm_libraries()
     gc.collect()
     rss_base = _rss()
     t0 = time.perf_counter()
-    papers = pq.read_table(Path(folder) / "papers.parquet", columns=["id", "title", "year"])
-    cites = pq.read_table(Path(folder) / "citations.parquet")
+    papers = pq.read_table(build / "papers.parquet", columns=["id", "title", "year"])
+    cites = pq.read_table(build / "citations.parquet")
     graph = nx.DiGraph()
     graph.add_nodes_from(
         (pid, {"title": title, "year": year})

@@ -55,7 +55,7 @@ for p in (ROOT, BENCH):
 import loadgen  # noqa: E402
 import synth  # noqa: E402
 
-from dashboard import index  # noqa: E402
+from dashboard import builds, index  # noqa: E402
 from dashboard.graph.view import payload_nodes  # noqa: E402
 
 OUT = BENCH / "out"
@@ -164,11 +164,11 @@ def _run_child(args: list[str], timeout: float) -> subprocess.CompletedProcess:
 def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
     """bench/out/<name>, generated unless a dataset of the same size, seed and generator is there."""
     folder = OUT / f"{name}-{papers}-{edges}-s{seed}"
-    meta_path = folder / "dataset.json"
     want = synth.synth_meta(papers, edges, seed)
     with contextlib.suppress(OSError, ValueError):
-        meta = json.loads(meta_path.read_text())
-        imeta = index.read_index_meta(folder)  # None when written by an older index version
+        build = builds.served(folder)  # the build it serves (the folder itself if an older citemap wrote it)
+        meta = json.loads((build / "dataset.json").read_text())
+        imeta = index.read_index_meta(build)  # None when written by an older index version
         if meta.get("synth") == want and imeta is not None and imeta.get("build_id") == meta.get("build_id"):
             log(f"[{name}] reusing {folder.relative_to(ROOT)}")
             return folder
