@@ -39,7 +39,7 @@ BUGS: list[tuple[str, str, str, str, list[str]]] = [
     ("csv column from the wrong field", "dashboard/graph/export.py", '"citers_in_dataset": p["in_cited"]',
      '"citers_in_dataset": p["in_refs"]', ["tests/test_export.py::test_csv_columns_are_the_stores_facts"]),
     ("chart selection left unvalidated", "dashboard/callbacks/state.py",
-     'if isinstance(p, dict) and isinstance(p.get("x"), int | float) and not isinstance(p.get("x"), bool):',
+     'if isinstance(p, dict) and _finite(p.get("x")):',
      'if isinstance(p, dict) and p.get("x") is not None:',
      ["tests/test_security.py::test_chart_selection_is_validated",
       "tests/test_security.py::test_any_chart_selection_gives_a_valid_state"]),
