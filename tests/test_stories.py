@@ -1,0 +1,90 @@
+"""Stories: the file format, its checks (each naming the file, the step and the field), the stories a dataset
+ships, and the states that present them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dashboard.stories import (
+    MAX_STEPS,
+    Camera,
+    StoryError,
+    check_views,
+    parse_story,
+    read_story,
+    story_names,
+)
+from tests.conftest import DEFAULT_DATA
+
+
+def doc(**over) -> bytes:
+    base = {"format": "citemap-story", "version": 1, "title": "T",
+            "steps": [{"title": "One", "view": "?seeds=a"}, {"title": "Two", "view": "?seeds=b", "caption": "*c*",
+                                                             "camera": {"zoom": 1.5, "x": 10, "y": -4}}]}
+    return json.dumps({**base, **over}).encode()
+
+
+def test_a_story_reads_back_as_written() -> None:
+    story = parse_story("s", doc())
+    assert story.title == "T" and [s.title for s in story.steps] == ["One", "Two"]
+    assert story.steps[0].camera == Camera() and story.steps[1].camera == Camera(False, 1.5, 10.0, -4.0)
+    assert parse_story("s", json.dumps(story.as_json()).encode()) == story
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"{nope", "f.json, line 1: not valid JSON"),
+    (b"\xff\xfe", "f.json: not UTF-8 text"),
+    (doc(format="x"), "f.json: field 'format' must be 'citemap-story'"),
+    (doc(version=2), "f.json: field 'version' is 2, this citemap reads 1"),
+    (doc(title=""), "f.json: field 'title' must be a non-empty text"),
+    (doc(steps=[]), "f.json: field 'steps' must be a non-empty list"),
+    (doc(steps=[{"title": "x", "view": "?seeds=a"}] * (MAX_STEPS + 1)), f"{MAX_STEPS + 1} steps, at most {MAX_STEPS}"),
+    (doc(steps=[{"title": "x", "view": "?seeds=a"}, 3]), "f.json, step 2: must be an object"),
+    (doc(steps=[{"title": "x", "view": "seeds=a"}]), "f.json, step 1: field 'view' must be a citemap URL query"),
+    (doc(steps=[{"title": "x"}]), "f.json, step 1: field 'view' must be a non-empty text"),
+    (doc(steps=[{"title": "x", "view": "?a", "caption": "c" * 1001}]), "step 1: field 'caption' has 1,001 characters"),
+    (doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 9, "x": 0, "y": 0}}]),
+     "step 1: field 'camera.zoom' is 9, it must lie in 0.05-4"),
+    (doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 1, "x": "left", "y": 0}}]),
+     "step 1: field 'camera.x' must be a finite number"),
+    (doc(steps=[{"title": "x", "view": "?a", "colour": "red"}]), "step 1: unknown field(s) 'colour'"),
+])
+def test_a_bad_story_names_the_file_the_step_and_the_field(data: bytes, message: str) -> None:
+    with pytest.raises(StoryError) as e:
+        parse_story("f", data, where="f.json")
+    assert message in str(e.value)
+
+
+def test_views_are_checked_against_the_dataset() -> None:
+    story = parse_story("s", doc())
+    check_views(story, lambda view: [])
+    with pytest.raises(StoryError, match=r"^s, step 2: field 'view': Unknown paper id 'b'$"):
+        check_views(story, lambda view: ["Unknown paper id 'b'"] if "b" in view else [])
+
+
+def test_the_default_dataset_ships_a_story_of_its_seeds(default_store) -> None:
+    from dashboard.callbacks.common import read_state
+
+    assert story_names(DEFAULT_DATA) == ["seeds"]
+    story = read_story(DEFAULT_DATA, "seeds")
+    assert len(story.steps) >= 4
+    check_views(story, lambda view: read_state(default_store, view)[1])
+    for step in story.steps:
+        state, _ = read_state(default_store, step.view)
+        assert set(state.seeds) == {"2106.03764", "2006.04862", "2110.10090"}
+
+
+def test_an_unknown_or_malformed_story_name_says_which_there_are(tmp_path: Path) -> None:
+    with pytest.raises(StoryError, match="no story 'nope' in this dataset; there are: seeds"):
+        read_story(DEFAULT_DATA, "nope")
+    with pytest.raises(StoryError, match="is not a story name"):
+        read_story(DEFAULT_DATA, "../etc/passwd")
+    with pytest.raises(StoryError, match="it ships none"):
+        read_story(tmp_path, "seeds")
+    (tmp_path / "stories").mkdir()
+    (tmp_path / "stories" / "bad.json").write_text('{"format": "citemap-story", "version": 1}')
+    with pytest.raises(StoryError, match=f"{tmp_path / 'stories' / 'bad.json'}: field 'title'"):
+        read_story(tmp_path, "bad")
