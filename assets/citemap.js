@@ -116,6 +116,8 @@ async function citemapDraw(cy, elements) {
   var mine = (window.__citemapDrawing = (window.__citemapDrawing || 0) + 1);
   var want = new Map(), moved = false, nodes = [], edges = [], papers = 0, i;
   var drawn = window.__citemapDrawn || (window.__citemapDrawn = new Map());  /* id -> its data and classes as drawn */
+  /* presenting a story: papers that stay glide to their new places, new ones fade in (the audience follows) */
+  var glide = document.documentElement.classList.contains("presenting") && drawn.size > 0, glides = [];
   for (i = 0; i < elements.length; i++) { want.set(elements[i].data.id, elements[i]); }
   cy.batch(function () {
     var gone = cy.elements().filter(function (e) { return !want.has(e.id()); });
@@ -132,10 +134,14 @@ async function citemapDraw(cy, elements) {
       }
       if (el.position) {
         var p = e.position();
-        if (p.x !== el.position.x || p.y !== el.position.y) { moved = true; e.position(el.position); }
+        if (p.x !== el.position.x || p.y !== el.position.y) {
+          moved = true;
+          if (glide) { glides.push([e, el.position]); } else { e.position(el.position); }
+        }
       }
     });
   });
+  glides.forEach(function (g) { g[0].animate({position: g[1]}, {duration: 500, easing: "ease-in-out-cubic"}); });
   var r = cy.renderer(), big = papers > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
   if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
   if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
@@ -147,7 +153,8 @@ async function citemapDraw(cy, elements) {
       await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
       if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
     }
-    cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
+    var added = cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
+    if (glide) { added.nodes().style("opacity", 0).animate({style: {opacity: 1}}, {duration: 500}); }
   }
   citemapPlotlyMayStart();
   return true;
@@ -243,7 +250,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: {
     /* After every change of the view, of the visitor's library or of its filter: GET /graph?<query> (cached
        by the browser) and draw it, marking the library's papers (an error keeps the old graph). */
-    loadGraph: async function (query, library, libraryFilter) {
+    loadGraph: async function (query, library, libraryFilter, story) {
       var nu = window.dash_clientside.no_update;
       if (typeof query !== "string") { return [nu, nu, nu]; }
       var text = await citemapFirstView(query);
@@ -258,6 +265,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var cy = await citemapCy();
       var got = window.dash_clientside.citemap.elementsFromPayload(text, library, libraryFilter);
       if (!(await citemapDraw(cy, got[0]))) { return [nu, nu, nu]; }  /* superseded: the newer call answers */
+      citemapCamera(cy, citemapStoryStep(story, query));
       return [got[1], got[1], got[2]];
     },
     /* A library file chosen in the page -> POST /library -> {name, entries, matched, ids}; nothing is kept on
@@ -367,6 +375,23 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       window.__citemapMeta = {query: p.query, color: p.color, palette: p.palette};  /* for exports */
       return [out, p.query, count];
     },
+    /* Present the story written in this page (or loaded from a file): from its first step. */
+    presentDraft: function (n, draft) {
+      var nu = window.dash_clientside.no_update;
+      if (!n || !draft || !Array.isArray(draft.steps) || !draft.steps.length) { return [nu, nu]; }
+      return [Object.assign({source: "file", name: "", step: 1}, draft), draft.steps[0].view];
+    },
+    /* Presenting (a story in store-story): the page's frame (class "presenting": the map takes the window), the
+       step's title, its caption (Markdown, rendered by dcc.Markdown: no HTML) and its number. */
+    presentOverlay: function (story, query) {
+      var step = citemapStoryStep(story, query);
+      window.__citemapStory = step ? {story: story, index: step.index} : null;
+      document.documentElement.classList.toggle("presenting", !!step);
+      if (window.citemapLabels && window.cy) { window.citemapLabels.apply(window.cy); }
+      if (!step) { return ["app", {display: "none"}, "", "", ""]; }
+      return ["app presenting", {display: "flex"}, step.step.title, step.step.caption || "",
+              (step.index + 1) + " / " + story.steps.length];
+    },
     hoverCard: function (data, edge, tapped) {
       var trig = (window.dash_clientside.callback_context || {}).triggered || [];
       var prop = trig.length ? trig[0].prop_id : "";
@@ -384,6 +409,73 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return data.title + (authors ? "\n" + authors : "") + "\n" + year + " · " + counts + " · " + areas +
         (data.lib ? "\nin your library" : "");
     }
+  }
+});
+
+/* The step of a story shown now ({step, index}), or null: a dataset's story by the link (``step=N``), a file's by
+   the step the page moved to. */
+function citemapStoryStep(story, query) {
+  if (!story || !Array.isArray(story.steps) || !story.steps.length) { return null; }
+  var n = story.step || 1;
+  if (story.source === "dataset") {
+    if (typeof query !== "string" || query.indexOf("story=" + story.name) < 0) { return null; }
+    var m = /[?&]step=(\d+)/.exec(query);
+    n = m ? parseInt(m[1], 10) : 1;
+  }
+  var index = Math.min(Math.max(n, 1), story.steps.length) - 1;
+  return {step: story.steps[index], index: index};
+}
+
+/* A step's camera: a zoom centred on a model point, after the map is drawn (else the map is fitted as always). */
+function citemapCamera(cy, step) {
+  var cam = step && step.step.camera;
+  if (!cam || cam.fit || typeof cam.zoom !== "number") { return; }
+  var z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), cam.zoom));
+  cy.viewport({zoom: z, pan: {x: cy.width() / 2 - z * cam.x, y: cy.height() / 2 - z * cam.y}});
+  cy.__citemapFitted = null;  /* placed on purpose: a resize keeps it */
+}
+
+/* Presenting: Right, Space, PageDown (what a clicker sends) next; Left, PageUp back; Home, End; Esc leaves. */
+function citemapGoToStep(index) {
+  var cur = window.__citemapStory, set = window.dash_clientside && window.dash_clientside.set_props;
+  if (!cur || !set) { return; }
+  var story = cur.story, n = story.steps.length;
+  index = Math.min(Math.max(index, 0), n - 1);
+  if (index === cur.index) { return; }
+  if (story.source === "dataset") {
+    set("url", {search: "?story=" + encodeURIComponent(story.name) + (index ? "&step=" + (index + 1) : "")});
+  } else {
+    set("store-story", {data: Object.assign({}, story, {step: index + 1})});
+    set("url", {search: story.steps[index].view});
+  }
+}
+function citemapLeaveStory() {
+  var cur = window.__citemapStory, set = window.dash_clientside && window.dash_clientside.set_props;
+  if (!cur || !set) { return; }
+  if (cur.story.source !== "dataset") { set("store-story", {data: null}); }
+  else { set("store-escape", {data: Date.now()}); }  /* the state callback leaves the story at its step's view */
+  if (document.fullscreenElement && document.exitFullscreen) { document.exitFullscreen().catch(function () {}); }
+}
+document.addEventListener("keydown", function (event) {
+  var cur = window.__citemapStory;
+  if (!cur || event.altKey || event.ctrlKey || event.metaKey) { return; }
+  var t = event.target, typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
+  if (typing) { return; }
+  var k = event.key, i = cur.index;
+  var to = {ArrowRight: i + 1, " ": i + 1, PageDown: i + 1, ArrowLeft: i - 1, PageUp: i - 1, Home: 0,
+            End: cur.story.steps.length - 1}[k];
+  if (to !== undefined) { event.preventDefault(); citemapGoToStep(to); return; }
+  if (k === "Escape") { event.preventDefault(); event.stopImmediatePropagation(); citemapLeaveStory(); }
+}, true);
+document.addEventListener("click", function (event) {
+  var b = event.target && event.target.closest && event.target.closest(".present-button");
+  if (!b || !window.__citemapStory) { return; }
+  var i = window.__citemapStory.index;
+  if (b.id === "button-present-next") { citemapGoToStep(i + 1); }
+  if (b.id === "button-present-prev") { citemapGoToStep(i - 1); }
+  if (b.id === "button-present-exit") { citemapLeaveStory(); }
+  if (b.id === "button-present-full" && document.documentElement.requestFullscreen) {
+    document.documentElement.requestFullscreen().catch(function () {});  /* refused: the page fills the window */
   }
 });
 
@@ -577,7 +669,10 @@ window.citemapLabels = (function () {
     }
     return w;
   }
-  function screenPx() { return window.innerWidth >= 1700 ? 15 : 13; }
+  function screenPx() {  /* presenting: 19 px, readable on a projector */
+    if (document.documentElement.classList.contains("presenting")) { return 19; }
+    return window.innerWidth >= 1700 ? 15 : 13;
+  }
   function rank(n) {
     if (n.hasClass("selected")) { return 0; }
     if (n.hasClass("seed")) { return 1; }

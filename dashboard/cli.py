@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from dashboard.dataset import DatasetError, default_data
+from dashboard.stories import StoryError, read_story, story_names
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -123,6 +124,12 @@ def info_text(store) -> str:
     ]
     for note in meta.get("notes", []):
         lines.append(f"note       {note}")
+    for name in story_names(store.folder):
+        try:
+            story = read_story(store.folder, name)
+            lines.append(f"story      {name}: “{story.title}”, {len(story.steps)} steps (open /?story={name})")
+        except StoryError as e:
+            lines.append(f"story      {name}: cannot be used: {e}")
     seeds = meta.get("seeds") or []
     if seeds:
         lines.append("seeds")

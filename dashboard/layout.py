@@ -9,6 +9,7 @@ from dashboard.graph.naming import about_line
 from dashboard.graph.state import LAYOUTS
 from dashboard.graph.years import year_floor
 from dashboard.store import Store
+from dashboard.stories import StoryError, read_story, story_names
 
 cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
 
@@ -119,6 +120,54 @@ def _filters(store: Store) -> html.Div:
                   figure={"data": [], "layout": {"height": 170}}),
         html.H2("Seeds"),
         html.Div(id="div-seeds", className="seeds"),
+        _story(store),
+    ])
+
+
+def _story(store: Store) -> html.Details:
+    """Stories: the dataset's own (presented from the link ``?story=NAME``), and one written here, step by step
+    (kept in this browser; downloaded as a file; a file loaded back)."""
+    shipped = []
+    for name in story_names(store.folder):
+        try:
+            title = read_story(store.folder, name).title
+        except StoryError:
+            continue  # presenting it says what is wrong with it
+        shipped.append(html.Li(html.A(title, href=f"?story={name}", className="story-link", id=f"a-story-{name}")))
+    return html.Details(className="story", id="details-story", children=[
+        html.Summary("Stories and presenting", className="story-summary"),
+        html.Ul(shipped, className="story-shipped") if shipped else None,
+        html.Label("A story of your own", htmlFor="input-story-title", className="control-label"),
+        dcc.Input(id="input-story-title", value="My story", debounce=True, maxLength=200, className="story-input",
+                  persistence=True, persistence_type="local"),
+        html.Div(className="story-buttons", children=[
+            html.Button("Add this view", id="button-story-add", className="button small", n_clicks=0),
+            html.Button("Present", id="button-story-present", className="button small", n_clicks=0),
+            html.Button("Download", id="button-story-download", className="button small", n_clicks=0),
+            dcc.Upload(id="upload-story", accept=".json", multiple=False, max_size=256 * 1024,
+                       className="upload-story", children=html.Button("Load a file", className="button small")),
+        ]),
+        html.Div(id="div-story-status", className="story-status", role="status"),
+        html.Div(id="div-story-steps"),
+        dcc.Download(id="download-story"),
+    ])
+
+
+def _present() -> html.Div:
+    """Presenting a story: the step's title and caption over the map, its number, and the keys' buttons
+    (assets/citemap.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
+    return html.Div(id="div-present", className="present", style={"display": "none"}, children=[
+        html.Div(className="present-text", children=[
+            html.Div(id="div-present-title", className="present-title"),
+            dcc.Markdown(id="md-present-caption", className="present-caption", link_target="_blank"),
+        ]),
+        html.Div(className="present-controls", children=[
+            html.Button("‹", id="button-present-prev", className="present-button", title="back (Left, PageUp)"),
+            html.Span(id="span-present-count", className="present-count"),
+            html.Button("›", id="button-present-next", className="present-button", title="next (Right, PageDown)"),
+            html.Button("full screen", id="button-present-full", className="present-button small-text"),
+            html.Button("✕", id="button-present-exit", className="present-button", title="leave (Esc)"),
+        ]),
     ])
 
 
@@ -204,6 +253,7 @@ def _tabs() -> html.Nav:
 def _graph_area() -> html.Main:
     return html.Main(className="graph-area", children=[
         html.Div(id="div-notices", className="notices", role="status"),
+        _present(),
         html.Div(className="map-box", children=[  # the map, with its zoom controls over its top right corner
             dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
                         overlay_style={"visibility": "visible", "opacity": 0.6},
@@ -254,9 +304,11 @@ def _panel() -> html.Aside:
 
 def make_layout(store: Store, library: dict | None = None) -> html.Div:
     """The page; ``library``: the server's default "in my library" match (``citemap serve --library``)."""
-    return html.Div(className="app", children=[
+    return html.Div(className="app", id="div-app", children=[
         dcc.Location(id="url", refresh=False),
         dcc.Store(id="store-view-state"),
+        dcc.Store(id="store-story"),  # the story being presented: {source, name, title, steps, step} or null
+        dcc.Store(id="store-story-draft", storage_type="local"),  # the story written in this browser
         # {"name", "entries", "matched", "ids"}: the visitor's library, matched by POST /library; kept in this tab
         dcc.Store(id="store-library", storage_type="session", data=library),
         dcc.Store(id="store-library-error"),

@@ -52,5 +52,7 @@ def test_python_dash_m_and_console_script_agree() -> None:
     r = subprocess.run([sys.executable, "-m", "dashboard", "info", "--data", str(DEFAULT_DATA)],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0 and "papers     30,377" in r.stdout
+    assert "story      seeds: “Three papers on what self-attention can express”, 5 steps (open /?story=seeds)" \
+        in r.stdout
     r = subprocess.run([sys.executable, "-m", "dashboard", "--help"], capture_output=True, text=True, timeout=60)
     assert all(word in r.stdout for word in ("serve", "import", "info"))

@@ -374,9 +374,9 @@ def test_each_rejection_says_why(app) -> None:
     assert _why(app, {**ping, "outputs": None}) == "outputs: expected store-pong.data"
     state = real_request(app, "url.search")
     n = len(output_specs(state["output"])[1])
-    assert _why(app, state) is None and n == 10
-    assert _why(app, {**state, "outputs": state["outputs"][:1]}) == "outputs: expected 10 output(s)"
-    assert _why(app, {**state, "outputs": state["outputs"][0]}) == "outputs: expected 10 output(s)"
+    assert _why(app, state) is None and n == 11
+    assert _why(app, {**state, "outputs": state["outputs"][:1]}) == "outputs: expected 11 output(s)"
+    assert _why(app, {**state, "outputs": state["outputs"][0]}) == "outputs: expected 11 output(s)"
     assert _why(app, {**state, "outputs": state["outputs"][::-1]}) == "outputs: expected url.search"
 
 

@@ -88,3 +88,55 @@ def test_an_unknown_or_malformed_story_name_says_which_there_are(tmp_path: Path)
     (tmp_path / "stories" / "bad.json").write_text('{"format": "citemap-story", "version": 1}')
     with pytest.raises(StoryError, match=f"{tmp_path / 'stories' / 'bad.json'}: field 'title'"):
         read_story(tmp_path, "bad")
+
+
+def test_drafts_are_edited_as_plain_data_and_listed_for_editing() -> None:
+    from dashboard.callbacks.story import steps_list
+    from dashboard.stories import draft_of, edit_draft, story_file
+
+    d = edit_draft(None, "add", value={"title": "A", "view": "?seeds=a"})
+    d = edit_draft(d, "add", value={"title": "B", "view": "?seeds=b"})
+    d = edit_draft(d, "add", value={"title": "C", "view": "not a view"})  # dropped
+    assert [s["title"] for s in d["steps"]] == ["A", "B"]
+    d = edit_draft(edit_draft(d, "down", 0), "caption", 0, "*b*")
+    assert [(s["title"], s["caption"]) for s in d["steps"]] == [("B", "*b*"), ("A", "")]
+    assert edit_draft(d, "up", 0) == d and edit_draft(d, "delete", 7) == d
+    d = edit_draft(edit_draft(d, "delete", 1), "story-title", value="Mine")
+    assert d == {"title": "Mine", "steps": [{"title": "B", "view": "?seeds=b", "caption": "*b*"}]}
+    assert parse_story("x", story_file(d)).steps[0].caption == "*b*"
+    with pytest.raises(StoryError, match="this story: field 'steps' must be a non-empty list"):
+        story_file(edit_draft(d, "delete", 0))
+    assert draft_of("junk") == {"title": "My story", "steps": []}
+    listed = str(steps_list(d))
+    assert "story-title" in listed and "'index': 0" in listed and "Caption of step 1" in listed
+
+
+def test_a_link_to_a_story_step_is_that_steps_view_presented(default_store) -> None:
+    from dashboard.callbacks.common import read_state
+    from dashboard.callbacks.state import apply_action, story_data
+    from dashboard.graph.state import encode_query
+
+    steps = read_story(DEFAULT_DATA, "seeds").steps
+    state, notices = read_state(default_store, "?story=seeds&step=2")
+    assert notices == [] and (state.story, state.step) == ("seeds", 2)
+    assert state.path == ("2110.10090", "2006.04862") and encode_query(state) == "?story=seeds&step=2"
+    assert encode_query(read_state(default_store, "?story=seeds&step=1")[0]) == "?story=seeds"
+    data = story_data(default_store, state)
+    assert (data["source"], data["step"], len(data["steps"])) == ("dataset", 2, len(steps))
+    left, _ = apply_action(default_store, state, "store-escape", 1, None)
+    assert left.story is None and encode_query(left) == steps[1].view
+    far, notices = read_state(default_store, "?story=seeds&step=99")
+    assert far.step == len(steps) and notices == [f"step=99 is outside 1-{len(steps)}; using {len(steps)}."]
+
+
+def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(tiny) -> None:
+    from dashboard.callbacks.common import read_state
+
+    folder = tiny.folder / "stories"
+    folder.mkdir(exist_ok=True)
+    (folder / "bad.json").write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "B", "steps": [
+        {"title": "fine", "view": "?seeds=a"}, {"title": "wrong", "view": "?seeds=zz"}]}))
+    state, notices = read_state(tiny, "?story=bad&seeds=b")
+    assert state.story is None and state.seeds == ("b",)
+    assert notices == [f"Story: {folder / 'bad.json'}, step 2: field 'view': Unknown paper id in seeds: 'zz' (not in "
+                       "this dataset; left out)."]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dash import Dash
 
-from dashboard.callbacks import clientside, export, render, search, state
+from dashboard.callbacks import clientside, export, render, search, state, story
 from dashboard.store import Store
 
 
@@ -13,4 +13,5 @@ def register_callbacks(app: Dash, store: Store) -> None:
     render.register(app, store)
     search.register(app, store)
     export.register(app, store)
+    story.register(app, store)
     clientside.register(app)

@@ -14,6 +14,7 @@ def register(app: Dash) -> None:
         Input("store-view-state", "data"),
         Input("store-library", "data"),
         Input("radio-library", "value"),
+        State("store-story", "data"),  # a story's step may set the camera
         prevent_initial_call=True,
     )
     app.clientside_callback(  # POST /library (dashboard/app.py): the file's papers in this dataset, kept in the tab
@@ -45,4 +46,22 @@ def register(app: Dash) -> None:
         Input("graph-citations", "mouseoverNodeData"),
         Input("graph-citations", "mouseoverEdgeData"),  # a similarity link, hovered or tapped: why they are similar
         Input("graph-citations", "tapEdgeData"),
+    )
+    app.clientside_callback(  # a story written here or loaded from a file: present it from its first step
+        ClientsideFunction(namespace="citemap", function_name="presentDraft"),
+        Output("store-story", "data", allow_duplicate=True),
+        Output("url", "search", allow_duplicate=True),
+        Input("button-story-present", "n_clicks"),
+        State("store-story-draft", "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(  # presenting: the page's frame, the step's title, caption and number
+        ClientsideFunction(namespace="citemap", function_name="presentOverlay"),
+        Output("div-app", "className"),
+        Output("div-present", "style"),
+        Output("div-present-title", "children"),
+        Output("md-present-caption", "children"),
+        Output("span-present-count", "children"),
+        Input("store-story", "data"),
+        Input("store-view-state", "data"),
     )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dashboard.graph.state import Context, ViewState, parse_query
+from dashboard.graph.state import Context, ViewState, parse_query, replace_ctx
 from dashboard.store import Store
+from dashboard.stories import STORIES_DIR, Story, check_views, read_story
 
 
 def default_seeds(store: Store) -> list[str]:
@@ -25,7 +26,26 @@ def _context_parts(store: Store) -> tuple[tuple[str, ...], tuple[str, ...], tupl
 def context(store: Store) -> Context:
     seeds, areas, bounds = _context_parts(store)
     return Context(is_paper=lambda pid: store.row(pid) is not None, default_seeds=seeds, areas=areas,
-                   year_bounds=bounds)
+                   year_bounds=bounds, story_views=lambda name: [s.view for s in dataset_story(store, name).steps])
+
+
+def dataset_story(store: Store, name: str) -> Story:
+    """A story the dataset ships, its views checked against it (a StoryError says what is wrong, naming the file
+    and the step); read again when its file changes."""
+    path = store.folder / STORIES_DIR / f"{name}.json"
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return _dataset_story(store, name, stamp)
+
+
+@lru_cache(maxsize=16)
+def _dataset_story(store: Store, name: str, stamp: int) -> Story:
+    story = read_story(store.folder, name)
+    plain = replace_ctx(context(store))
+    check_views(story, lambda view: parse_query(view, plain)[1], where=str(store.folder / STORIES_DIR / f"{name}.json"))
+    return story
 
 
 def read_state(store: Store, query: object) -> tuple[ViewState, list[str]]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from dash import ALL, Dash, Input, Output, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
-from dashboard.callbacks.common import context, read_state
+from dashboard.callbacks.common import context, dataset_story, read_state
 from dashboard.graph.neighbourhood import new_neighbours
 from dashboard.graph.state import (
     LIMIT_STEP,
@@ -95,7 +95,9 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         return (replace(state, years=years) if years else state), notices
     if trig == "store-chart-clear":  # a double-click on the chart: its year selection cleared
         return replace(state, years=None), notices
-    if trig == "store-escape":
+    if trig == "store-escape":  # leaves a story being presented (at its step's view), else the selection
+        if state.story:
+            return replace(state, story=None, step=1), notices
         return replace(state, selected=None), notices
     if trig == "input-search":
         rows = store.search(search_text, 1) if isinstance(search_text, str) else []
@@ -137,6 +139,12 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
     return state, notices
 
 
+def story_data(store: Store, state: ViewState) -> dict:
+    """The story a state presents, as the page presents it (assets/citemap.js: its steps, which one)."""
+    story = dataset_story(store, state.story)
+    return {"source": "dataset", "name": story.name, "step": state.step, **story.as_json()}
+
+
 def notice_list(notices: list[str]) -> list:
     """Notices above the graph, each with a button that dismisses it (assets/citemap.js)."""
     return [html.Div(className="notice", children=[
@@ -155,6 +163,7 @@ def register(app: Dash, store: Store) -> None:
         Output("radio-mode", "value"),
         Output("input-search", "value"),
         Output("div-notices", "children"),
+        Output("store-story", "data"),
         Input("url", "search"),
         Input("graph-citations", "tapNodeData"),
         Input("button-reset", "n_clicks"),
@@ -195,6 +204,8 @@ def register(app: Dash, store: Store) -> None:
         else:
             state, _ = read_state(store, current)
             state, notices = apply_action(store, state, trig, value, search_text)
+            if state.story:  # any action but the story's own keys (which change the URL) leaves the story
+                state = replace(state, story=None, step=1)
             state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
             notices += more
         notices += build_subgraph(store, state).notices  # what the view itself has to say (a path not found)
@@ -202,8 +213,10 @@ def register(app: Dash, store: Store) -> None:
         years = slider_value(store, state.years)
         clear_search = "" if trig == "input-search" or (isinstance(trig, dict)
                                                           and trig.get("type", "").startswith("search")) else no_update
+        was_story = isinstance(current, str) and "story=" in current
+        story = story_data(store, state) if state.story else (None if was_story else no_update)
         return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,
-                state.color, state.layout, state.mode, clear_search, notice_list(notices))
+                state.color, state.layout, state.mode, clear_search, notice_list(notices), story)
 
 
 def _finite(value: object) -> bool:

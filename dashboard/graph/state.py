@@ -8,7 +8,8 @@ URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``
 ``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year|cluster`` ``clusters=0,2`` (the
 clusters shown, by number, with ``color=cluster``) ``mode=citations|similar`` ``limit=N`` (citations: neighbours
 shown per expanded paper and direction; similar: papers similar to the seeds, default 40, at most 200)
-``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map).
+``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map). ``story=NAME``
+``step=N``: step N of a story the dataset ships (its view; the other names are then left out).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class ViewState:
     mode: str = "citations"
     path: tuple[str, str] | None = None
     clusters: tuple[int, ...] | None = None  # None: every cluster
+    story: str | None = None  # a dataset's story being presented: the view is its step's (``story=NAME&step=N``)
+    step: int = 1
 
     @property
     def filtered(self) -> bool:
@@ -69,6 +72,8 @@ class Context:
     areas: Sequence[str] = ()
     year_bounds: tuple[int, int] | None = None
     notices: list[str] = field(default_factory=list)
+    # the views of a story's steps (the step queries, in order), or an error naming what is wrong with it
+    story_views: Callable[[str], list[str]] | None = None
 
 
 def _ids(value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = ()) -> list[str]:
@@ -145,8 +150,10 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
     params: dict[str, str] = {}
     for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
         params[key] = value  # the last value of a repeated name wins
+    if params.get("story") and ctx.story_views is not None:
+        return _story_state(params, ctx)
     known = {"seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "mode",
-             "path", "clusters"}
+             "path", "clusters", "story", "step"}
     unknown = sorted(k for k in params if k not in known)
     if unknown:
         ctx.notices.append(f"Unknown link parameter(s) ignored: {', '.join(k[:30] for k in unknown[:5])}.")
@@ -191,6 +198,31 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
     return state, list(ctx.notices)
 
 
+def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[str]]:
+    """A story's step: its view, presented (``story``, ``step`` set); a story that cannot be read is a notice and
+    the rest of the link is read as a view."""
+    name = params["story"][:64]
+    try:
+        views = ctx.story_views(name)  # type: ignore[misc]
+    except ValueError as e:
+        rest = "&".join(f"{k}={quote(v, safe=',._~-')}" for k, v in params.items() if k not in ("story", "step"))
+        state, notices = parse_query(rest, replace_ctx(ctx))
+        return state, [f"Story: {str(e).rstrip('.')}.", *notices]
+    step = 1
+    notices: list[str] = []
+    if params.get("step"):
+        step = _int(params["step"], "step", ctx, 1, len(views)) or 1
+        notices = list(ctx.notices)
+    state, more = parse_query(views[step - 1], replace_ctx(ctx))
+    return replace(state, story=name, step=step), notices + more
+
+
+def replace_ctx(ctx: Context) -> Context:
+    """The same context without stories (a step's view is a plain view)."""
+    return Context(is_paper=ctx.is_paper, default_seeds=ctx.default_seeds, areas=ctx.areas,
+                   year_bounds=ctx.year_bounds)
+
+
 def _clusters(value: str, ctx: Context) -> tuple[int, ...] | None:
     picked, bad = set(), []
     for raw in value.split(",")[:MAX_CLUSTERS * 2]:
@@ -222,6 +254,9 @@ def encode_query(state: ViewState) -> str:
 
     def ids(values: Sequence[str]) -> str:
         return ",".join(quote(v, safe="._~-") for v in values)
+
+    if state.story:  # a story's step: the story holds the view
+        return f"?story={quote(state.story, safe='_-')}" + (f"&step={state.step}" if state.step != 1 else "")
 
     parts = [f"seeds={ids(state.seeds)}"]
     if state.expand:

@@ -1,0 +1,124 @@
+"""Stories in the page: the dataset's story presented (the map takes the window, keys move between steps, Esc
+leaves at that view), a story written in the page, downloaded, loaded back and replayed, a malformed file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.browser.conftest import Page
+from tests.conftest import DEFAULT_DATA
+
+SEEDS = {"2106.03764", "2006.04862", "2110.10090"}
+
+
+def story_steps() -> list[dict]:
+    return json.loads((DEFAULT_DATA / "stories" / "seeds.json").read_text())["steps"]
+
+
+def canvas_share(p: Page) -> float:
+    return p.page.evaluate("() => document.querySelector('#graph-citations').getBoundingClientRect().width"
+                           " / window.innerWidth")
+
+
+def drawn(p: Page) -> tuple[frozenset[str], str]:
+    return frozenset(p.node_ids()), p.page.evaluate("() => window.location.search")
+
+
+def test_the_default_story_presents_full_width_and_keys_move_through_it(browser, default_server) -> None:
+    steps = story_steps()
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open("?story=seeds")
+        assert canvas_share(p) >= 0.95
+        assert not p.page.is_visible(".sidebar") and not p.page.is_visible(".panel")
+        assert p.text("#div-present-title") == steps[0]["title"] and p.text("#span-present-count") == "1 / 5"
+        assert "June 2020" in p.text("#md-present-caption")
+        px = p.page.evaluate("() => cy.nodes('.lbl').map(n => parseFloat(n.style('font-size')) * cy.zoom())")
+        assert px and min(px) >= 18  # a projector's labels
+        first = drawn(p)
+        p.page.keyboard.press("ArrowRight")
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=2'", timeout=15000)
+        p.settle()
+        second = drawn(p)
+        assert second[0] != first[0] and p.node_ids(".onpath")  # the chain between two seeds
+        assert p.text("#div-present-title") == steps[1]["title"] and p.text("#span-present-count") == "2 / 5"
+        p.page.keyboard.press("End")
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=5'", timeout=15000)
+        p.settle()
+        assert p.node_ids(".similar")
+        p.page.keyboard.press("PageUp")  # what a clicker sends
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=4'", timeout=15000)
+        p.settle()
+        p.page.keyboard.press("Escape")  # the explorer, at this step's view
+        p.page.wait_for_function("() => !window.location.search.includes('story=')", timeout=15000)
+        p.settle()
+        assert p.query() == steps[3]["view"]
+        assert p.page.is_visible(".sidebar") and not p.page.is_visible("#div-present")
+        assert set(p.node_ids(".seed")) == SEEDS and "selected" in p.classes("1706.03762")
+
+
+def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, default_server,
+                                                                       tmp_path: Path) -> None:
+    views = ["?seeds=2106.03764", "?seeds=2106.03764&layout=timeline", "?seeds=2110.10090&mode=similar"]
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open(views[0])
+        p.page.click("#details-story summary")
+        for k, view in enumerate(views):
+            if k:
+                p.page.evaluate("v => window.dash_clientside.set_props('url', {search: v})", view)
+                p.page.wait_for_function("v => window.location.search === v", arg=view, timeout=15000)
+                p.settle()
+            p.page.click("#button-story-add")
+            p.page.wait_for_function("n => document.querySelectorAll('.story-step').length === n", arg=k + 1,
+                                     timeout=15000)
+        title = p.page.locator(".story-step input").nth(1)
+        title.fill("On a timeline")
+        title.press("Enter")
+        p.page.wait_for_function("() => (JSON.parse(localStorage.getItem('store-story-draft')) || {steps: []})"
+                                 ".steps.map(s => s.title).includes('On a timeline')", timeout=15000)
+        with p.page.expect_download() as got:
+            p.page.click("#button-story-download")
+        path = tmp_path / "story.json"
+        got.value.save_as(path)
+        doc = json.loads(path.read_text())
+        assert doc["format"] == "citemap-story" and [s["view"] for s in doc["steps"]] == views
+        assert doc["steps"][1]["title"] == "On a timeline"
+    with Page(browser, default_server.url, (1280, 800)) as p:  # another visitor, nothing in their browser yet
+        p.open("?seeds=1706.03762")
+        p.page.click("#details-story summary")
+        p.page.set_input_files("#upload-story input[type=file]", str(path))
+        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('3 steps')",
+                                 timeout=15000)
+        p.page.click("#button-story-present")
+        seen = []
+        for k, view in enumerate(views):
+            if k:
+                p.page.keyboard.press("ArrowRight")
+            p.page.wait_for_function("v => window.location.search === v", arg=view, timeout=15000)
+            p.settle()
+            seen.append((p.query(), p.text("#span-present-count")))
+            assert canvas_share(p) >= 0.95
+        assert seen == [(v, f"{k + 1} / 3") for k, v in enumerate(views)]
+        assert p.text("#div-present-title") == doc["steps"][2]["title"]
+        p.page.keyboard.press("Escape")
+        p.page.wait_for_function("() => !document.querySelector('.app.presenting')", timeout=15000)
+        assert p.query() == views[2]
+
+
+def test_a_malformed_story_file_is_a_notice_and_changes_nothing(browser, default_server, tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "T",
+                               "steps": [{"title": "ok", "view": "?seeds=2106.03764"},
+                                         {"title": "bad", "view": "?seeds=no-such-paper"}]}))
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open("?seeds=2106.03764")
+        p.page.click("#details-story summary")
+        p.page.set_input_files("#upload-story input[type=file]", str(bad))
+        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('broken')",
+                                 timeout=15000)
+        status = p.text("#div-story-status")
+        assert "broken.json, step 2: field 'view': Unknown paper id in seeds: 'no-such-paper'" in status
+        assert "Nothing was changed" in status and p.page.locator(".story-step").count() == 0
+        p.open("?story=nope")  # a story the dataset does not ship
+        assert "no story 'nope' in this dataset; there are: seeds" in p.text("#div-notices")
+        assert not p.page.is_visible("#div-present")
