@@ -72,6 +72,8 @@ function citemapCy() {
    stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its papers are in, when
    papers came, went or moved. A newer drawing stops an older one between slices. */
 var CITEMAP_SLICE = 2000;
+/* presenting: how long papers glide to their new places and new ones fade in (none under reduced motion) */
+var CITEMAP_GLIDE_MS = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 300;
 
 /* Plotly (the year charts) starts after the map is drawn, and it is plotly.js's basic bundle (bar charts are all
    the page draws; 1.2 MB against 4.8 MB): the full bundle's start was ~0.75 s of main thread that nothing can
@@ -141,7 +143,9 @@ async function citemapDraw(cy, elements) {
       }
     });
   });
-  glides.forEach(function (g) { g[0].animate({position: g[1]}, {duration: 500, easing: "ease-in-out-cubic"}); });
+  glides.forEach(function (g) {
+    g[0].animate({position: g[1]}, {duration: CITEMAP_GLIDE_MS, easing: "ease-in-out-cubic"});
+  });
   var r = cy.renderer(), big = papers > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
   if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
   if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
@@ -154,7 +158,7 @@ async function citemapDraw(cy, elements) {
       if (mine !== window.__citemapDrawing) { return false; }  /* a newer view is being drawn */
     }
     var added = cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
-    if (glide) { added.nodes().style("opacity", 0).animate({style: {opacity: 1}}, {duration: 500}); }
+    if (glide) { added.nodes().style("opacity", 0).animate({style: {opacity: 1}}, {duration: CITEMAP_GLIDE_MS}); }
   }
   citemapPlotlyMayStart();
   return true;
