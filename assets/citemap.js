@@ -390,7 +390,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     presentOverlay: function (story, query) {
       var step = citemapStoryStep(story, query);
       window.__citemapStory = step ? {story: story, index: step.index} : null;
+      var was = document.documentElement.classList.contains("presenting");
       document.documentElement.classList.toggle("presenting", !!step);
+      if (window.cy && was !== !!step) { citemapProjectorTheme(window.cy, !!step); }
       if (window.citemapLabels && window.cy) { window.citemapLabels.apply(window.cy); }
       if (!step) { return ["app", {display: "none"}, "", "", ""]; }
       return ["app presenting", {display: "flex"}, step.step.title, step.step.caption || "",
@@ -415,6 +417,17 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     }
   }
 });
+
+/* On a projector faint lines vanish: while presenting, citations are darker and every paper has a dark outline. */
+function citemapProjectorTheme(cy, on) {
+  if (on) {
+    cy.__citemapBaseStyle = cy.__citemapBaseStyle || cy.style().json();
+    cy.style().selector("edge").style({"line-color": "#6b7280", "target-arrow-color": "#6b7280", "opacity": 0.85})
+      .selector("node.paper").style({"border-color": "#1d2430", "border-width": 1.5}).update();
+  } else if (cy.__citemapBaseStyle) {
+    cy.style().fromJson(cy.__citemapBaseStyle).update();
+  }
+}
 
 /* The step of a story shown now ({step, index}), or null: a dataset's story by the link (``step=N``), a file's by
    the step the page moved to. */
@@ -478,6 +491,8 @@ document.addEventListener("click", function (event) {
   if (b.id === "button-present-next") { citemapGoToStep(i + 1); }
   if (b.id === "button-present-prev") { citemapGoToStep(i - 1); }
   if (b.id === "button-present-exit") { citemapLeaveStory(); }
+  if (b.id === "button-present-zip") { citemapExportStory("zip"); }
+  if (b.id === "button-present-pdf") { citemapExportStory("pdf"); }
   if (b.id === "button-present-full" && document.documentElement.requestFullscreen) {
     document.documentElement.requestFullscreen().catch(function () {});  /* refused: the page fills the window */
   }
@@ -534,6 +549,12 @@ function citemapTitleLines(ctx, title, width) {  /* the title's " · " parts on 
   String(title).split(" · ").forEach(function (part) {
     var next = line ? line + " · " + part : part;
     if (line && ctx.measureText(next).width > width) { lines.push(line); line = part; } else { line = next; }
+    while (ctx.measureText(line).width > width && line.indexOf(" ") > 0) {  /* a long part: cut between words */
+      var words = line.split(" "), head = words.shift();
+      while (words.length && ctx.measureText(head + " " + words[0]).width <= width) { head += " " + words.shift(); }
+      lines.push(head);
+      line = words.join(" ");
+    }
   });
   if (line) { lines.push(line); }
   return lines;
@@ -571,11 +592,26 @@ function citemapStar(x, y, r) {
   return pts;
 }
 async function citemapExportImage(cy, kind) {
-  var meta = Object.assign({}, window.__citemapMeta || {}), E = CITEMAP_EXPORT;
+  var meta = Object.assign({}, window.__citemapMeta || {});
   try {  /* the title line and file name: GET /image-title?<view> (dashboard/graph/naming.py) */
     var named = await fetch(citemapPrefix() + "image-title" + (meta.query || ""));
     if (named.ok) { Object.assign(meta, await named.json()); }
   } catch (e) { /* the image without its title is still the image */ }
+  var image = await citemapImage(cy, kind, meta);
+  citemapSave(image.blob, (meta.file || "citemap-graph") + "." + kind);
+}
+function citemapSave(blob, name) {
+  var a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+/* The map as it is on screen with ``meta.title`` above it (" · " parts on lines) and its legend below, as a PNG
+   (twice the screen's pixels) or SVG blob: {blob, width, height} (CSS pixels). */
+async function citemapImage(cy, kind, meta) {
+  var E = CITEMAP_EXPORT;
   var W = Math.round(cy.width()), H = Math.round(cy.height());
   var measure = document.createElement("canvas").getContext("2d");
   var lines = citemapTitleLines(measure, meta.title || "citemap", W - 32);
@@ -584,7 +620,7 @@ async function citemapExportImage(cy, kind) {
   var foot = 12 + 22 * rows, total = head + H + foot;
   var items = legend.map(function (p) { return {item: p.item, x: p.x, y: head + H + 20 + 22 * p.row}; });
   window.__citemapExportSize = [W, total];  /* what tests compare the file with */
-  var name = (meta.file || "citemap-graph") + "." + kind, blob;
+  var blob;
   if (kind === "svg") {
     var esc = function (t) { return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
     var inner = cy.svg({full: false, scale: 1, bg: "#ffffff"}).replace(/^<\?xml[^>]*>\s*/, "");
@@ -641,12 +677,82 @@ async function citemapExportImage(cy, kind) {
     });
     blob = await new Promise(function (resolve) { canvas.toBlob(resolve, "image/png"); });
   }
-  var a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  return {blob: blob, width: W, height: total};
+}
+
+/* A story exported: each step drawn in turn and taken as a PNG with the story's title, the step's number, title and
+   caption above the map; all of them in one zip (JSZip) or one PDF handout (jsPDF, a page a step, the text also as
+   text), both vendored in assets/vendor/ and loaded on first use. The page comes back to the step it was on. */
+function citemapScript(src, global) {
+  if (window[global]) { return Promise.resolve(window[global]); }
+  return new Promise(function (resolve, reject) {
+    var s = document.createElement("script");
+    s.src = citemapPrefix() + "assets/vendor/" + src;
+    s.onload = function () { resolve(window[global]); };
+    s.onerror = function () { reject(new Error("could not load " + src)); };
+    document.head.appendChild(s);
+  });
+}
+function citemapPlain(markdown) {  /* a caption's words without Markdown's marks */
+  return String(markdown || "").replace(/[*_`#>]+/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ").trim();
+}
+async function citemapStepDrawn(before) {  /* a step's map drawn (the rendered query moved on, nothing gliding) */
+  for (var t = 0; t < 200; t++) {
+    await new Promise(function (r) { setTimeout(r, 100); });
+    var g = document.getElementById("div-rendered-graph"), cy = window.cy;
+    if (g && g.textContent !== before && cy && cy.nodes().filter(function (n) { return n.animated(); }).empty() &&
+        !document.querySelector('[data-dash-is-loading="true"]')) { break; }
+  }
+  await new Promise(function (r) { setTimeout(r, 300); });  /* the labels of the new view */
+}
+async function citemapExportStory(kind) {
+  var cur = window.__citemapStory, cy = window.cy;
+  if (!cur || !cy || window.__citemapStoryExporting) { return; }
+  window.__citemapStoryExporting = true;
+  var story = cur.story, start = cur.index, n = story.steps.length, pages = [];
+  try {
+    var lib = kind === "zip" ? await citemapScript("jszip.min.js", "JSZip")
+      : (await citemapScript("jspdf.umd.min.js", "jspdf")).jsPDF;
+    for (var i = 0; i < n; i++) {
+      if (i !== window.__citemapStory.index) {
+        var before = (document.getElementById("div-rendered-graph") || {}).textContent;
+        citemapGoToStep(i);
+        await citemapStepDrawn(before);
+      }
+      var step = story.steps[i], caption = citemapPlain(step.caption);
+      var title = story.title + " · " + (i + 1) + " / " + n + ": " + step.title + (caption ? " · " + caption : "");
+      var meta = Object.assign({}, window.__citemapMeta || {}, {title: title});  /* the step's colours' legend */
+      pages.push({image: await citemapImage(cy, "png", meta), step: step, caption: caption});
+    }
+    var stem = (story.name || story.title || "story").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    if (kind === "zip") {
+      var zip = new lib();
+      pages.forEach(function (p, k) { zip.file(stem + "-step-" + String(k + 1).padStart(2, "0") + ".png", p.image.blob); });
+      citemapSave(await zip.generateAsync({type: "blob"}), stem + "-steps.zip");
+    } else {
+      var doc = new lib({orientation: "landscape", unit: "pt", format: "a4"});
+      var PW = doc.internal.pageSize.getWidth(), PH = doc.internal.pageSize.getHeight();
+      for (var k = 0; k < pages.length; k++) {
+        if (k) { doc.addPage(); }
+        var p = pages[k], img = p.image, textH = 54;
+        var scale = Math.min((PW - 48) / img.width, (PH - 48 - textH) / img.height);
+        var url = await new Promise(function (resolve) {
+          var r = new FileReader();
+          r.onload = function () { resolve(r.result); };
+          r.readAsDataURL(img.blob);
+        });
+        doc.setFontSize(14);
+        doc.text(story.title + " (" + (k + 1) + " / " + pages.length + "): " + p.step.title, 24, 30, {maxWidth: PW - 48});
+        doc.setFontSize(10);
+        if (p.caption) { doc.text(p.caption, 24, 48, {maxWidth: PW - 48}); }
+        doc.addImage(url, "PNG", 24, 24 + textH, img.width * scale, img.height * scale);
+      }
+      citemapSave(doc.output("blob"), stem + "-handout.pdf");
+    }
+  } finally {
+    window.__citemapStoryExporting = false;
+    if (window.__citemapStory && window.__citemapStory.index !== start) { citemapGoToStep(start); }
+  }
 }
 
 document.addEventListener("input", function (event) {

@@ -166,6 +166,10 @@ def _present() -> html.Div:
             html.Span(id="span-present-count", className="present-count"),
             html.Button("›", id="button-present-next", className="present-button", title="next (Right, PageDown)"),
             html.Button("full screen", id="button-present-full", className="present-button small-text"),
+            html.Button("PNGs", id="button-present-zip", className="present-button small-text",
+                        title="every step as a PNG, in one zip"),
+            html.Button("PDF", id="button-present-pdf", className="present-button small-text",
+                        title="every step on a page of one PDF handout"),
             html.Button("✕", id="button-present-exit", className="present-button", title="leave (Esc)"),
         ]),
     ])

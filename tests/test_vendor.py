@@ -31,3 +31,15 @@ def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
     assert set(re.findall(r'"type": "(\w+)"', figures)) <= {"bar", "scatter", "pie"}
     assert (ROOT / "assets" / "vendor" / "plotly-basic.LICENSE").read_text(encoding="utf-8").startswith(
         "MIT License")
+
+
+def test_the_story_exports_libraries_are_vendored_with_their_licences() -> None:
+    """A story's PNGs go in a zip made by JSZip and its handout in a PDF made by jsPDF (assets/citemap.js loads
+    them on first use): both vendored whole, minified as published, with their MIT licences."""
+    vendor = ROOT / "assets" / "vendor"
+    assert "JSZip v3.10.2" in (vendor / "jszip.min.js").read_text(encoding="utf-8")[:200]
+    assert "Version 4.2.1" in (vendor / "jspdf.umd.min.js").read_text(encoding="utf-8")[:300]
+    assert "The MIT License" in (vendor / "jszip.LICENSE").read_text(encoding="utf-8")
+    assert "Permission is hereby granted, free of charge" in (vendor / "jspdf.LICENSE").read_text(encoding="utf-8")
+    script = (ROOT / "assets" / "citemap.js").read_text(encoding="utf-8")
+    assert 'citemapScript("jszip.min.js", "JSZip")' in script and 'citemapScript("jspdf.umd.min.js", "jspdf")' in script

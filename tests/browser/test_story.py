@@ -35,6 +35,8 @@ def test_the_default_story_presents_full_width_and_keys_move_through_it(browser,
         assert "June 2020" in p.text("#md-present-caption")
         px = p.page.evaluate("() => cy.nodes('.lbl').map(n => parseFloat(n.style('font-size')) * cy.zoom())")
         assert px and min(px) >= 18  # a projector's labels
+        edge = "() => cy.edges()[0].style('line-color')"
+        assert p.page.evaluate(edge) == "rgb(107,114,128)"  # and darker lines
         first = drawn(p)
         p.page.keyboard.press("ArrowRight")
         p.page.wait_for_function("() => window.location.search === '?story=seeds&step=2'", timeout=15000)
@@ -55,6 +57,7 @@ def test_the_default_story_presents_full_width_and_keys_move_through_it(browser,
         assert p.query() == steps[3]["view"]
         assert p.page.is_visible(".sidebar") and not p.page.is_visible("#div-present")
         assert set(p.node_ids(".seed")) == SEEDS and "selected" in p.classes("1706.03762")
+        assert p.page.evaluate(edge) in ("rgb(185,193,205)", "rgb(225,29,72)")  # the explorer's own colours again
 
 
 def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, default_server,
@@ -122,3 +125,33 @@ def test_a_malformed_story_file_is_a_notice_and_changes_nothing(browser, default
         p.open("?story=nope")  # a story the dataset does not ship
         assert "no story 'nope' in this dataset; there are: seeds" in p.text("#div-notices")
         assert not p.page.is_visible("#div-present")
+
+
+def test_a_story_exports_as_a_zip_of_pngs_and_a_pdf_handout(browser, default_server, tmp_path: Path) -> None:
+    import re
+    import struct
+    import zipfile
+
+    steps = story_steps()
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open("?story=seeds&step=2")
+        with p.page.expect_download(timeout=120000) as got:
+            p.page.click("#button-present-zip")
+        zpath = tmp_path / "steps.zip"
+        got.value.save_as(zpath)
+        with zipfile.ZipFile(zpath) as z:
+            names = z.namelist()
+            assert names == [f"seeds-step-{k:02d}.png" for k in range(1, len(steps) + 1)]
+            for name in names:
+                png = z.read(name)
+                width, height = struct.unpack(">II", png[16:24])
+                assert png[:8] == b"\x89PNG\r\n\x1a\n" and width == 2 * 1280 and height > 2 * 700
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=2'", timeout=30000)
+        with p.page.expect_download(timeout=120000) as got:
+            p.page.click("#button-present-pdf")
+        pdf = got.value.path().read_bytes() if got.value.path() else b""
+        assert pdf.startswith(b"%PDF")
+        assert len(re.findall(rb"/Type /Page\b(?!s)", pdf)) == len(steps)
+        for step in steps:
+            assert step["title"].encode("latin-1") in pdf  # the titles are text in the handout, not only pixels
+        assert p.query() == "?story=seeds&step=2"  # back where it was
