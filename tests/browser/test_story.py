@@ -155,3 +155,28 @@ def test_a_story_exports_as_a_zip_of_pngs_and_a_pdf_handout(browser, default_ser
         for step in steps:
             assert step["title"].encode("latin-1") in pdf  # the titles are text in the handout, not only pixels
         assert p.query() == "?story=seeds&step=2"  # back where it was
+
+
+def test_a_steps_camera_sets_zoom_and_centre(browser, default_server, tmp_path: Path) -> None:
+    path = tmp_path / "camera.json"
+    path.write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "Camera", "steps": [
+        {"title": "Close on a seed", "view": "?seeds=2106.03764", "camera": {"zoom": 2.5, "x": 0, "y": 0}},
+        {"title": "Fitted", "view": "?seeds=2106.03764&layout=concentric"}]}))
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open("?seeds=2110.10090")
+        p.page.click("#details-story summary")
+        p.page.set_input_files("#upload-story input[type=file]", str(path))
+        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('2 steps')",
+                                 timeout=15000)
+        p.page.click("#button-story-present")
+        p.page.wait_for_function("() => window.location.search === '?seeds=2106.03764'", timeout=15000)
+        p.settle()
+        p.page.wait_for_function("() => Math.abs(cy.zoom() - 2.5) < 1e-6", timeout=10000)
+        centre = p.page.evaluate("() => { const e = cy.extent(); return [(e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2]; }")
+        assert abs(centre[0]) < 1 and abs(centre[1]) < 1
+        p.page.keyboard.press("ArrowRight")
+        p.page.wait_for_function("() => window.location.search.includes('layout=concentric')", timeout=15000)
+        p.settle()
+        fitted = p.page.evaluate("""() => { const b = cy.nodes('.paper').renderedBoundingBox(
+            {includeLabels: false}); return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height(); }""")
+        assert fitted and abs(p.page.evaluate("() => cy.zoom()") - 2.5) > 0.01
