@@ -20,7 +20,7 @@ def test_default_dataset_figures(default_store: Store, store: Store) -> None:
     m = re.search(r"It holds ([\d,]+) papers and ([\d,]+) citation edges \((\d+) MB with its index\)", README)
     assert m, "the README no longer states the default dataset's size"
     assert (number(m[1]), number(m[2])) == (default_store.n, default_store.n_citations)
-    size = sum(f.stat().st_size for f in default_store.folder.rglob("*") if f.is_file())
+    size = sum(f.stat().st_size for f in default_store.build.rglob("*") if f.is_file())  # the build it serves
     assert abs(size / 2**20 - int(m[3])) < 1
     m = re.search(r"counts them: mlsanity pages ([\d,]+), arxiv-2023 ([\d,]+)\)", README)
     assert m and default_store.source_counts() == {"mlsanity pages": number(m[1]), "arxiv-2023": number(m[2])}
