@@ -1,4 +1,4 @@
-"""``citemap`` command line: serve, import, info, verify."""
+"""``citemap`` command line: serve, import, fetch, info, verify, builds."""
 
 from __future__ import annotations
 
@@ -48,6 +48,22 @@ def cmd_import(args: argparse.Namespace) -> int:
     print(f"citemap: wrote {args.out}")
     for key, value in summary.items():
         print(f"  {key:<{width}}  {value:,}" if isinstance(value, int) else f"  {key:<{width}}  {value}")
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    """A dataset from a web API around seed papers (only OpenAlex so far), through the normal importer."""
+    from dashboard.fetch.openalex import fetch_openalex
+
+    summary = fetch_openalex(args.ids, args.out, hops=args.hops, max_citers=args.max_citers,
+                             max_papers=args.max_papers, mailto=args.mailto, cache=args.cache,
+                             progress=not args.quiet)
+    print(f"citemap: wrote {args.out}")
+    rows = {"requests": f"{summary['requests']:,} ({summary['retries']:,} of them retries)",
+            "from cache": f"{summary['from_cache']:,}", "papers": f"{summary['papers']:,}",
+            "citations": f"{summary['citations']:,}"}
+    for key, value in rows.items():
+        print(f"  {key:<10}  {value}")
     return 0
 
 
@@ -177,6 +193,23 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.set_defaults(func=cmd_import)
+
+    f = sub.add_parser("fetch", help="build a dataset folder from a web API around seed papers")
+    f.add_argument("source", choices=["openalex"], help="the API (openalex)")
+    f.add_argument("ids", nargs="+", metavar="ID",
+                   help="seed papers: OpenAlex work ids (W2741809807), DOIs or arXiv ids (1706.03762)")
+    f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
+    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
+                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
+    f.add_argument("--max-citers", type=int, default=200, help="citers fetched per paper, most cited first "
+                                                               "(default 200)")
+    f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
+    f.add_argument("--mailto", help="your e-mail address, sent with each request as OpenAlex asks "
+                                    "(default: $OPENALEX_MAILTO)")
+    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
+                                   "one asks nothing (default: OUT.cache beside --out)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(func=cmd_fetch)
 
     n = sub.add_parser("info", help="describe a dataset")
     n.add_argument("--data", help="dataset folder (default: the packaged default dataset)")

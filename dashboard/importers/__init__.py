@@ -103,10 +103,16 @@ def merge_info(first: dict[str, Any], others: list[dict[str, Any]]) -> dict[str,
     return info
 
 
+ExtraMeta = dict[str, Any] | Callable[[DatasetBuilder], dict[str, Any]]
+
+
 def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
-               merge: list[tuple[str, list[Path]]] = (), **options: Any) -> dict[str, Any]:
+               merge: list[tuple[str, list[Path]]] = (), extra_meta: ExtraMeta | None = None,
+               **options: Any) -> dict[str, Any]:
     """Build a dataset from ``sources`` (and the ``merge`` sources after them, into the same papers) and write
-    it to ``out``; returns the summary."""
+    it to ``out``; returns the summary. ``extra_meta`` (a dict, or a function of the built builder, e.g. to
+    name the dataset ids of seeds) is added to ``dataset.json`` over the importer's own keys
+    (``citemap fetch`` records its query there)."""
     if fmt not in FORMATS:
         raise InputError(fmt, f"unknown format; known: {', '.join(sorted(FORMATS))}")
     paths = expand_sources(sources)
@@ -119,6 +125,7 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     info = merge_info(info, others)
     papers, citations, summary = builder.build()
     command = argv if argv is not None else ["citemap", *sys.argv[1:]]
-    meta = {**info, "format_in": fmt, "built_with": shlex.join(command), "summary": summary}
+    extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
+    meta = {**info, **extra, "format_in": fmt, "built_with": shlex.join(command), "summary": summary}
     write_dataset(out, papers, citations, meta)
     return summary
