@@ -38,7 +38,27 @@ _UTF8_LOCALE = ("an encoding left to the locale: UTF-8 on every machine this run
                 "same text")
 _ONLY_SLOWER = "the same result by a slower path"
 _UNIVERSAL_NEWLINES = "universal newlines split lines where newline='' does; JSON reads the same"
+_STORY_NAMES_KNOWN = ("story and step are names the plain parser knows and leaves alone (its context has no "
+                      "stories): the same state")
+_QUOTE_ROUND_TRIP = "parse_qsl decodes what quote encoded, whatever it kept: the same values"
+_SIMILAR_HAS_BOTH = "a similarity map always has its links' strengths and reasons"
 NAMED: dict[str, str] = {
+    "dashboard.security.x_validate_update__mutmut_49": "every server callback's spec has inputs and state",
+    "dashboard.graph.state.x__story_state__mutmut_4": "a story name longer than 64 characters is no story name "
+                                                      "(NAME_OK): refused either way",
+    "dashboard.graph.state.x__story_state__mutmut_13": _QUOTE_ROUND_TRIP,
+    "dashboard.graph.state.x__story_state__mutmut_14": _QUOTE_ROUND_TRIP,
+    "dashboard.graph.state.x__story_state__mutmut_16": _STORY_NAMES_KNOWN,
+    "dashboard.graph.state.x__story_state__mutmut_17": _STORY_NAMES_KNOWN,
+    "dashboard.graph.state.x__story_state__mutmut_18": _STORY_NAMES_KNOWN,
+    "dashboard.graph.state.x__story_state__mutmut_19": _STORY_NAMES_KNOWN,
+    "dashboard.graph.state.x__story_state__mutmut_29": "no story message ends in X: stripping X too changes nothing",
+    "dashboard.graph.state.x__path__mutmut_20": "path= with other than two ids is refused before: at most two reach "
+                                                "the cap",
+    "dashboard.graph.export.x__similar_attrs__mutmut_5": _SIMILAR_HAS_BOTH,
+    "dashboard.graph.export.x__similar_attrs__mutmut_16": _SIMILAR_HAS_BOTH,
+    "dashboard.graph.export.x__similar_attrs__mutmut_18": _SIMILAR_HAS_BOTH,
+    "dashboard.graph.neighbourhood.x_keep_rows__mutmut_8": "with no selected paper, None in the list matches no row",
     "dashboard.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
     "dashboard.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
     "dashboard.security.x_validate_update__mutmut_53": "every server callback's spec has inputs and state",

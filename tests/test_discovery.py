@@ -147,3 +147,38 @@ def test_clusters_a_map_does_not_have_are_a_notice(default_store: Store) -> None
     none = subgraph(default_store, replace(state, clusters=(11,)))
     assert none.notices[0].endswith("cluster 11 left out: showing them all.")
     assert len(none.rows) == len(subgraph(default_store, state).rows)
+
+
+def test_keep_rows_keeps_seeds_and_the_selected_paper_and_renumbers_edges(default_store: Store) -> None:
+    from dashboard.graph.neighbourhood import SEED, SELECTED, SIMILAR, Subgraph, keep_rows
+
+    rows = np.array([10, 11, 12, 13, 14], dtype=np.int64)
+    sub = Subgraph(rows=rows, roles=np.array([SEED, SIMILAR, SIMILAR, SIMILAR, SELECTED], dtype=np.uint8),
+                   edge_i=np.array([0, 1, 2, 1]), edge_j=np.array([1, 2, 3, 3]), expanded=[12, 13], seeds=[10],
+                   selected=14, hidden=2, edge_weight=np.array([0.1, 0.2, 0.3, 0.4]),
+                   edge_why=["w0", "w1", "w2", "w3"])
+    kept = keep_rows(default_store, sub, np.array([False, True, False, True, False]))
+    assert kept.rows.tolist() == [10, 11, 13, 14] and kept.roles.tolist() == [SEED, SIMILAR, SIMILAR, SELECTED]
+    # edges whose both ends stay, renumbered: 10-11 and 11-13
+    assert list(zip(kept.edge_i.tolist(), kept.edge_j.tolist(), strict=True)) == [(0, 1), (1, 2)]
+    assert kept.edge_weight.tolist() == [0.1, 0.4] and kept.edge_why == ["w0", "w3"]
+    assert kept.expanded == [13] and kept.hidden == 3
+    assert kept.layout_rows.tolist() == rows.tolist()  # positions are still computed on the whole
+    plain = replace(sub, edge_weight=None, edge_why=None, layout_rows=np.array([9, 10, 11, 12, 13, 14]))
+    kept = keep_rows(default_store, plain, np.array([True, False, False, False, False]))
+    assert kept.edge_weight is None and kept.edge_why is None and kept.layout_rows.tolist() == [9, 10, 11, 12, 13, 14]
+    assert keep_rows(default_store, sub, np.ones(5, dtype=bool)) is sub
+
+
+def test_the_filters_of_a_similarity_map_are_all_of_them(default_store: Store) -> None:
+    from dashboard.graph.neighbourhood import filter_fn
+
+    assert filter_fn(default_store, ViewState((ATTENTION,))) is None
+    state = ViewState((ATTENTION,), mode="similar", limit=20, areas=("cs.CV",), min_citations=20)
+    mask = filter_fn(default_store, state)
+    rows = np.arange(default_store.n)
+    assert (mask(rows) == default_store.filter_mask(rows, areas=("cs.CV",), min_citations=20)).all()
+    sub = similar_subgraph(default_store, state)
+    others = sub.rows[1:]
+    assert len(others) == 20 and (default_store.in_cited[others] >= 20).all()
+    assert default_store.area_mask(others, ["cs.CV"]).all()

@@ -270,3 +270,20 @@ def test_toggling_clusters_picks_some_and_none_means_all() -> None:
     assert two.clusters == (0, 2)
     assert toggle_cluster(toggle_cluster(two, "0"), "2").clusters is None
     assert toggle_cluster(state, "x") == state and toggle_cluster(state, "40") == state
+
+
+def test_cluster_numbers_stop_at_the_palette_and_notices_cut_what_they_quote() -> None:
+    from dashboard.graph.state import MAX_CLUSTERS, toggle_cluster
+
+    state, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={MAX_CLUSTERS}", ctx())
+    assert state.clusters is None and notices == [f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left "
+                                                  f"out: {MAX_CLUSTERS}."]
+    bad = ",".join(["x"] * 6 + ["y" * 15])
+    _, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={bad}", ctx())
+    assert notices == [f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left out: x, x, x, x, x."]
+    _, notices = parse_query("?seeds=2110.10090&color=cluster&clusters=1," + "z" * 15, ctx())
+    assert notices == [f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left out: {'z' * 10}."]
+    many = ",".join(str(k % MAX_CLUSTERS) for k in range(2 * MAX_CLUSTERS)) + ",zz"
+    _, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={many}", ctx())
+    assert notices == []  # values past twice the palette are not read
+    assert toggle_cluster(ViewState(("2110.10090",)), str(MAX_CLUSTERS)) == ViewState(("2110.10090",))

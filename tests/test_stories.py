@@ -140,3 +140,36 @@ def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(ti
     assert state.story is None and state.seeds == ("b",)
     assert notices == [f"Story: {folder / 'bad.json'}, step 2: field 'view': Unknown paper id in seeds: 'zz' (not in "
                        "this dataset; left out)."]
+
+
+def test_a_story_link_without_a_step_opens_at_the_first_and_a_bad_step_is_a_notice(default_store) -> None:
+    from dashboard.callbacks.common import read_state
+
+    steps = read_story(DEFAULT_DATA, "seeds").steps
+    first, notices = read_state(default_store, "?story=seeds")
+    plain, _ = read_state(default_store, steps[0].view)
+    assert notices == [] and first.step == 1 and first.seeds == plain.seeds and first.path == plain.path
+    bad, notices = read_state(default_store, "?story=seeds&step=x")
+    assert bad.step == 1 and notices == ["step='x' is not a whole number; ignored."]
+
+
+def test_a_link_with_a_story_that_cannot_be_read_keeps_the_rest_of_the_link(default_store) -> None:
+    from dashboard.callbacks.common import read_state
+
+    state, notices = read_state(default_store, "?story=nope&seeds=1706.03762,1810.04805&years=2018-2020&step=3")
+    assert (state.story, state.seeds, state.years) == (None, ("1706.03762", "1810.04805"), (2018, 2020))
+    assert notices == ["Story: no story 'nope' in this dataset; there are: seeds."]
+
+
+def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> None:
+    from dashboard.callbacks.common import read_state
+
+    folder = tiny.folder / "stories"
+    folder.mkdir(exist_ok=True)
+    for name, view in (("areas", "?seeds=a&areas=nope"), ("years", "?seeds=a&years=1900-2004")):
+        (folder / f"{name}.json").write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "T",
+                                                         "steps": [{"title": "x", "view": view}]}))
+    _, notices = read_state(tiny, "?story=areas")
+    assert notices == [f"Story: {folder / 'areas.json'}, step 1: field 'view': Unknown area(s) ignored: nope."]
+    _, notices = read_state(tiny, "?story=years")
+    assert notices[0].startswith(f"Story: {folder / 'years.json'}, step 1: field 'view': years=1900-2004 reaches")
