@@ -59,6 +59,10 @@ NAMED: dict[str, str] = {
     "dashboard.graph.export.x__similar_attrs__mutmut_16": _SIMILAR_HAS_BOTH,
     "dashboard.graph.export.x__similar_attrs__mutmut_18": _SIMILAR_HAS_BOTH,
     "dashboard.graph.neighbourhood.x_keep_rows__mutmut_8": "with no selected paper, None in the list matches no row",
+    "dashboard.graph.neighbourhood.x_keep_rows__mutmut_18": "new positions are read only at the rows kept: the fill "
+                                                           "of the others is never read",
+    "dashboard.graph.neighbourhood.x_keep_rows__mutmut_19": "new positions are read only at the rows kept: the fill "
+                                                           "of the others is never read",
     "dashboard.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
     "dashboard.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
     "dashboard.security.x_validate_update__mutmut_53": "every server callback's spec has inputs and state",
