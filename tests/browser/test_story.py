@@ -180,3 +180,13 @@ def test_a_steps_camera_sets_zoom_and_centre(browser, default_server, tmp_path: 
         fitted = p.page.evaluate("""() => { const b = cy.nodes('.paper').renderedBoundingBox(
             {includeLabels: false}); return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height(); }""")
         assert fitted and abs(p.page.evaluate("() => cy.zoom()") - 2.5) > 0.01
+
+
+def test_a_story_on_a_phone_fits_the_screen(browser, default_server) -> None:
+    with Page(browser, default_server.url, (390, 844), touch=True) as p:
+        p.open("?story=seeds&step=2")
+        boxes = p.page.evaluate("""() => ['.present-text', '.present-controls'].map(s => {
+            const b = document.querySelector(s).getBoundingClientRect(); return [b.left, b.right, b.width]; })""")
+        assert all(left >= 0 and right <= 390 and width >= 300 for left, right, width in boxes), boxes
+        assert p.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert canvas_share(p) >= 0.95
