@@ -377,6 +377,24 @@ def measure_prior_derivative(store: Any, rng: np.random.Generator, n: int) -> li
     return times
 
 
+def cold_views(port: int, noop_req: bytes, groups: dict[str, list[str]], prefix: str,
+               extra: dict[str, Any]) -> tuple[dict[str, list[float]], list[float]]:
+    """Each group's GET paths, each once (cold): the first checked and its node count kept in ``extra``
+    (``<prefix><group>_nodes_first``), the others timed, each after a no-op round trip that is timed too.
+    Returns the times by group and the no-op times."""
+    times: dict[str, list[float]] = {}
+    noop: list[float] = []
+    for name, paths in groups.items():
+        status, body = loadgen.send(HOST, port, loadgen.get_request(HOST, port, paths[0]))
+        assert status == 200, body[:300]
+        extra[f"{prefix}{name}_nodes_first"] = len(json.loads(body)["nodes"])
+        times[name] = []
+        for path in paths[1:]:
+            noop.append(loadgen.timed(HOST, port, noop_req))
+            times[name].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path)))
+    return times, noop
+
+
 def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str]], queries: list[str],
                  search_median_ms: float, n: int, load_seconds: float) -> tuple[list[Row], dict[str, Any]]:
     import requests
@@ -431,29 +449,12 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
 
         # the heaviest views, each once (cold), interleaved with no-op round trips
         prior_t = measure_prior_derivative(store, np.random.default_rng(SEED), 60)
-        heavy: dict[str, list[float]] = {}
-        heavy_noop: list[float] = []
-        for layout, paths in heavy_views(store, 3 if n < 100 else 6).items():
-            status, body = loadgen.send(HOST, port, loadgen.get_request(HOST, port, paths[0]))
-            assert status == 200, body[:300]
-            extra[f"heaviest_{layout}_nodes_first"] = len(json.loads(body)["nodes"])
-            heavy[layout] = []
-            for path_ in paths[1:]:
-                heavy_noop.append(loadgen.timed(HOST, port, noop_req))
-                heavy[layout].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path_)))
+        heavy, heavy_noop = cold_views(port, noop_req, heavy_views(store, 3 if n < 100 else 6), "heaviest_", extra)
         heavy_noop_med = statistics.median(heavy_noop) * ms
 
         # discovery: similarity maps, paths, clusters over HTTP (cold, distinct), interleaved with no-op round trips
-        found: dict[str, list[float]] = {}
-        found_noop: list[float] = []
-        for kind, paths_ in discovery_paths(store, np.random.default_rng(SEED), DISCOVERY_N).items():
-            status, body = loadgen.send(HOST, port, loadgen.get_request(HOST, port, paths_[0]))
-            assert status == 200, body[:300]
-            extra[f"{kind}_nodes_first"] = len(json.loads(body)["nodes"])
-            found[kind] = []
-            for path_ in paths_[1:]:
-                found_noop.append(loadgen.timed(HOST, port, noop_req))
-                found[kind].append(loadgen.timed(HOST, port, loadgen.get_request(HOST, port, path_)))
+        found, found_noop = cold_views(port, noop_req, discovery_paths(store, np.random.default_rng(SEED),
+                                                                      DISCOVERY_N), "", extra)
         found_noop_med = statistics.median(found_noop) * ms
         log(f"[{size}] discovery (ms, median): no-op {found_noop_med:.2f}; "
             + "; ".join(f"{k} {statistics.median(v) * ms:.1f} ({extra[f'{k}_nodes_first']:,} nodes)"
