@@ -25,6 +25,14 @@ def drawn(p: Page) -> tuple[frozenset[str], str]:
     return frozenset(p.node_ids()), p.page.evaluate("() => window.location.search")
 
 
+def load_story_file(p: Page, path: Path, says: str) -> None:
+    """Load a story file with the sidebar's "Load a file", until its status line says ``says``."""
+    p.page.click("#details-story summary")
+    p.page.set_input_files("#upload-story input[type=file]", str(path))
+    p.page.wait_for_function("w => document.getElementById('div-story-status').innerText.includes(w)", arg=says,
+                             timeout=15000)
+
+
 def test_the_default_story_presents_full_width_and_keys_move_through_it(browser, default_server) -> None:
     steps = story_steps()
     with Page(browser, default_server.url, (1920, 1080)) as p:
@@ -88,10 +96,7 @@ def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, d
         assert doc["steps"][1]["title"] == "On a timeline"
     with Page(browser, default_server.url, (1280, 800)) as p:  # another visitor, nothing in their browser yet
         p.open("?seeds=1706.03762")
-        p.page.click("#details-story summary")
-        p.page.set_input_files("#upload-story input[type=file]", str(path))
-        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('3 steps')",
-                                 timeout=15000)
+        load_story_file(p, path, "3 steps")
         p.page.click("#button-story-present")
         seen = []
         for k, view in enumerate(views):
@@ -115,10 +120,7 @@ def test_a_malformed_story_file_is_a_notice_and_changes_nothing(browser, default
                                          {"title": "bad", "view": "?seeds=no-such-paper"}]}))
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open("?seeds=2106.03764")
-        p.page.click("#details-story summary")
-        p.page.set_input_files("#upload-story input[type=file]", str(bad))
-        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('broken')",
-                                 timeout=15000)
+        load_story_file(p, bad, "broken")
         status = p.text("#div-story-status")
         assert "broken.json, step 2: field 'view': Unknown paper id in seeds: 'no-such-paper'" in status
         assert "Nothing was changed" in status and p.page.locator(".story-step").count() == 0
@@ -164,10 +166,7 @@ def test_a_steps_camera_sets_zoom_and_centre(browser, default_server, tmp_path: 
         {"title": "Fitted", "view": "?seeds=2106.03764&layout=concentric"}]}))
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open("?seeds=2110.10090")
-        p.page.click("#details-story summary")
-        p.page.set_input_files("#upload-story input[type=file]", str(path))
-        p.page.wait_for_function("() => document.getElementById('div-story-status').innerText.includes('2 steps')",
-                                 timeout=15000)
+        load_story_file(p, path, "2 steps")
         p.page.click("#button-story-present")
         p.page.wait_for_function("() => window.location.search === '?seeds=2106.03764'", timeout=15000)
         p.settle()
