@@ -953,20 +953,27 @@ window.citemapLabels = (function () {
       }
     });
   }
+  function clearChartYears() {
+    if (window.dash_clientside && window.dash_clientside.set_props) {
+      window.dash_clientside.set_props("store-chart-clear", {data: Date.now()});
+    }
+  }
   var chartAttached = null;
-  var timer = setInterval(function () {
-    if (window.cy) { attach(window.cy); }
+  function attachChart() {  /* in select mode a double-click is a "deselect"; in zoom mode a "doubleclick" */
     var chart = document.querySelector("#graph-by-year .js-plotly-plot");
     if (chart && chart !== chartAttached && chart.on) {
       chartAttached = chart;
-      var clear = function () {  /* in select mode a double-click is a "deselect"; in zoom mode a "doubleclick" */
-        if (window.dash_clientside && window.dash_clientside.set_props) {
-          window.dash_clientside.set_props("store-chart-clear", {data: Date.now()});
-        }
-      };
-      chart.on("plotly_doubleclick", clear);
-      chart.on("plotly_deselect", clear);
+      chart.on("plotly_doubleclick", clearChartYears);
+      chart.on("plotly_deselect", clearChartYears);
     }
+  }
+  /* The chart's listeners are added as soon as Plotly has drawn it (the 250 ms timer alone lost a double-click made
+     just after the first paint: the selection was cleared but the years stayed). */
+  new MutationObserver(function () { if (!chartAttached || !chartAttached.isConnected) { attachChart(); } })
+    .observe(document.body, {childList: true, subtree: true});
+  var timer = setInterval(function () {
+    if (window.cy) { attach(window.cy); }
+    attachChart();
   }, 250);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
 })();
