@@ -36,6 +36,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.mapping:
         options["mapping"] = args.mapping
     options["progress"] = not args.quiet
+    options["engine"] = args.engine
     merge = [parse_merge(m) for m in args.merge or []]
     argv = ["citemap", "import", args.format, *args.sources]
     for m in args.merge or []:
@@ -189,6 +190,9 @@ def parser() -> argparse.ArgumentParser:
                    help="merge another source into the same dataset (repeatable), e.g. "
                         "arxiv2023:../shared/data/arxiv-2023; the first source's facts win")
     i.add_argument("--areas-from", help="mlsanity: fill missing areas from an arxiv-2023 folder")
+    i.add_argument("--engine", choices=["auto", "duckdb", "python"], default="auto",
+                   help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
+                        "Lines of works and nothing is merged) or in Python (the same dataset, all in memory)")
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
     i.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -106,6 +106,22 @@ def merge_info(first: dict[str, Any], others: list[dict[str, Any]]) -> dict[str,
 ExtraMeta = dict[str, Any] | Callable[[DatasetBuilder], dict[str, Any]]
 
 
+def use_duckdb(fmt: str, paths: list[Path], engine: str, needs_builder: bool) -> bool:
+    """Whether OpenAlex JSON Lines go through :mod:`~dashboard.importers.openalex_duckdb` (``engine`` auto: when
+    every file is JSON Lines of works and no merge or builder-reading ``extra_meta`` needs the Python builder)."""
+    if engine not in ("auto", "duckdb", "python"):
+        raise InputError("--engine", f"unknown engine {engine!r}; known: auto, duckdb, python")
+    if fmt != "openalex" or engine == "python":
+        return False
+    from dashboard.importers import openalex_duckdb
+
+    if engine == "duckdb":
+        if needs_builder:
+            raise InputError("--engine", "duckdb imports OpenAlex JSON Lines alone (no --merge)")
+        return True
+    return not needs_builder and openalex_duckdb.usable(paths)
+
+
 def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
                merge: list[tuple[str, list[Path]]] = (), extra_meta: ExtraMeta | None = None,
                **options: Any) -> dict[str, Any]:
@@ -117,15 +133,24 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
         raise InputError(fmt, f"unknown format; known: {', '.join(sorted(FORMATS))}")
     paths = expand_sources(sources)
     merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
-    builder, info = FORMATS[fmt](paths, **options)
-    others = []
-    for other, other_paths in merged:
-        builder, other_info = FORMATS[other](other_paths, **options, builder=builder)
-        others.append(other_info)
-    info = merge_info(info, others)
-    papers, citations, summary = builder.build()
+    engine = options.pop("engine", "auto")
+    duck = use_duckdb(fmt, paths, engine, bool(merged) or callable(extra_meta))
+    if duck:
+        from dashboard.importers import openalex_duckdb
+
+        papers, citations, summary, info = openalex_duckdb.build_tables(paths, progress=options.get("progress", True))
+        extra = extra_meta or {}
+    else:
+        builder, info = FORMATS[fmt](paths, **options)
+        others = []
+        for other, other_paths in merged:
+            builder, other_info = FORMATS[other](other_paths, **options, builder=builder)
+            others.append(other_info)
+        info = merge_info(info, others)
+        papers, citations, summary = builder.build()
+        extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
     command = argv if argv is not None else ["citemap", *sys.argv[1:]]
-    extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
-    meta = {**info, **extra, "format_in": fmt, "built_with": shlex.join(command), "summary": summary}
+    meta = {**info, **extra, "format_in": fmt, "engine": "duckdb" if duck else "python",
+            "built_with": shlex.join(command), "summary": summary}
     write_dataset(out, papers, citations, meta)
     return summary

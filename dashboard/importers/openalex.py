@@ -227,7 +227,12 @@ def build(sources: list[Path], progress: bool = True,
             else:
                 builder.cite(key, other)
     builder.cite_outside(outside)
-    info = {
+    return builder, info_for(files, outside)
+
+
+def info_for(files: list[Path], outside: int) -> dict[str, Any]:
+    """The metadata of a dataset imported from these files, ``outside`` references to works not in them."""
+    return {
         "name": "OpenAlex works (" + ", ".join(p.name for p in files[:3]) + (", ..." if len(files) > 3 else "") + ")",
         "source": "OpenAlex work objects: " + ", ".join(str(p) for p in files),
         "notes": [
@@ -238,4 +243,3 @@ def build(sources: list[Path], progress: bool = True,
             "ids are arXiv ids where OpenAlex names one, else OpenAlex work ids (W...)",
         ],
     }
-    return builder, info

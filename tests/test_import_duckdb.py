@@ -1,0 +1,209 @@
+"""OpenAlex JSON Lines on DuckDB: the same dataset as the Python importer, the same errors, lines SQL cannot read
+exactly handed to parse_work."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from dashboard.dataset import read_meta, read_tables
+from dashboard.importers import openalex, openalex_duckdb, run_import
+from dashboard.importers.common import InputError
+from tests.conftest import SHARED
+
+FIXTURES = SHARED / "fixtures" / "openalex"
+W = "https://openalex.org/"
+
+
+def work(n: int, title: str, **fields: Any) -> dict[str, Any]:
+    """A work in the snapshot's shape: primary topic, location, authors, counts, references."""
+    base = {
+        "id": f"{W}W{n}", "doi": f"https://doi.org/10.5555/t.{n}", "display_name": title, "title": title,
+        "publication_year": 2020, "publication_date": "2020-05-17",
+        "ids": {"openalex": f"{W}W{n}", "doi": f"https://doi.org/10.5555/t.{n}"},
+        "primary_location": {"landing_page_url": f"https://doi.org/10.5555/t.{n}", "pdf_url": None,
+                             "source": {"display_name": "Journal of Tests"}},
+        "authorships": [{"author": {"display_name": "Ada Li"}, "raw_author_name": "A. Li"}],
+        "primary_topic": {"field": {"display_name": "Computer Science"},
+                          "subfield": {"display_name": "Artificial Intelligence"}},
+        "concepts": [], "cited_by_count": 7, "counts_by_year": [{"year": 2021, "cited_by_count": 7}],
+        "referenced_works_count": 0, "referenced_works": [],
+    }
+    base.update(fields)
+    return base
+
+
+def odd_works() -> list[dict[str, Any]]:
+    """Every shape the SQL reads or hands on: each one changes a value the dataset holds."""
+    return [
+        work(1, "Preprint and its published version", doi="https://doi.org/10.48550/arxiv.2101.00001",
+             referenced_works=[f"{W}W2", f"{W}W3", f"{W}W3", f"{W}W1", f"{W}W999", "w4", "https://api.openalex.org/W5"]),
+        work(2, "Preprint  and its published\tversion ", publication_year=2021, doi="doi:10.1234/ABC.def",
+             referenced_works=[f"{W}W1"]),
+        work(3, "Quoted \"title\" with é, ﬁ and a\u00a0space", ids={"arxiv": " 2102.00002v3 "},
+             authorships=[None, {"author": None, "raw_author_name": "  Raw   Name "},
+                          {"author": {"display_name": " "}, "raw_author_name": None},
+                          {"author": {"display_name": "Real  Name"}, "raw_author_name": 12}]),
+        work(4, "Old style arXiv in a location", primary_location=None,
+             locations=[{"landing_page_url": "https://example.org/x"}, {"pdf_url": "http://arxiv.org/pdf/CS.LG/0101001v2.pdf"}],
+             host_venue={"display_name": "Host Venue"}),
+        work(5, "Areas from concepts", primary_topic=None,
+             concepts=[{"level": 1, "display_name": "Deep learning", "score": 0.5},
+                       {"level": 0, "display_name": "Computer science", "score": 0.9},
+                       {"level": 2, "display_name": "Too deep", "score": 1.0}]),
+        work(6, "Counts with a repeated year", counts_by_year=[{"year": 2021, "cited_by_count": 1},
+                                                                {"year": 2021, "cited_by_count": 4}]),
+        work(7, "Chain of titles", publication_year=2000, publication_date=None),
+        work(8, "Chain  of titles", publication_year=2001, publication_date=None),
+        work(9, "chain of TITLES", publication_year=2002, publication_date=None, referenced_works=[f"{W}W7"]),
+        work(10, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arXiv.2103.00003"),
+        work(11, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arxiv.2103.00004v1"),
+        work(12, "No display name", display_name=None, cited_by_count=None, counts_by_year=None,
+             referenced_works_count=None, referenced_works=[f"{W}W10", f"{W}W12"],
+             doi="https://dx.doi.org/10.1/too-short"),
+        work(13, "Same field and subfield", primary_topic={"field": {"display_name": "Physics"},
+                                                           "subfield": {"display_name": "Physics"}}),
+        work(14, "Year only from the date", publication_year=None, publication_date="1999-12-31",
+             ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"}),
+        work(1, "Preprint and its published version", display_name="Preprint and its published version (again)",
+             cited_by_count=99),  # the same work in a second place: merged, the first one's facts win
+    ]
+
+
+def write_jsonl(path: Path, works: list[Any], *, gz: bool = False, blank_after: int | None = None) -> Path:
+    lines = [json.dumps(w, ensure_ascii=False) for w in works]
+    lines = [t if t.isascii() or "\ud800" not in t else json.dumps(w) for t, w in zip(lines, works, strict=True)]
+    if blank_after is not None:
+        lines.insert(blank_after, "")
+    text = "\n".join(lines) + "\n"
+    if gz:
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def both(sources: list[Path]) -> tuple[tuple[pa.Table, pa.Table, dict, dict], tuple[pa.Table, pa.Table, dict, dict]]:
+    builder, info = openalex.build(sources, progress=False)
+    papers, citations, summary = builder.build()
+    return (papers, citations, summary, info), openalex_duckdb.build_tables(sources, progress=False)
+
+
+def assert_same(python: tuple, duck: tuple) -> None:
+    for name in python[0].schema.names:
+        assert duck[0].column(name).to_pylist() == python[0].column(name).to_pylist(), name
+    assert duck[0].equals(python[0])
+    assert duck[1].to_pylist() == python[1].to_pylist()
+    assert duck[2] == python[2]
+    assert duck[3] == python[3]
+
+
+def test_odd_shapes_give_the_python_importers_dataset(tmp_path: Path) -> None:
+    works = odd_works()
+    a = write_jsonl(tmp_path / "part_000.gz", works[:9], gz=True, blank_after=3)
+    b = write_jsonl(tmp_path / "part_001.jsonl", works[9:])
+    python, duck = both([a, b])
+    assert_same(python, duck)
+    ids = python[0].column("id").to_pylist()
+    # what the shapes mean, so that both importers cannot agree on a wrong reading
+    assert ids[:2] == ["2101.00001", "2102.00002"] and "cs.LG_0101001" in ids and "2104.00005" in ids
+    assert {"2103.00003", "2103.00004"} <= set(ids) and "W8" not in ids and "W9" in ids
+    papers = {p["id"]: p for p in python[0].to_pylist()}
+    assert papers["2101.00001"]["cited_by"] == 7 and papers["2101.00001"]["doi"] == "10.48550/arxiv.2101.00001"
+    assert papers["2102.00002"]["authors"] == ["Raw Name", "Real Name"]
+    assert papers["W5"]["areas"] == ["Computer science", "Deep learning"]
+    assert papers["W6"]["citations_by_year"] == [{"year": 2021, "count": 4}]
+    assert papers["W12"]["title"] == "No display name" and papers["W12"]["doi"] is None
+    assert papers["W13"]["areas"] == ["Physics"] and papers["2104.00005"]["year"] == 1999
+    # W1 -> W1, W1 -> W2 and W2 -> W1 (merged into one paper), W12 -> W12; W3 twice; W999
+    assert python[2]["self_loops"] == 4 and python[2]["duplicate_edges"] == 1 and python[2]["edges_outside"] == 1
+
+
+def test_the_recorded_api_works_give_the_same_dataset(tmp_path: Path) -> None:
+    page = json.loads((FIXTURES / "works-list-page.json").read_text())
+    single = json.loads((FIXTURES / "work-W2741809807.json").read_text())
+    src = write_jsonl(tmp_path / "works.jsonl", [*page["results"], single])
+    python, duck = both([src])
+    assert_same(python, duck)
+    assert duck[2]["records"] == len(page["results"]) + 1 and duck[2]["merged"] > 0
+
+
+def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
+    """A line that is a list page, escapes, concepts: still read, and counted apart from the fast ones."""
+    import duckdb
+
+    works = odd_works()
+    page_line = {"meta": {"count": 2}, "results": [work(20, "In a page"), work(21, "Also in a page")]}
+    src = write_jsonl(tmp_path / "w.jsonl", [works[0], works[3], page_line, works[4]])
+    python, duck = both([src])
+    assert_same(python, duck)
+    con = openalex_duckdb.connect(tmp_path)
+    openalex_duckdb.extract(con, [src])
+    fast = [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY rowid").fetchall()]
+    assert fast == [True, True, False, False]  # the page, the concepts
+    assert openalex_duckdb.slow_rows(con) == 2
+    assert con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 5
+    con.close()
+    assert isinstance(con, duckdb.DuckDBPyConnection)
+
+
+def python_error(src: Path, tmp_path: Path) -> str:
+    with pytest.raises(InputError) as e:
+        run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("case", ["bad json", "year as text", "bad reference", "bad date", "no title", "surrogate",
+                                  "truncated gzip", "not utf-8"])
+def test_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> None:
+    works = [work(n, f"Paper {n}") for n in range(1, 6)]
+    bad = copy.deepcopy(works)
+    path = tmp_path / "part.jsonl"
+    if case == "bad json":
+        write_jsonl(path, bad)
+        path.write_text(path.read_text().replace('"id": "https://openalex.org/W4"', '"id": ', 1))
+    elif case == "truncated gzip":
+        data = gzip.compress(("\n".join(json.dumps(w) for w in bad) + "\n").encode())
+        path = tmp_path / "part.gz"
+        path.write_bytes(data[: len(data) // 2])
+    elif case == "not utf-8":
+        write_jsonl(path, bad)
+        path.write_bytes(path.read_bytes().replace(b"Paper 3", b"Paper \xff3"))
+    else:
+        field, value = {"year as text": ("publication_year", "2020"),
+                        "bad reference": ("referenced_works", [f"{W}W1", "https://example.org/x"]),
+                        "bad date": ("publication_date", "2020-02-30"), "no title": ("display_name", None),
+                        "surrogate": ("display_name", "\ud800 x")}[case]
+        bad[3][field] = value
+        if case == "no title":
+            bad[3]["title"] = "   "
+        write_jsonl(path, bad)
+    expected = python_error(path, tmp_path)
+    with pytest.raises(InputError) as e:
+        run_import("openalex", [path], tmp_path / "duck", engine="duckdb", progress=False)
+    assert str(e.value) == expected
+    assert str(path) in expected and ("line 4" in expected or case in ("truncated gzip", "not utf-8", "bad json"))
+    assert not (tmp_path / "duck").exists()  # nothing written
+
+
+def test_citemap_import_takes_the_duckdb_path_for_json_lines_and_serves_it(tmp_path: Path) -> None:
+    src = write_jsonl(tmp_path / "part_000.jsonl", odd_works())
+    summary = run_import("openalex", [src], tmp_path / "out", progress=False)
+    meta = read_meta(tmp_path / "out")
+    assert meta["engine"] == "duckdb" and meta["summary"] == summary
+    papers, citations = read_tables(tmp_path / "out")
+    assert papers.num_rows == summary["papers"] and citations.num_rows == summary["citations"]
+    run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
+    assert read_meta(tmp_path / "py")["engine"] == "python"
+    assert read_tables(tmp_path / "py")[0].equals(papers)
+    page = json.loads((FIXTURES / "works-list-page.json").read_text())
+    listed = tmp_path / "page.json"
+    listed.write_text(json.dumps(page))  # a list page is not JSON Lines: the Python importer reads it
+    run_import("openalex", [listed], tmp_path / "page", progress=False)
+    assert read_meta(tmp_path / "page")["engine"] == "python"
