@@ -53,12 +53,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    """A dataset from a web API around seed papers (only OpenAlex so far), through the normal importer."""
-    from dashboard.fetch.openalex import fetch_openalex
-
-    summary = fetch_openalex(args.ids, args.out, hops=args.hops, max_citers=args.max_citers,
-                             max_papers=args.max_papers, mailto=args.mailto, cache=args.cache,
-                             progress=not args.quiet)
+    """A dataset from a web API (OpenAlex, Semantic Scholar) around seed papers, through the normal importer."""
+    summary = fetch_from(args)
     print(f"citemap: wrote {args.out}")
     rows = {"requests": f"{summary['requests']:,} ({summary['retries']:,} of them retries)",
             "from cache": f"{summary['from_cache']:,}", "papers": f"{summary['papers']:,}",
@@ -66,6 +62,19 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     for key, value in rows.items():
         print(f"  {key:<10}  {value}")
     return 0
+
+
+def fetch_from(args: argparse.Namespace) -> dict:
+    if args.source == "s2":
+        from dashboard.fetch.s2 import fetch_s2
+
+        return fetch_s2(args.ids, args.out, hops=args.hops, max_citers=args.max_citers, max_papers=args.max_papers,
+                        cache=args.cache, progress=not args.quiet)
+    from dashboard.fetch.openalex import fetch_openalex
+
+    return fetch_openalex(args.ids, args.out, hops=args.hops, max_citers=args.max_citers,
+                          max_papers=args.max_papers, mailto=args.mailto, cache=args.cache,
+                          progress=not args.quiet)
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -198,8 +207,9 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.set_defaults(func=cmd_import)
 
-    f = sub.add_parser("fetch", help="build a dataset folder from a web API around seed papers")
-    f.add_argument("source", choices=["openalex"], help="the API (openalex)")
+    fetch = sub.add_parser("fetch", help="build a dataset folder from a web API around seed papers")
+    apis = fetch.add_subparsers(dest="source", required=True, metavar="API", help="openalex or s2")
+    f = apis.add_parser("openalex", help="from the OpenAlex API")
     f.add_argument("ids", nargs="+", metavar="ID",
                    help="seed papers: OpenAlex work ids (W2741809807), DOIs or arXiv ids (1706.03762)")
     f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
@@ -210,6 +220,27 @@ def parser() -> argparse.ArgumentParser:
     f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
     f.add_argument("--mailto", help="your e-mail address, sent with each request as OpenAlex asks "
                                     "(default: $OPENALEX_MAILTO)")
+    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
+                                   "one asks nothing (default: OUT.cache beside --out)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(func=cmd_fetch)
+
+    f = apis.add_parser("s2", help="from the Semantic Scholar Graph API",
+                        description="A dataset around seed papers from the Semantic Scholar Graph API: the seeds, "
+                                    "the papers they cite and the papers citing them, through the s2 importer. "
+                                    "At most one request a second (the API's documented rate for a key); "
+                                    "S2_API_KEY, if set, is sent as the x-api-key header (without one, requests "
+                                    "share a pool with every other user and meet more 429s, which are waited out); "
+                                    "CITEMAP_S2_URL points it at another server.")
+    f.add_argument("ids", nargs="+", metavar="ID",
+                   help="seed papers: Semantic Scholar paper ids (40 hex digits), DOIs, arXiv ids (2106.09685 or "
+                        "arXiv:2106.09685) or CorpusId:NNN")
+    f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
+    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
+                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
+    f.add_argument("--max-citers", type=int, default=200, help="citers fetched per paper, in the order Semantic "
+                                                               "Scholar lists them (default 200)")
+    f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
     f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
                                    "one asks nothing (default: OUT.cache beside --out)")
     f.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -13,14 +13,10 @@ from __future__ import annotations
 import copy
 import json
 import re
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -30,6 +26,7 @@ from dashboard.fetch import openalex as oa
 from dashboard.fetch.http import FetchError, HttpSettings, RateLimiter, ResponseCache, retry_after
 from dashboard.store import Store
 from tests.conftest import SHARED
+from tests.fetch_server import Fault, Request, StandIn, fast_settings, serving
 
 FIXTURES = SHARED / "fixtures" / "openalex"
 W = "https://openalex.org/"
@@ -65,41 +62,12 @@ def make_world() -> dict[str, dict[str, Any]]:
 
 
 # -- the stand-in server ----------------------------------------------------------------------------
-@dataclass
-class Fault:
-    """An answer instead of the normal one, ``times`` times (None: always), to the requests ``match`` picks."""
-
-    status: int = 200
-    body: bytes = b""
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
-    times: int | None = 1
-    match: str = ""  # a substring of the request's query, or "" for any
-
-
-class Api(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
+class Api(StandIn):
     page_size = 2  # at most this many works a page, whatever per-page asks: paging is exercised
 
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__()
         self.world = make_world()
-        self.log: list[dict[str, str]] = []
-        self.faults: list[Fault] = []
-        self.lock = threading.Lock()
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that gave up on a slow answer closed its end: expected
-
-    def fault_for(self, query: str) -> Fault | None:
-        with self.lock:
-            for f in self.faults:
-                if (f.times is None or f.times > 0) and f.match in query:
-                    f.times = None if f.times is None else f.times - 1
-                    return f
-        return None
 
     def filters(self) -> list[str]:
         return [q["filter"] for q in self.log]
@@ -127,33 +95,10 @@ class Api(ThreadingHTTPServer):
                 "next_cursor": f"o{end}" if end < len(works) else None, "groups_count": None}
         return {"meta": meta, "results": works[start:end]}
 
-
-class Handler(BaseHTTPRequestHandler):
-    server: Api
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        url = urlsplit(self.path)
-        query = {k: v[0] for k, v in parse_qs(url.query).items()}
-        self.server.log.append({"path": url.path, **query})
-        fault = self.server.fault_for(url.query)
-        if fault is not None:
-            time.sleep(fault.delay)
-            self.send(fault.status, fault.body, fault.headers)
-        elif url.path != "/works":
-            self.send(404, b'{"error": "not found"}')
-        else:
-            self.send(200, json.dumps(self.server.answer(query)).encode())
-
-    def send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        for k, v in {"Content-Type": "application/json", **(headers or {})}.items():
-            self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    def route(self, request: Request) -> tuple[int, Any]:
+        if request.method != "GET" or request.path != "/works":
+            return 404, {"error": "not found"}
+        return 200, self.answer(request.query)
 
 
 @pytest.fixture(autouse=True)
@@ -166,12 +111,7 @@ def no_real_api(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def api() -> Iterator[Api]:
-    server = Api()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from serving(Api())
 
 
 @pytest.fixture
@@ -181,8 +121,7 @@ def sleeps() -> list[float]:
 
 @pytest.fixture
 def settings(sleeps: list[float]) -> HttpSettings:
-    """No rate limit, short time-outs, and waits recorded instead of waited."""
-    return HttpSettings(timeout=2.0, max_tries=3, rate=0, backoff=1.0, sleep=sleeps.append)
+    return fast_settings(sleeps)
 
 
 @dataclass

@@ -1,10 +1,11 @@
-"""A polite JSON-over-HTTP client for the fetchers: one GET at a time, at most ``rate`` requests a second, a
-timeout on every request, retries with exponential backoff on 429, 5xx, time-outs and dropped connections
-(honouring ``Retry-After``), and an on-disk cache of every good answer.
+"""A polite JSON-over-HTTP client for the fetchers: one request at a time (a GET, or a POST of a JSON body), at
+most ``rate`` requests a second, a timeout on every request, retries with exponential backoff on 429, 5xx,
+time-outs and dropped connections (honouring ``Retry-After``), and an on-disk cache of every good answer.
 
-The cache stores each answer under a hash of its *public* URL: the URL without the parameters that only say
-who asks (``mailto``, ``api_key``), which are also never shown in messages. A fetch that stopped half-way
-reads what it already has from the cache and asks only for the rest; a repeated fetch asks for nothing.
+The cache stores each answer under a hash of its *public* URL (and, for a POST, its body): the URL without the
+parameters or headers that only say who asks (``mailto``, ``api_key``, ``x-api-key``), which are also never
+shown in messages. A fetch that stopped half-way reads what it already has from the cache and asks only for the
+rest; a repeated fetch asks for nothing.
 """
 
 from __future__ import annotations
@@ -144,8 +145,9 @@ def error_detail(resp: requests.Response) -> str:
 
 @dataclass
 class JsonClient:
-    """GETs JSON from ``base_url``. ``private`` parameters (who asks) are sent but kept out of cache keys and
-    messages; ``on_answer(from_cache)`` is called once per answer (a progress bar)."""
+    """GETs (or POSTs for) JSON from ``base_url``. ``private`` parameters and ``private_headers`` (who asks) are
+    sent but kept out of cache keys and messages; ``on_answer(from_cache)`` is called once per answer (a
+    progress bar)."""
 
     base_url: str
     private: Params = field(default_factory=list)
@@ -154,13 +156,15 @@ class JsonClient:
     user_agent: str = "citemap"
     on_answer: Callable[[bool], None] | None = None
     stats: HttpStats = field(default_factory=HttpStats)
+    private_headers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
         s = self.settings
         self.limiter = RateLimiter(s.rate, s.sleep, s.clock)
         self.session = requests.Session()
-        self.session.headers.update({"User-Agent": self.user_agent, "Accept": "application/json"})
+        self.session.headers.update({"User-Agent": self.user_agent, "Accept": "application/json",
+                                     **self.private_headers})
 
     def __enter__(self) -> JsonClient:
         return self
@@ -174,16 +178,26 @@ class JsonClient:
     def get(self, path: str, params: Params, shape: Shape | None = None) -> Any:
         """The JSON body at ``path?params`` as ``shape`` keeps it: from the cache if there, else from the server
         (then cached as kept)."""
+        return self._answer("GET", path, params, None, shape)
+
+    def post(self, path: str, params: Params, payload: Any, shape: Shape | None = None) -> Any:
+        """The JSON answer to POSTing ``payload`` (as JSON) to ``path?params``, as ``get`` gives it; cached under
+        the URL and the payload (a POST that only reads, as a batch lookup)."""
+        return self._answer("POST", path, params, payload, shape)
+
+    def _answer(self, method: str, path: str, params: Params, payload: Any, shape: Shape | None) -> Any:
         url = self.public_url(path, params)
-        if (body := self._cached(url, shape)) is not None:
+        key = url if method == "GET" else f"{method} {url} {json.dumps(payload, sort_keys=True, separators=(',', ':'))}"
+        if (body := self._cached(key, shape)) is not None:
             self.stats.from_cache += 1
             self._answered(True)
             return body
         sep = "&" if "?" in url else "?"
         full = url + (sep + urlencode(self.private) if self.private else "")
-        body = self._parse(url, self._send(url, full), shape)
+        what = f"{method} {url}"
+        body = self._parse(what, self._send(what, method, full, payload), shape)
         if self.cache:
-            self.cache.put(url, body)
+            self.cache.put(key, body)
         self._answered(False)
         return body
 
@@ -200,8 +214,9 @@ class JsonClient:
         if self.on_answer:
             self.on_answer(from_cache)
 
-    def _send(self, url: str, full: str) -> requests.Response:
-        """The 200 answer to ``full``, retrying what may pass; ``url`` (no private parameters) in messages."""
+    def _send(self, what: str, method: str, full: str, payload: Any) -> requests.Response:
+        """The 200 answer to ``method full`` (with ``payload`` as JSON if not None), retrying what may pass;
+        ``what`` (the method and the URL without private parameters) in messages."""
         s, problem = self.settings, ""
         for attempt in range(1, s.max_tries + 1):
             if attempt > 1:
@@ -210,38 +225,38 @@ class JsonClient:
             self.stats.requests += 1
             wait: float | None = None
             try:
-                resp = self.session.get(full, timeout=s.timeout)
+                resp = self.session.request(method, full, json=payload, timeout=s.timeout)
             except requests.Timeout:
                 problem = f"no answer within {s.timeout:g} s"
             except requests.ConnectionError as e:
                 problem = f"connection failed ({type(e).__name__})"
             except requests.RequestException as e:
-                raise FetchError(f"GET {url}: {one_line(str(e))}") from e
+                raise FetchError(f"{what}: {one_line(str(e))}") from e
             else:
                 if resp.status_code == 200:
                     return resp
                 if resp.status_code not in RETRY_STATUSES and resp.status_code < 500:
-                    raise FetchError(f"GET {url}: HTTP {resp.status_code}: {error_detail(resp)}")
+                    raise FetchError(f"{what}: HTTP {resp.status_code}: {error_detail(resp)}")
                 problem = f"HTTP {resp.status_code}"
                 wait = retry_after(resp.headers.get("Retry-After"))
             if attempt < s.max_tries:
-                self._pause(url, problem, wait if wait is not None else s.backoff * 2 ** (attempt - 1))
-        raise FetchError(f"GET {url}: {problem}; gave up after {s.max_tries} tries")
+                self._pause(what, problem, wait if wait is not None else s.backoff * 2 ** (attempt - 1))
+        raise FetchError(f"{what}: {problem}; gave up after {s.max_tries} tries")
 
-    def _pause(self, url: str, problem: str, seconds: float) -> None:
+    def _pause(self, what: str, problem: str, seconds: float) -> None:
         if seconds > self.settings.max_wait:
-            raise FetchError(f"GET {url}: {problem}, and the server asks to wait {seconds:.0f} s (more than "
+            raise FetchError(f"{what}: {problem}, and the server asks to wait {seconds:.0f} s (more than "
                              f"{self.settings.max_wait:.0f} s; a daily limit?): try again later, the cache keeps "
                              "what was fetched")
         self.settings.sleep(seconds)
 
     @staticmethod
-    def _parse(url: str, resp: requests.Response, shape: Shape | None) -> Any:
+    def _parse(what: str, resp: requests.Response, shape: Shape | None) -> Any:
         try:
             body = resp.json()
         except ValueError as e:
-            raise FetchError(f"GET {url}: the answer is not JSON ({one_line(resp.text, 80)!r})") from e
+            raise FetchError(f"{what}: the answer is not JSON ({one_line(resp.text, 80)!r})") from e
         try:
             return shape(body) if shape is not None else body
         except ValueError as e:
-            raise FetchError(f"GET {url}: {e}") from e
+            raise FetchError(f"{what}: {e}") from e

@@ -24,21 +24,27 @@ it stopped.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
-from dashboard.fetch.http import FetchError, HttpSettings, JsonClient, Params, ResponseCache
-from dashboard.importers.common import DatasetBuilder, clean_doi
+from dashboard.fetch.common import (
+    DEFAULT_HOPS,
+    DEFAULT_MAX_CITERS,
+    DEFAULT_MAX_PAPERS,
+    Collected,
+    Query,
+    Source,
+    collect,
+    default_cache,
+    finish,
+    warn,
+)
+from dashboard.fetch.http import HttpSettings, JsonClient, Params, ResponseCache
+from dashboard.importers.common import clean_doi
 from dashboard.importers.fields import ARXIV_BARE, ARXIV_URL
 from dashboard.importers.openalex import WORK_ID
 
@@ -51,10 +57,6 @@ API_KEY_ENV = "OPENALEX_API_KEY"
 # and one page then holds a whole batch.
 PER_PAGE = 100
 OR_LIMIT = 100
-DEFAULT_HOPS = 1
-MAX_HOPS = 2
-DEFAULT_MAX_CITERS = 200
-DEFAULT_MAX_PAPERS = 5000
 CITERS_SORT = "cited_by_count:desc"
 # what dashboard.importers.openalex reads (display_name, never title: the same text), nothing else
 SELECT = (
@@ -62,6 +64,7 @@ SELECT = (
     "counts_by_year", "referenced_works_count", "referenced_works", "authorships", "primary_location",
     "best_oa_location", "locations", "primary_topic", "concepts",
 )
+SOURCE = Source("openalex", "OpenAlex")
 
 
 # -- seeds ---------------------------------------------------------------------------------------
@@ -107,31 +110,6 @@ def works_page(body: Any) -> dict[str, Any]:
         if not isinstance(work, dict) or short_id(work.get("id")) is None:
             raise ValueError(f"results[{i}] is not a work with an OpenAlex id")
     return {"meta": meta or {}, "results": [keep_facts(w) for w in body["results"]]}
-
-
-# -- the query and its result --------------------------------------------------------------------
-@dataclass
-class Query:
-    seeds: list[str]
-    hops: int = DEFAULT_HOPS
-    max_citers: int = DEFAULT_MAX_CITERS
-    max_papers: int = DEFAULT_MAX_PAPERS
-
-    def check(self) -> None:
-        if not self.seeds:
-            raise FetchError("no seed ids given")
-        if not 1 <= self.hops <= MAX_HOPS:
-            raise FetchError(f"--hops must be 1 or {MAX_HOPS}, not {self.hops}")
-        for name in ("max_citers", "max_papers"):
-            if getattr(self, name) < 1:
-                raise FetchError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(self, name)}")
-
-
-@dataclass
-class Collected:
-    works: dict[str, dict[str, Any]] = field(default_factory=dict)  # W id -> work, in the order added
-    seeds: list[str] = field(default_factory=list)  # W ids of the seeds found
-    missing: list[tuple[str, str]] = field(default_factory=list)  # (seed as given, why not)
 
 
 # -- fetching ------------------------------------------------------------------------------------
@@ -229,66 +207,7 @@ class Fetcher:
         return self.out
 
 
-# -- writing -------------------------------------------------------------------------------------
-def utc_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def dataset_name(seeds: list[str]) -> str:
-    shown = ", ".join(seeds[:3]) + (f" and {len(seeds) - 3} more" if len(seeds) > 3 else "")
-    return f"OpenAlex around {shown}"
-
-
-def command_line(query: Query, out: Path) -> list[str]:
-    """The command that makes this dataset, for ``built_with`` (without the e-mail address)."""
-    argv = ["citemap", "fetch", "openalex", *query.seeds, "--hops", str(query.hops)]
-    argv += ["--max-citers", str(query.max_citers), "--max-papers", str(query.max_papers), "--out", str(out)]
-    return argv
-
-
-def write_works(works: dict[str, dict[str, Any]], folder: Path) -> Path:
-    path = folder / "openalex-works.jsonl"
-    with open(path, "w", encoding="utf-8") as f:
-        for work in works.values():
-            f.write(json.dumps(work, ensure_ascii=False) + "\n")
-    return path
-
-
-def seed_ids(builder: DatasetBuilder, seeds: list[str]) -> list[str]:
-    """The dataset ids of the seeds (an arXiv id where OpenAlex names one, else the W id)."""
-    ids = builder.final_ids()
-    keys = (builder.find(wid) for wid in seeds)
-    return list(dict.fromkeys(ids[k] for k in keys if k is not None))
-
-
-def build_dataset(found: Collected, out: Path, query: Query, fetched: dict[str, Any],
-                  progress: bool) -> dict[str, Any]:
-    """Import the collected works into ``out`` through the ``openalex`` importer; its summary."""
-    from dashboard.importers import run_import
-
-    missing = {text for text, _ in found.missing}
-
-    def meta(builder: DatasetBuilder) -> dict[str, Any]:
-        named = [s for s in query.seeds if s not in missing]
-        return {"name": dataset_name(named), "seeds": seed_ids(builder, found.seeds),
-                "source": f"OpenAlex API ({fetched['api']}), fetched {fetched['date']}", "fetched": fetched}
-
-    with tempfile.TemporaryDirectory(prefix="citemap-fetch-") as tmp:
-        path = write_works(found.works, Path(tmp))
-        return run_import("openalex", [path], out, argv=command_line(query, out), progress=progress,
-                          extra_meta=meta)
-
-
-def warn(message: str) -> None:
-    print(f"citemap: warning: {message}", file=sys.stderr)
-
-
-def default_cache(out: str | Path) -> Path:
-    """``DIR.cache`` beside the dataset folder ``DIR``."""
-    out = Path(out).resolve()
-    return out.with_name(out.name + ".cache")
-
-
+# -- the command --------------------------------------------------------------------------------
 def parse_seeds(texts: list[str]) -> tuple[list[Seed], list[tuple[str, str]]]:
     seeds, bad = [], []
     for text in texts:
@@ -298,24 +217,6 @@ def parse_seeds(texts: list[str]) -> tuple[list[Seed], list[tuple[str, str]]]:
         else:
             seeds.append(seed)
     return seeds, bad
-
-
-def collect(client: JsonClient, query: Query, progress: bool) -> Collected:
-    """Run the fetch with a progress bar of the answers (papers so far beside it)."""
-    seeds, bad = parse_seeds(query.seeds)
-    fetcher = Fetcher(client, query)
-    with tqdm(desc="OpenAlex", unit=" answers", disable=not progress, mininterval=0.5) as bar:
-        def answered(_from_cache: bool) -> None:
-            bar.update()
-            bar.set_postfix(papers=len(fetcher.out.works), refresh=False)
-
-        client.on_answer = answered
-        found = fetcher.run(seeds) if seeds else fetcher.out
-    order = {text: i for i, text in enumerate(query.seeds)}
-    found.missing = sorted([*bad, *found.missing], key=lambda m: order[m[0]])  # in the order given
-    if not found.seeds:
-        raise FetchError("no seed found: " + "; ".join(f"{text}: {why}" for text, why in found.missing))
-    return found
 
 
 def fetch_openalex(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOPS,
@@ -334,14 +235,9 @@ def fetch_openalex(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOP
     private = [("mailto", mailto)] if mailto else []
     private += [("api_key", key)] if (key := os.environ.get(API_KEY_ENV)) else []
     agent = f"citemap (mailto:{mailto})" if mailto else "citemap"
+    parsed, bad = parse_seeds(query.seeds)
     with JsonClient(base, private, ResponseCache(Path(cache) if cache else default_cache(out)),
                     settings or HttpSettings(), user_agent=agent) as client:
-        found = collect(client, query, progress)
-    for text, why in found.missing:
-        on_warning(f"seed {text}: {why}; fetched around the others")
-    fetched = {"source": "openalex", "api": base, "seeds": query.seeds, "found": found.seeds, "hops": query.hops,
-               "max_citers": query.max_citers, "max_papers": query.max_papers, "date": utc_now(),
-               "requests": client.stats.requests, "from_cache": client.stats.from_cache}
-    summary = build_dataset(found, out, query, fetched, progress)
-    return {"requests": client.stats.requests, "from_cache": client.stats.from_cache,
-            "retries": client.stats.retries, **summary}
+        found = collect(SOURCE, client, Fetcher(client, query), parsed, bad, query, progress)
+    return finish(SOURCE, client, base, query, found, found.works.values(), out, progress=progress,
+                  on_warning=on_warning)
