@@ -51,6 +51,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -129,24 +130,38 @@ def _check_tables(papers: pa.Table, citations: pa.Table) -> None:
         raise DatasetError("citations table has a self-citation")
 
 
-def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: dict[str, Any]) -> Path:
+EDGE_CHUNK = 1 << 22  # citations written a chunk at a time when they come as rows
+
+
+def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table | tuple[np.ndarray, np.ndarray],
+                  meta: dict[str, Any]) -> Path:
     """Validate the tables and write them as a new build of the dataset folder ``out``, which then serves it
     (:mod:`dashboard.builds`: the builds before it stay as they are, but for pruning).
 
+    ``citations`` is the citations table, or the citing and cited papers as two arrays of rows of ``papers``
+    (what a snapshot-scale import gives: no string per edge in memory; written to Parquet a chunk at a time).
     ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns ``out``.
     """
     from dashboard import index, integrity  # the index module reads the dataset module; import late
 
-    _check_tables(papers, citations)
+    if isinstance(citations, pa.Table):
+        _check_tables(papers, citations)
+        count = citations.num_rows
+    else:
+        _check_rows(papers, *citations)
+        count = len(citations[0])
     out = Path(out).resolve()
     with builds.new_build(out) as tmp:
         pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
-        pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
+        if isinstance(citations, pa.Table):
+            pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
+        else:
+            _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), *citations)
         full_meta = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             **meta,
-            "counts": {"papers": papers.num_rows, "citations": citations.num_rows},
+            "counts": {"papers": papers.num_rows, "citations": count},
             "build_id": _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE),
         }
         index.write_index(tmp, papers, citations, full_meta["build_id"])
@@ -154,6 +169,27 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table, meta: 
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
         builds.publish(out, tmp, full_meta["build_id"])
     return out
+
+
+def _check_rows(papers: pa.Table, citing: np.ndarray, cited: np.ndarray) -> None:
+    """What :func:`_check_tables` checks, for citations given as rows of ``papers``."""
+    _check_tables(papers, citations_table([], []))
+    n = papers.num_rows
+    if len(citing) != len(cited):
+        raise DatasetError(f"citations: {len(citing)} citing rows but {len(cited)} cited rows")
+    for name, rows in (("citing", citing), ("cited", cited)):
+        if len(rows) and (rows.min() < 0 or rows.max() >= n):
+            raise DatasetError(f"citations table: a {name} row is not a paper of the dataset (0..{n - 1})")
+    if np.any(citing == cited):
+        raise DatasetError("citations table has a self-citation")
+
+
+def _write_citation_rows(path: Path, ids: pa.Array, citing: np.ndarray, cited: np.ndarray) -> None:
+    with pq.ParquetWriter(path, CITATIONS_SCHEMA, compression="zstd") as writer:
+        for start in range(0, len(citing), EDGE_CHUNK) or [0]:
+            stop = start + EDGE_CHUNK
+            writer.write_table(citations_table(ids.take(pa.array(citing[start:stop])),
+                                               ids.take(pa.array(cited[start:stop]))))
 
 
 def _content_hash(*paths: Path) -> str:

@@ -75,14 +75,25 @@ def _sorted_keys(values: list[str | None]) -> tuple[np.ndarray, np.ndarray]:
     return keys[order], np.asarray(rows, dtype=np.int32)[order]
 
 
-def compute_arrays(papers: pa.Table, citations: pa.Table) -> tuple[dict[str, np.ndarray], list[str]]:
-    """All index arrays of a dataset, and the area names their codes point to."""
-    n = papers.num_rows
+EdgeRows = tuple[np.ndarray, np.ndarray]  # citing and cited papers of each citation, as rows of the papers table
+
+
+def edge_rows(papers: pa.Table, citations: pa.Table) -> EdgeRows:
+    """The citations table's ids as rows of the papers table."""
     ids = papers.column("id").combine_chunks()
     src = pc.index_in(citations.column("citing"), value_set=ids).to_numpy(zero_copy_only=False)
     dst = pc.index_in(citations.column("cited"), value_set=ids).to_numpy(zero_copy_only=False)
-    src = src.astype(np.int64)
-    dst = dst.astype(np.int64)
+    return src.astype(np.int64), dst.astype(np.int64)
+
+
+def compute_arrays(papers: pa.Table, edges: pa.Table | EdgeRows) -> tuple[dict[str, np.ndarray], list[str]]:
+    """All index arrays of a dataset (its citations as a table, or as rows), and the area names their codes
+    point to."""
+    n = papers.num_rows
+    ids = papers.column("id").combine_chunks()
+    src, dst = edge_rows(papers, edges) if isinstance(edges, pa.Table) else edges
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
     in_cited = np.bincount(dst, minlength=n).astype(np.int32)
     in_refs = np.bincount(src, minlength=n).astype(np.int32)
     # rank: most cited inside the dataset first, ties by row
@@ -169,11 +180,13 @@ def write_node_json(path: Path, papers: pa.Table, arrays: dict[str, np.ndarray],
         w.write_table(table)
 
 
-def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: str) -> None:
-    """Write ``folder/index/`` for the given tables (``folder`` is a dataset being written)."""
+def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows, build_id: str) -> None:
+    """Write ``folder/index/`` for the given tables (``folder`` is a dataset being written); the citations may
+    come as rows of the papers table (:data:`EdgeRows`), as a snapshot-scale import gives them."""
     out = Path(folder) / INDEX_DIR
     out.mkdir(parents=True, exist_ok=True)
     arrays, names = compute_arrays(papers, citations)
+    count = citations.num_rows if isinstance(citations, pa.Table) else len(citations[0])
     for name, arr in arrays.items():
         np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
     with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, papers.schema) as w:
@@ -181,7 +194,7 @@ def write_index(folder: Path, papers: pa.Table, citations: pa.Table, build_id: s
     write_search_index(out / "search.sqlite", papers.column("title"), papers.column("authors"), arrays["rank_rows"])
     write_node_json(out / "nodes.arrow", papers, arrays, names)
     meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
-            "citations": citations.num_rows, "areas": names}
+            "citations": count, "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 

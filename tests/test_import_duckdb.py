@@ -92,7 +92,8 @@ def write_jsonl(path: Path, works: list[Any], *, gz: bool = False, blank_after: 
 def both(sources: list[Path]) -> tuple[tuple[pa.Table, pa.Table, dict, dict], tuple[pa.Table, pa.Table, dict, dict]]:
     builder, info = openalex.build(sources, progress=False)
     papers, citations, summary = builder.build()
-    return (papers, citations, summary, info), openalex_duckdb.build_tables(sources, progress=False)
+    imported = openalex_duckdb.build(sources, progress=False)
+    return (papers, citations, summary, info), (imported.papers, imported.citations(), imported.summary, imported.info)
 
 
 def assert_same(python: tuple, duck: tuple) -> None:
@@ -207,3 +208,29 @@ def test_citemap_import_takes_the_duckdb_path_for_json_lines_and_serves_it(tmp_p
     listed.write_text(json.dumps(page))  # a list page is not JSON Lines: the Python importer reads it
     run_import("openalex", [listed], tmp_path / "page", progress=False)
     assert read_meta(tmp_path / "page")["engine"] == "python"
+
+
+def test_citations_given_as_rows_write_the_same_dataset_and_index(tmp_path: Path) -> None:
+    import numpy as np
+
+    from dashboard import index
+    from dashboard.dataset import write_dataset
+    from dashboard.errors import DatasetError
+
+    src = write_jsonl(tmp_path / "part.jsonl", odd_works())
+    imported = openalex_duckdb.build([src], progress=False)
+    rows = (imported.citing, imported.cited)
+    write_dataset(tmp_path / "rows", imported.papers, rows, {"name": "rows"})
+    write_dataset(tmp_path / "table", imported.papers, imported.citations(), {"name": "table"})
+    for a, b in zip(read_tables(tmp_path / "rows"), read_tables(tmp_path / "table"), strict=True):
+        assert a.equals(b)
+    assert imported.citations().num_rows == len(imported.citing) > 0
+    served = [Path(tmp_path / name / "current").resolve() for name in ("rows", "table")]
+    arrays = [index.load_arrays(folder) for folder in served]
+    for name in index.ARRAYS:
+        assert np.array_equal(arrays[0][name], arrays[1][name]), name
+    bad = [(rows[0], np.where(rows[1] == rows[1][0], rows[0][0], rows[1])),  # a self-citation
+           (rows[0], rows[1] + imported.papers.num_rows)]  # a row past the last paper
+    for citing, cited in bad:
+        with pytest.raises(DatasetError):
+            write_dataset(tmp_path / "bad", imported.papers, (citing, cited), {"name": "bad"})

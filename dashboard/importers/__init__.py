@@ -138,8 +138,9 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     if duck:
         from dashboard.importers import openalex_duckdb
 
-        papers, citations, summary, info = openalex_duckdb.build_tables(paths, progress=options.get("progress", True))
-        extra = extra_meta or {}
+        imported = openalex_duckdb.build(paths, progress=options.get("progress", True))
+        papers, citations = imported.papers, (imported.citing, imported.cited)
+        summary, info, extra = imported.summary, imported.info, extra_meta or {}
     else:
         builder, info = FORMATS[fmt](paths, **options)
         others = []

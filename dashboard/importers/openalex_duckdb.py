@@ -30,9 +30,11 @@ import json
 import shutil
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
@@ -353,15 +355,18 @@ def merge(con: Any) -> dict[str, int]:
 
 # -- 3. edges -------------------------------------------------------------------------------------------------
 EDGES = """
-CREATE TABLE rank AS SELECT id, row_number() OVER (ORDER BY ord) - 1 AS r FROM paper;
-CREATE TABLE refs AS SELECT o.id AS citing, k.id AS cited
+CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
+CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
+CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
+CREATE TABLE refs AS SELECT o.r AS citing, k.r AS cited
   FROM (SELECT ord, unnest(ref_keys(refs)) AS ref FROM works) x
-  JOIN ordmap o USING (ord) LEFT JOIN keymap k ON x.ref = k.key;
+  JOIN ordrank o USING (ord) LEFT JOIN keyrank k ON x.ref = k.key;
 CREATE TABLE edge AS SELECT DISTINCT citing, cited FROM refs WHERE cited IS NOT NULL AND citing <> cited;
 """
 
 
 def edges(con: Any) -> dict[str, int]:
+    """Table ``edge``: each citation once, as the rows (``rank``) of its two papers; returns the counts."""
     for statement in EDGES.strip().split(";\n"):
         con.execute(statement)
     seen, outside, self_loops = con.execute(
@@ -381,22 +386,33 @@ SELECT id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, ref_c
   authors, venue, doi, ['OpenAlex'] AS sources
 FROM paper ORDER BY ord
 """
-CITATIONS_SQL = """
-SELECT e.citing, e.cited FROM edge e JOIN rank a ON e.citing = a.id JOIN rank b ON e.cited = b.id ORDER BY a.r, b.r
-"""
+# builder order: by the citing paper's row, then the cited paper's
+CITATIONS_SQL = "SELECT citing, cited FROM edge ORDER BY citing, cited"
 
 
-def tables(con: Any) -> tuple[pa.Table, pa.Table]:
-    from dashboard.dataset import CITATIONS_SCHEMA, PAPERS_SCHEMA
+@dataclass
+class Imported:
+    """What an import gives: the papers table, the citations as rows of it, the summary and the metadata."""
 
-    papers = con.sql(PAPERS_SQL).to_arrow_table().cast(PAPERS_SCHEMA)
-    citations = con.sql(CITATIONS_SQL).to_arrow_table().cast(CITATIONS_SCHEMA)
-    return papers, citations
+    papers: pa.Table
+    citing: np.ndarray
+    cited: np.ndarray
+    summary: dict[str, Any]
+    info: dict[str, Any]
+
+    def citations(self) -> pa.Table:
+        """The citations table (ids): for tests and small imports; a big one is written from the rows."""
+        from dashboard.dataset import citations_table
+
+        ids = self.papers.column("id")
+        return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
 
 
-def build_tables(sources: list[Path], progress: bool = True, workdir: Path | None = None,
-                 memory_limit: str = MEMORY_LIMIT) -> tuple[pa.Table, pa.Table, dict[str, Any], dict[str, Any]]:
-    """The papers and citations tables, the summary and the info of the OpenAlex JSON Lines ``sources``."""
+def build(sources: list[Path], progress: bool = True, workdir: Path | None = None,
+          memory_limit: str = MEMORY_LIMIT) -> Imported:
+    """The dataset of the OpenAlex JSON Lines ``sources`` (DuckDB spills into a folder under ``workdir``)."""
+    from dashboard.dataset import PAPERS_SCHEMA
+
     files = source_files(sources)
     tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
     try:
@@ -412,20 +428,22 @@ def build_tables(sources: list[Path], progress: bool = True, workdir: Path | Non
         with _step(steps, "edges", progress):
             stats = edges(con)
         with _step(steps, "tables", progress):
-            papers, citations = tables(con)
+            papers = con.sql(PAPERS_SQL).to_arrow_table().cast(PAPERS_SCHEMA)
+            rows = con.sql(CITATIONS_SQL).fetchnumpy()
+            with_areas, with_authors = con.execute(
+                "SELECT count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper").fetchall()[0]
         con.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    recs = papers.num_rows
     summary: dict[str, Any] = {
-        **counts, "merged": counts["records"] - recs, **{k: v for k, v in stats.items() if k != "citations"},
-        "papers": recs, "citations": stats["citations"],
-        "papers_with_areas": int(sum(1 for a in papers.column("areas").to_pylist() if a)),
+        **counts, "merged": counts["records"] - papers.num_rows,
+        **{k: v for k, v in stats.items() if k != "citations"},
+        "papers": papers.num_rows, "citations": stats["citations"], "papers_with_areas": with_areas,
     }
-    with_authors = sum(1 for a in papers.column("authors").to_pylist() if a)
     if with_authors:
         summary["papers_with_authors"] = with_authors
-    return papers, citations, _order(summary), info_for(files, stats["edges_outside"])
+    return Imported(papers, np.asarray(rows["citing"], np.int32), np.asarray(rows["cited"], np.int32),
+                    _order(summary), info_for(files, stats["edges_outside"]))
 
 
 def _order(summary: dict[str, Any]) -> dict[str, Any]:
