@@ -71,6 +71,8 @@ def odd_works() -> list[dict[str, Any]]:
                                                            "subfield": {"display_name": "Physics"}}),
         work(14, "Year only from the date", publication_year=None, publication_date="1999-12-31",
              ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"}),
+        work(16, "An id with leading zeros", id=f"{W}W0016"),
+        work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16"]),
         work(1, "Preprint and its published version", display_name="Preprint and its published version (again)",
              cited_by_count=99),  # the same work in a second place: merged, the first one's facts win
     ]
@@ -122,8 +124,9 @@ def test_odd_shapes_give_the_python_importers_dataset(tmp_path: Path) -> None:
     assert papers["W6"]["citations_by_year"] == [{"year": 2021, "count": 4}]
     assert papers["W12"]["title"] == "No display name" and papers["W12"]["doi"] is None
     assert papers["W13"]["areas"] == ["Physics"] and papers["2104.00005"]["year"] == 1999
-    # W1 -> W1, W1 -> W2 and W2 -> W1 (merged into one paper), W12 -> W12; W3 twice; W999
-    assert python[2]["self_loops"] == 4 and python[2]["duplicate_edges"] == 1 and python[2]["edges_outside"] == 1
+    # W1 -> W1, W1 -> W2 and W2 -> W1 (merged into one paper), W12 -> W12; W3 twice; W999 and W16 (not W0016)
+    assert python[2]["self_loops"] == 4 and python[2]["duplicate_edges"] == 1 and python[2]["edges_outside"] == 2
+    assert ("W17", "W0016") in {(e["citing"], e["cited"]) for e in python[1].to_pylist()}
 
 
 def test_the_recorded_api_works_give_the_same_dataset(tmp_path: Path) -> None:

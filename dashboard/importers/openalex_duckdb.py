@@ -44,7 +44,9 @@ from dashboard.importers.openalex import iter_works, parse_work, referenced_work
 MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
-WORK_ID = r"(?:https?://(?:api\.)?openalex\.org/(?:works/)?)?[Ww][0-9]{1,20}"
+# a work id as SQL reads it: its number without leading zeros and within BIGINT (any other goes to parse_work)
+WORK_ID = r"(?:https?://(?:api\.)?openalex\.org/(?:works/)?)?[Ww][1-9][0-9]{0,17}"
+W_NUMBER = "W[1-9][0-9]{0,17}"
 NEW_ARXIV, OLD_ARXIV = r"[0-9]{4}\.[0-9]{4,5}", r"[a-zA-Z][a-zA-Z\-]*(?:\.[a-zA-Z]{2})?/[0-9]{7}"
 ARXIV_DOI = rf"(?i)10\.48550/arxiv\.({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?$"
 ARXIV_URL = rf"(?i)arxiv\.org/(?:abs|pdf)/({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?(?:\.pdf)?/?(?:[?#]|$)"
@@ -93,6 +95,7 @@ CREATE MACRO loc_urls(loc) AS CASE WHEN jis(loc, '{{') THEN
 CREATE MACRO title_key(t) AS CASE WHEN strlen(t) = length(t)
     THEN array_to_string(regexp_extract_all(lower(t), '[a-z0-9]+'), ' ') ELSE py_norm(t) END;
 CREATE MACRO ref_keys(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: 'W' || d);
+CREATE MACRO ref_numbers(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: CAST(d AS BIGINT));
 CREATE MACRO pystrip(s) AS regexp_replace(s, '^{WS}+|{WS}+$', '', 'g');
 CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFIX}', '')));
 CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')
@@ -107,10 +110,11 @@ CBY_SHAPE = rf"\[({CBY_ITEM}(,{CBY_ITEM})*)?\]"
 # (``fast``); each layer names what the next one reads more than once.
 EXTRACT = f"""
 SELECT
-  filename AS file,
+  CASE WHEN fast THEN NULL ELSE filename END AS file,
   CASE WHEN fast THEN NULL ELSE j END AS raw,
-  fast, wid, title, year, posted, arxiv, doi, areas, cited_by, ref_count, cby, authors, venue, refs,
-  coalesce(arxiv, wid) AS pid, title_key(title) AS tkey
+  fast, wid, title, year, posted, arxiv, doi, areas, cited_by, ref_count, cby, authors, venue, refnums,
+  NULL::VARCHAR AS reftext,
+  hash(title_key(title)) AS tkey  -- 8 bytes: equal titles, equal hashes (a collision only adds a candidate)
 FROM (
  SELECT *,
   (json_type(j) = 'OBJECT'
@@ -157,9 +161,9 @@ FROM (
                  jtext({V['primary_topic.subfield.display_name']})], lambda a: a IS NOT NULL) AS areas0,
     CASE WHEN len(areas0) = 2 AND areas0[1] = areas0[2] THEN [areas0[1]] ELSE areas0 END AS areas,
     jintv({V['cited_by_count']}) AS cited_by,
-    CASE WHEN jis(v_refs, '[') THEN CAST(v_refs AS VARCHAR) ELSE '[]' END AS refs,
+    CASE WHEN jis(v_refs, '[') THEN ref_numbers(CAST(v_refs AS VARCHAR)) ELSE [] END AS refnums,
     coalesce(jintv({V['referenced_works_count']}),
-             CASE WHEN jis(v_refs, '[') THEN json_array_length(v_refs) END) AS ref_count,
+             CASE WHEN jis(v_refs, '[') THEN len(refnums) END) AS ref_count,
     CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': CAST(y AS BIGINT),
         'count': CAST(regexp_extract_all(CAST(v_cby AS VARCHAR), '"cited_by_count":([0-9]+)', 1)[i] AS BIGINT)}})
     END AS cby,
@@ -181,13 +185,14 @@ FROM (
 """
 
 VALUES = ("wid", "title", "year", "posted", "arxiv", "doi", "areas", "cited_by", "ref_count", "cby", "authors",
-          "venue", "refs", "pid", "tkey")  # what a work's row holds (``works``), after ``ord``
+          "venue", "refnums", "reftext")  # a work's row (``works``), after ``ord``: its references
+# are numbers of W ids (refnums) where SQL read them, else (parse_work's) a JSON list of ids (reftext)
 SLOW_SCHEMA = pa.schema([
     ("ord", pa.int64()), ("wid", pa.string()), ("title", pa.string()), ("year", pa.int64()), ("posted", pa.string()),
     ("arxiv", pa.string()), ("doi", pa.string()), ("areas", pa.list_(pa.string())), ("cited_by", pa.int64()),
     ("ref_count", pa.int64()), ("cby", pa.list_(pa.struct([("year", pa.int64()), ("count", pa.int64())]))),
-    ("authors", pa.list_(pa.string())), ("venue", pa.string()), ("refs", pa.string()), ("pid", pa.string()),
-    ("tkey", pa.string()),
+    ("authors", pa.list_(pa.string())), ("venue", pa.string()), ("refnums", pa.list_(pa.int64())),
+    ("reftext", pa.string()), ("tnorm", pa.string()),
 ])
 SUB = 1_000_000  # a line holding a list of works: work k of line n has the order n * SUB + k
 
@@ -266,8 +271,9 @@ def slow_rows(con: Any) -> int:
             _append(out, rowid * SUB + (k or 0), rec, refs)
     slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
     con.execute("CREATE TABLE slow AS SELECT * FROM slow")
-    con.execute(f"""CREATE VIEW works AS SELECT CAST(rowid AS BIGINT) * {SUB} AS ord, {", ".join(VALUES)}
-                    FROM lines WHERE fast UNION ALL SELECT * FROM slow""")
+    con.execute(f"""CREATE VIEW works AS SELECT *, coalesce(arxiv, wid) AS pid FROM (
+                      SELECT CAST(rowid AS BIGINT) * {SUB} AS ord, {", ".join(VALUES)}, tkey FROM lines WHERE fast
+                      UNION ALL SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)""")
     return len(rows)
 
 
@@ -276,10 +282,11 @@ def _append(out: dict[str, list[Any]], ord_: int, rec: PaperRecord, refs: list[s
     values = {
         "ord": ord_, "wid": rec.alt_ids[0] if rec.alt_ids else rec.id, "title": rec.title, "year": rec.year,
         "posted": rec.posted, "arxiv": arxiv, "doi": rec.doi, "areas": rec.areas, "cited_by": rec.cited_by,
-        "ref_count": rec.reference_count, "authors": rec.authors, "venue": rec.venue, "refs": json.dumps(refs),
+        "ref_count": rec.reference_count, "authors": rec.authors, "venue": rec.venue, "refnums": None,
+        "reftext": json.dumps(refs),
         "cby": None if rec.citations_by_year is None
         else [{"year": y, "count": c} for y, c in rec.citations_by_year.items()],
-        "pid": rec.id, "tkey": normalise_title(rec.title),
+        "tnorm": normalise_title(rec.title),
     }
     for name, value in values.items():
         out[name].append(value)
@@ -311,7 +318,7 @@ def merge(con: Any) -> dict[str, int]:
     -> the paper), merging the works that can merge exactly as DatasetBuilder does; returns the merge counts."""
     for statement in KEYS.strip().split(";\n"):
         con.execute(statement)
-    cand = con.sql("SELECT w.* EXCLUDE (refs, tkey) FROM works w SEMI JOIN cand USING (ord) "
+    cand = con.sql("SELECT w.* EXCLUDE (refnums, reftext, tkey) FROM works w SEMI JOIN cand USING (ord) "
                    "ORDER BY ord").to_arrow_table().to_pylist()
     builder = DatasetBuilder("OpenAlex")
     first_ord: list[int] = []
@@ -354,13 +361,18 @@ def merge(con: Any) -> dict[str, int]:
 
 
 # -- 3. edges -------------------------------------------------------------------------------------------------
-EDGES = """
+EDGES = f"""
 CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
 CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
 CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
-CREATE TABLE refs AS SELECT o.r AS citing, k.r AS cited
-  FROM (SELECT ord, unnest(ref_keys(refs)) AS ref FROM works) x
-  JOIN ordrank o USING (ord) LEFT JOIN keyrank k ON x.ref = k.key;
+CREATE TABLE keynum AS SELECT CAST(substr(key, 2) AS BIGINT) AS num, r FROM keyrank
+  WHERE regexp_full_match(key, '{W_NUMBER}');
+CREATE TABLE refs AS
+  SELECT o.r AS citing, k.r AS cited FROM (SELECT ord, unnest(refnums) AS ref FROM works WHERE refnums IS NOT NULL) x
+    JOIN ordrank o USING (ord) LEFT JOIN keynum k ON x.ref = k.num
+  UNION ALL
+  SELECT o.r, k.r FROM (SELECT ord, unnest(ref_keys(reftext)) AS ref FROM works WHERE reftext IS NOT NULL) x
+    JOIN ordrank o USING (ord) LEFT JOIN keyrank k ON x.ref = k.key;
 CREATE TABLE edge AS SELECT DISTINCT citing, cited FROM refs WHERE cited IS NOT NULL AND citing <> cited;
 """
 
@@ -427,6 +439,9 @@ def build(sources: list[Path], progress: bool = True, workdir: Path | None = Non
             counts = merge(con)
         with _step(steps, "edges", progress):
             stats = edges(con)
+        for done in ("VIEW works", "TABLE lines", "TABLE slow", "TABLE refs", "TABLE keys", "TABLE keymap",
+                     "TABLE keyrank", "TABLE keynum", "TABLE ordmap", "TABLE ordrank"):
+            con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
         with _step(steps, "tables", progress):
             papers = con.sql(PAPERS_SQL).to_arrow_table().cast(PAPERS_SCHEMA)
             rows = con.sql(CITATIONS_SQL).fetchnumpy()
