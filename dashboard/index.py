@@ -51,6 +51,8 @@ INDEX_VERSION = 5
 NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
+BATCH = 500_000  # papers turned into Python objects at a time while writing the index
+STRING_LIMIT = 2**31  # bytes of an Arrow string array (32-bit offsets); nodes.arrow is a large_string array beyond
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
@@ -67,12 +69,27 @@ def _csr(owner: np.ndarray, other: np.ndarray, n: int, rank: np.ndarray) -> tupl
     return offsets, other[order].astype(np.int32)
 
 
-def _sorted_keys(values: list[str | None]) -> tuple[np.ndarray, np.ndarray]:
-    """The non-null ``values`` as UTF-8 bytes in byte order, and the row of each (for binary search)."""
-    rows = [i for i, v in enumerate(values) if v]
-    keys = np.array([values[i].encode() for i in rows], dtype=bytes) if rows else np.array([], dtype="S1")
-    order = np.argsort(keys, kind="stable")
-    return keys[order], np.asarray(rows, dtype=np.int32)[order]
+def _sorted_keys(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The non-null, non-empty ``values`` as UTF-8 bytes in byte order (a fixed-width numpy ``S`` array, as
+    ``np.searchsorted`` wants), and the row of each (for binary search). Done with Arrow kernels, a million
+    keys without a Python object each."""
+    values = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    keep = pc.and_(pc.is_valid(values), pc.greater(pc.binary_length(values), 0))
+    rows = pc.indices_nonzero(pc.fill_null(keep, False))
+    keys = pc.take(values, rows).cast(pa.binary())
+    if not len(keys):
+        return np.array([], dtype="S1"), np.array([], dtype=np.int32)
+    order = pc.sort_indices(keys)  # byte order, stable
+    keys = pc.take(keys, order).combine_chunks() if isinstance(keys, pa.ChunkedArray) else pc.take(keys, order)
+    width = max(1, pc.max(pc.binary_length(keys)).as_py())
+    offsets = np.frombuffer(keys.buffers()[1], dtype=np.int32, count=len(keys) + 1, offset=keys.offset * 4)
+    data = np.frombuffer(keys.buffers()[2], dtype=np.uint8)
+    lengths = np.diff(offsets)
+    out = np.zeros((len(keys), width), dtype=np.uint8)
+    col = np.arange(width)
+    mask = col[None, :] < lengths[:, None]  # the bytes of each key, left-aligned, NUL-padded as numpy's S is
+    out[mask] = data[offsets[0]:offsets[-1]]
+    return out.view(f"S{width}").ravel(), pc.take(rows, order).to_numpy().astype(np.int32)
 
 
 EdgeRows = tuple[np.ndarray, np.ndarray]  # citing and cited papers of each citation, as rows of the papers table
@@ -106,8 +123,8 @@ def compute_arrays(papers: pa.Table, edges: pa.Table | EdgeRows) -> tuple[dict[s
     year = papers.column("year").to_numpy(zero_copy_only=False)
     year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
 
-    id_bytes, id_order = _sorted_keys(ids.to_pylist())
-    doi_bytes, doi_order = _sorted_keys(papers.column("doi").to_pylist())
+    id_bytes, id_order = _sorted_keys(ids)
+    doi_bytes, doi_order = _sorted_keys(papers.column("doi"))
 
     areas_col = papers.column("areas").combine_chunks()
     flat = pc.list_flatten(areas_col)
@@ -143,27 +160,33 @@ def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, authors: 
         con.execute("PRAGMA synchronous=OFF")
         con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
                     "tokenize='unicode61 remove_diacritics 2')")
-        take = pa.array(rank_rows)
-        ordered = pc.take(titles, take).to_pylist()
-        names = pc.take(authors, take).to_pylist()
-        con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
-                        ((i, t or "", "; ".join(a or [])) for i, (t, a) in enumerate(zip(ordered, names, strict=True))))
+        for start in range(0, len(rank_rows), BATCH):  # a batch of Python strings at a time
+            take = pa.array(rank_rows[start:start + BATCH])
+            ordered = pc.take(titles, take).to_pylist()
+            names = pc.take(authors, take).to_pylist()
+            con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
+                            ((start + i, t or "", "; ".join(a or []))
+                             for i, (t, a) in enumerate(zip(ordered, names, strict=True))))
         con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
         con.commit()
     finally:
         con.close()
 
 
-def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str]) -> list[str]:
-    """Each paper's graph-node fields (``NODE_FIELDS``) as a JSON array followed by a comma."""
-    ids = papers.column("id").to_pylist()
-    titles = papers.column("title").to_pylist()
-    years = arrays["year"].tolist()
-    cited_by = papers.column("cited_by").to_pylist()
-    authors = papers.column("authors").to_pylist()
-    in_cited = arrays["in_cited"].tolist()
-    off = arrays["area_offsets"].tolist()
-    codes = arrays["area_codes"].tolist()
+def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str], start: int = 0,
+              stop: int | None = None) -> list[str]:
+    """Each paper's graph-node fields (``NODE_FIELDS``) as a JSON array followed by a comma (rows start..stop)."""
+    stop = papers.num_rows if stop is None else stop
+    part = papers.slice(start, stop - start)
+    ids = part.column("id").to_pylist()
+    titles = part.column("title").to_pylist()
+    years = arrays["year"][start:stop].tolist()
+    cited_by = part.column("cited_by").to_pylist()
+    authors = part.column("authors").to_pylist()
+    in_cited = arrays["in_cited"][start:stop].tolist()
+    off = arrays["area_offsets"][start:stop + 1].tolist()
+    codes = arrays["area_codes"][off[0]:off[-1]].tolist()
+    off = [o - off[0] for o in off]
     out = []
     for i in range(len(ids)):
         areas = [names[c] for c in codes[off[i]:off[i + 1]]] or [UNKNOWN_AREA]
@@ -175,7 +198,15 @@ def node_json(papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str])
 
 
 def write_node_json(path: Path, papers: pa.Table, arrays: dict[str, np.ndarray], names: list[str]) -> None:
-    table = pa.table({"json": pa.array(node_json(papers, arrays, names), pa.string())})
+    """``nodes.arrow``: one array (the store reads it from the memory map without a copy), built a batch of
+    papers at a time; a large_string array when the text passes 2 GiB (Arrow's string offsets are 32-bit)."""
+    parts = [pa.array(node_json(papers, arrays, names, start, min(start + BATCH, papers.num_rows)), pa.large_string())
+             for start in range(0, papers.num_rows, BATCH)]
+    column = pa.concat_arrays(parts) if parts else pa.array([], pa.large_string())
+    del parts
+    if (pc.sum(pc.binary_length(column)).as_py() or 0) < STRING_LIMIT:
+        column = column.cast(pa.string())
+    table = pa.table({"json": column})
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
         w.write_table(table)
 

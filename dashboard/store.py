@@ -200,7 +200,9 @@ class Store:
             return ""
         taken = self._node_json.take(pa.array(np.asarray(rows, dtype=np.int64)))
         # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
-        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32, count=len(taken) + 1, offset=taken.offset * 4)
+        width = 8 if pa.types.is_large_string(taken.type) else 4  # nodes.arrow of a huge dataset: 64-bit offsets
+        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=len(taken) + 1,
+                                offset=taken.offset * width)
         data = taken.buffers()[2]
         return data[int(offsets[0]):int(offsets[-1]) - 1].to_pybytes().decode()
 
