@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from dashboard.dataset import read_meta, read_tables
-from dashboard.importers import openalex, openalex_duckdb, run_import
+from dashboard.importers import duckdb_engine, openalex, openalex_duckdb, run_import
 from dashboard.importers.common import InputError
 from tests.conftest import SHARED
 
@@ -147,7 +147,7 @@ def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
     src = write_jsonl(tmp_path / "w.jsonl", [works[0], works[3], page_line, works[4]])
     python, duck = both([src])
     assert_same(python, duck)
-    con = openalex_duckdb.connect(tmp_path)
+    con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
     openalex_duckdb.extract(con, [src])
     fast = [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY rowid").fetchall()]
     assert fast == [True, True, False, False]  # the page, the concepts

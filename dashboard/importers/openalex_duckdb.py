@@ -13,47 +13,40 @@ same error messages, and holds no Python object per work:
    rare, and a wrong one raises the importer's own error, located by reading its file again
    (:func:`locate_error`: file, line, field, as today). A file DuckDB cannot read (bad JSON, gzip, UTF-8)
    is read again the same way for the exact message.
-2. **Merge**: works that share an id or a normalised title with another work (preprint and published
-   version, the same work in two files) are the only ones that can merge; they, and only they, go
-   through :class:`~dashboard.importers.common.DatasetBuilder` in file order. Every other work is a paper
-   as it is.
-3. **Edges** (SQL): references resolved through every id of every paper, self-citations and duplicates
-   counted and dropped, as the builder does; papers in order of first appearance, edges sorted the same way.
+2. **Merge** and 3. **edges**: :mod:`~dashboard.importers.duckdb_engine`, the same for every format; the
+   references are W-id numbers (``refnums``) where SQL read them, else the ids parse_work gave (``reftext``).
 
-DuckDB spills to a temporary database beside the output (``memory_limit``), so that memory stays flat as
-the input grows; see ``bench/import_scale.py``.
+DuckDB spills to a temporary folder beyond its memory limit; see ``bench/import_scale.py`` for time and memory
+at 300k and 3M works.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
-from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
+from dashboard.importers.common import InputError, PaperRecord, normalise_title
+from dashboard.importers.duckdb_engine import (
+    ARXIV_BARE,
+    CBY,
+    MEMORY_LIMIT,
+    NEW_ARXIV,
+    OLD_ARXIV,
+    Imported,
+    run,
+)
 from dashboard.importers.fields import Where, open_text, source_files
-from dashboard.importers.openalex import iter_works, parse_work, referenced_works
+from dashboard.importers.openalex import info_for, iter_works, parse_work, referenced_works
 
-MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
-# Python's str.isspace() characters (str.split() splits on them), as an RE2 class
-WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
 # a work id as SQL reads it: its number without leading zeros and within BIGINT (any other goes to parse_work)
 WORK_ID = r"(?:https?://(?:api\.)?openalex\.org/(?:works/)?)?[Ww][1-9][0-9]{0,17}"
 W_NUMBER = "W[1-9][0-9]{0,17}"
-NEW_ARXIV, OLD_ARXIV = r"[0-9]{4}\.[0-9]{4,5}", r"[a-zA-Z][a-zA-Z\-]*(?:\.[a-zA-Z]{2})?/[0-9]{7}"
 ARXIV_DOI = rf"(?i)10\.48550/arxiv\.({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?$"
 ARXIV_URL = rf"(?i)arxiv\.org/(?:abs|pdf)/({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?(?:\.pdf)?/?(?:[?#]|$)"
-ARXIV_BARE = rf"(?i)^({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?$"
-DOI_PREFIX = r"(?i)^(?:https?://(?:dx\.)?doi\.org/|doi:)"
-# whitespace other than one space between words: only then is a text collapsed (most are not)
-WS_ODD = WS.replace(r"\x1c-\x20", r"\x1c-\x1f") + "|  |^ | $"
 
 # One path per value parse_work reads; json_extract parses each line once for all of them.
 PATHS = (
@@ -78,10 +71,7 @@ CREATE MACRO jint(x, lo, hi) AS (jnull(x) OR (regexp_full_match(CAST(x AS VARCHA
     AND TRY_CAST(CAST(x AS VARCHAR) AS HUGEINT) BETWEEN lo AND hi));
 CREATE MACRO jintv(x) AS TRY_CAST(CAST(x AS VARCHAR) AS BIGINT);
 CREATE MACRO jraw(x) AS CASE WHEN jis(x, '"') THEN substring(CAST(x AS VARCHAR), 2, length(CAST(x AS VARCHAR)) - 2) END;
-CREATE MACRO collapse(s) AS CASE WHEN regexp_matches(s, '{WS_ODD}')
-    THEN nullif(trim(regexp_replace(s, '{WS}+', ' ', 'g')), '') ELSE nullif(s, '') END;
 CREATE MACRO jtext(x) AS collapse(jraw(x));
-CREATE MACRO ascii(x) AS (x IS NULL OR strlen(CAST(x AS VARCHAR)) = length(CAST(x AS VARCHAR)));
 CREATE MACRO arxiv_key(s) AS CASE WHEN s IS NULL OR s = '' THEN NULL
     WHEN NOT contains(s, '/') THEN s
     ELSE lower(split_part(split_part(s, '/', 1), '.', 1))
@@ -92,14 +82,8 @@ CREATE MACRO arxiv_in(s) AS coalesce(nullif(regexp_extract(s, '{ARXIV_DOI}', 1),
                                      nullif(regexp_extract(s, '{ARXIV_URL}', 1), ''));
 CREATE MACRO loc_urls(loc) AS CASE WHEN jis(loc, '{{') THEN
     list_transform(json_extract(loc, ['$.landing_page_url', '$.pdf_url', '$.id']), lambda u: jraw(u)) ELSE [] END;
-CREATE MACRO title_key(t) AS CASE WHEN strlen(t) = length(t)
-    THEN array_to_string(regexp_extract_all(lower(t), '[a-z0-9]+'), ' ') ELSE py_norm(t) END;
 CREATE MACRO ref_keys(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: 'W' || d);
 CREATE MACRO ref_numbers(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: CAST(d AS BIGINT));
-CREATE MACRO pystrip(s) AS regexp_replace(s, '^{WS}+|{WS}+$', '', 'g');
-CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFIX}', '')));
-CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')
-    THEN doi_text(s) END;
 """
 QUOTED_ID = f'"{WORK_ID}"'
 REFS_SHAPE = rf"\[({QUOTED_ID}(,{QUOTED_ID})*)?\]"
@@ -190,7 +174,7 @@ VALUES = ("wid", "title", "year", "posted", "arxiv", "doi", "areas", "cited_by",
 SLOW_SCHEMA = pa.schema([
     ("ord", pa.int64()), ("wid", pa.string()), ("title", pa.string()), ("year", pa.int64()), ("posted", pa.string()),
     ("arxiv", pa.string()), ("doi", pa.string()), ("areas", pa.list_(pa.string())), ("cited_by", pa.int64()),
-    ("ref_count", pa.int64()), ("cby", pa.list_(pa.struct([("year", pa.int64()), ("count", pa.int64())]))),
+    ("ref_count", pa.int64()), ("cby", CBY),
     ("authors", pa.list_(pa.string())), ("venue", pa.string()), ("refnums", pa.list_(pa.int64())),
     ("reftext", pa.string()), ("tnorm", pa.string()),
 ])
@@ -214,20 +198,6 @@ def is_jsonl_of_works(path: Path) -> bool:
 def usable(sources: list[Path]) -> bool:
     files = source_files(sources)
     return bool(files) and all(is_jsonl_of_works(p) for p in files)
-
-
-def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT) -> Any:
-    import duckdb
-
-    con = duckdb.connect()  # in memory, spilling to temp_directory beyond memory_limit
-    con.execute(f"SET memory_limit = '{memory_limit}'")
-    con.execute(f"SET temp_directory = '{workdir / 'spill'}'")
-    con.execute("SET preserve_insertion_order = true")
-    con.create_function("py_norm", normalise_title, ["VARCHAR"], "VARCHAR", side_effects=False)
-    for statement in MACROS.strip().split(";\n"):
-        if statement.strip():
-            con.execute(statement)
-    return con
 
 
 # -- 1. extract --------------------------------------------------------------------------------------------
@@ -292,79 +262,8 @@ def _append(out: dict[str, list[Any]], ord_: int, rec: PaperRecord, refs: list[s
         out[name].append(value)
 
 
-# -- 2. merge ------------------------------------------------------------------------------------------------
-KEYS = """
-CREATE TABLE keys AS SELECT ord, pid AS key FROM works UNION ALL SELECT ord, wid FROM works WHERE arxiv IS NOT NULL;
-CREATE TABLE cand AS SELECT DISTINCT ord FROM (
-  SELECT ord FROM keys WHERE key IN (SELECT key FROM keys GROUP BY key HAVING count(*) > 1)
-  UNION ALL
-  SELECT ord FROM works WHERE tkey IN (SELECT tkey FROM works GROUP BY tkey HAVING count(*) > 1));
-"""
-
-
-def record(row: dict[str, Any]) -> PaperRecord:
-    """A ``works`` row as the record parse_work makes of the same work."""
-    cby = row["cby"]
-    return PaperRecord(
-        title=row["title"], id=row["pid"], year=row["year"], posted=row["posted"], areas=list(row["areas"] or []),
-        cited_by=row["cited_by"], reference_count=row["ref_count"],
-        citations_by_year=None if cby is None else {c["year"]: c["count"] for c in cby},
-        alt_ids=[row["wid"]] if row["arxiv"] else [], authors=list(row["authors"] or []), venue=row["venue"],
-        doi=row["doi"])
-
-
-def merge(con: Any) -> dict[str, int]:
-    """Tables ``paper`` (one row per paper, in order of first appearance) and ``keymap`` (every id of every paper
-    -> the paper), merging the works that can merge exactly as DatasetBuilder does; returns the merge counts."""
-    for statement in KEYS.strip().split(";\n"):
-        con.execute(statement)
-    cand = con.sql("SELECT w.* EXCLUDE (refnums, reftext, tkey) FROM works w SEMI JOIN cand USING (ord) "
-                   "ORDER BY ord").to_arrow_table().to_pylist()
-    builder = DatasetBuilder("OpenAlex")
-    first_ord: list[int] = []
-    ord_paper: list[tuple[int, int]] = []
-    for row in cand:
-        n = len(builder.papers)
-        k = builder.add(record(row), authoritative=True)
-        if k == n:
-            first_ord.append(row["ord"])
-        ord_paper.append((row["ord"], k))
-    ids = builder.final_ids()
-    recs = [p.rec for p in builder.papers]
-    merged = pa.table({  # noqa: F841 (read by DuckDB by name)
-        "ord": pa.array(first_ord, pa.int64()), "id": ids, "title": [r.title for r in recs],
-        "year": pa.array([r.year for r in recs], pa.int32()), "posted": [r.posted for r in recs],
-        "areas": pa.array([r.areas for r in recs], pa.list_(pa.string())),
-        "cited_by": pa.array([r.cited_by for r in recs], pa.int64()),
-        "ref_count": pa.array([r.reference_count for r in recs], pa.int64()),
-        "cby": pa.array([None if r.citations_by_year is None else
-                         [{"year": y, "count": c} for y, c in r.citations_by_year.items()] for r in recs],
-                        SLOW_SCHEMA.field("cby").type),
-        "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())), "venue": [r.venue for r in recs],
-        "doi": [r.doi for r in recs],
-    })
-    ord_map = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841
-                        "id": pa.array([ids[k] for _, k in ord_paper], pa.string())})
-    key_map = pa.table({"key": list(builder.by_id), "id": [ids[k] for k in builder.by_id.values()]})  # noqa: F841
-    con.execute("""CREATE TABLE paper AS
-        SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi
-        FROM works ANTI JOIN cand USING (ord)
-        UNION ALL SELECT * FROM merged""")
-    con.execute("""CREATE TABLE ordmap AS SELECT ord, pid AS id FROM works ANTI JOIN cand USING (ord)
-                   UNION ALL SELECT * FROM ord_map""")
-    con.execute("""CREATE TABLE keymap AS SELECT key, pid AS id
-                   FROM keys JOIN works USING (ord) ANTI JOIN cand USING (ord)
-                   UNION ALL SELECT * FROM key_map""")
-    return {"records": builder.stats["records"] + con.execute("SELECT count(*) FROM works ANTI JOIN cand "
-                                                              "USING (ord)").fetchall()[0][0],
-            "merged": builder.stats["merged"]}
-
-
-# -- 3. edges -------------------------------------------------------------------------------------------------
-EDGES = f"""
-CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
-CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
-CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
+# -- the references, as the engine's ``refs`` -------------------------------------------------------------------
+REFS = f"""
 CREATE TABLE keynum AS SELECT CAST(substr(key, 2) AS BIGINT) AS num, r FROM keyrank
   WHERE regexp_full_match(key, '{W_NUMBER}');
 CREATE TABLE refs AS
@@ -373,116 +272,32 @@ CREATE TABLE refs AS
   UNION ALL
   SELECT o.r, k.r FROM (SELECT ord, unnest(ref_keys(reftext)) AS ref FROM works WHERE reftext IS NOT NULL) x
     JOIN ordrank o USING (ord) LEFT JOIN keyrank k ON x.ref = k.key;
-CREATE TABLE edge AS SELECT DISTINCT citing, cited FROM refs WHERE cited IS NOT NULL AND citing <> cited;
 """
-
-
-def edges(con: Any) -> dict[str, int]:
-    """Table ``edge``: each citation once, as the rows (``rank``) of its two papers; returns the counts."""
-    for statement in EDGES.strip().split(";\n"):
-        con.execute(statement)
-    seen, outside, self_loops = con.execute(
-        "SELECT count(*), count(*) FILTER (cited IS NULL), count(*) FILTER (citing = cited) FROM refs").fetchall()[0]
-    unique = con.execute("SELECT count(*) FROM edge").fetchall()[0][0]
-    return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
-            "edges_outside": outside, "citations": unique}
-
-
-# -- output ----------------------------------------------------------------------------------------------------
-PAPERS_SQL = """
-SELECT id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, ref_count AS reference_count,
-  CASE WHEN cby IS NULL THEN NULL ELSE list_transform(list_sort(cby), lambda c: {'year': CAST(c.year AS SMALLINT),
-                                                                            'count': CAST(c.count AS INTEGER)}) END
-    AS citations_by_year,
-  CASE WHEN cited_by IS NOT NULL THEN 'OpenAlex' END AS cited_by_from,
-  authors, venue, doi, ['OpenAlex'] AS sources
-FROM paper ORDER BY ord
-"""
-# builder order: by the citing paper's row, then the cited paper's
-CITATIONS_SQL = "SELECT citing, cited FROM edge ORDER BY citing, cited"
 
 
 @dataclass
-class Imported:
-    """What an import gives: the papers table, the citations as rows of it, the summary and the metadata."""
+class OpenAlexLines:
+    """The engine's :class:`~dashboard.importers.duckdb_engine.Reader` for OpenAlex JSON Lines."""
 
-    papers: pa.Table
-    citing: np.ndarray
-    cited: np.ndarray
-    summary: dict[str, Any]
-    info: dict[str, Any]
+    files: list[Path]
+    source: str = "OpenAlex"
+    macros: str = MACROS
+    refs_sql: str = REFS
+    drops: tuple[str, ...] = ("VIEW works", "TABLE lines", "TABLE slow", "TABLE keynum")
 
-    def citations(self) -> pa.Table:
-        """The citations table (ids): for tests and small imports; a big one is written from the rows."""
-        from dashboard.dataset import citations_table
+    @property
+    def first(self) -> Path:
+        return self.files[0]
 
-        ids = self.papers.column("id")
-        return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
+    def extract(self, con: Any) -> None:
+        extract(con, self.files)
+        slow_rows(con)
+
+    def info(self, outside: int) -> dict[str, Any]:
+        return info_for(self.files, outside)
 
 
 def build(sources: list[Path], progress: bool = True, workdir: Path | None = None,
           memory_limit: str = MEMORY_LIMIT) -> Imported:
     """The dataset of the OpenAlex JSON Lines ``sources`` (DuckDB spills into a folder under ``workdir``)."""
-    from dashboard.dataset import PAPERS_SCHEMA
-
-    files = source_files(sources)
-    tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
-    try:
-        con = connect(tmp, memory_limit)
-        steps: dict[str, float] = {}
-        with _step(steps, "extract", progress):
-            extract(con, files)
-            slow_rows(con)
-        if con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 0:
-            raise InputError(files[0], "no works found")
-        with _step(steps, "merge", progress):
-            counts = merge(con)
-        with _step(steps, "edges", progress):
-            stats = edges(con)
-        for done in ("VIEW works", "TABLE lines", "TABLE slow", "TABLE refs", "TABLE keys", "TABLE keymap",
-                     "TABLE keyrank", "TABLE keynum", "TABLE ordmap", "TABLE ordrank"):
-            con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
-        with _step(steps, "tables", progress):
-            papers = con.sql(PAPERS_SQL).to_arrow_table().cast(PAPERS_SCHEMA)
-            rows = con.sql(CITATIONS_SQL).fetchnumpy()
-            with_areas, with_authors = con.execute(
-                "SELECT count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper").fetchall()[0]
-        con.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    summary: dict[str, Any] = {
-        **counts, "merged": counts["records"] - papers.num_rows,
-        **{k: v for k, v in stats.items() if k != "citations"},
-        "papers": papers.num_rows, "citations": stats["citations"], "papers_with_areas": with_areas,
-    }
-    if with_authors:
-        summary["papers_with_authors"] = with_authors
-    return Imported(papers, np.asarray(rows["citing"], np.int32), np.asarray(rows["cited"], np.int32),
-                    _order(summary), info_for(files, stats["edges_outside"]))
-
-
-def _order(summary: dict[str, Any]) -> dict[str, Any]:
-    """The summary's keys in DatasetBuilder.build's order."""
-    keys = ("records", "merged", "edges_seen", "self_loops", "duplicate_edges", "edges_outside", "papers",
-            "citations", "papers_with_areas", "papers_with_authors")
-    return {k: summary[k] for k in keys if k in summary}
-
-
-def info_for(files: list[Path], outside: int) -> dict[str, Any]:
-    from dashboard.importers.openalex import info_for as python_info
-
-    return python_info(files, outside)
-
-
-class _step:
-    def __init__(self, steps: dict[str, float], name: str, progress: bool) -> None:
-        self.steps, self.name, self.progress = steps, name, progress
-
-    def __enter__(self) -> None:
-        self.t0 = time.perf_counter()
-
-    def __exit__(self, *exc: object) -> None:
-        self.steps[self.name] = time.perf_counter() - self.t0
-        if self.progress and exc[0] is None:
-            print(f"  {self.name}: {self.steps[self.name]:.1f} s", flush=True)
-
+    return run(OpenAlexLines(source_files(sources)), progress, workdir, memory_limit)

@@ -1,0 +1,269 @@
+"""The engine of the snapshot-scale importers (:mod:`~dashboard.importers.openalex_duckdb`, OpenAlex JSON Lines;
+:mod:`~dashboard.importers.csv_duckdb`, CSV tables): DuckDB in bounded memory, and the Python importers' dataset.
+
+A format's :class:`Reader` extracts its records into a view ``works`` (SQL where it reads a value exactly as the
+format's Python parser does, the parser itself for the rest); then, the same for every format:
+
+2. **Merge**: records that share an id or a normalised title with another record are the only ones that can
+   merge; they, and only they, go through :class:`~dashboard.importers.common.DatasetBuilder` in input order.
+   Every other record is a paper as it is.
+3. **Edges** (SQL): the citations the input states, resolved through every id of every paper; self-citations
+   and duplicates counted and dropped, as the builder does; papers in order of first appearance, edges sorted
+   the same way, handed on as rows of the papers table (no string per edge).
+
+DuckDB runs in memory up to ``memory_limit`` and spills to a temporary folder beyond it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+
+from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
+
+MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
+# Python's str.isspace() characters (str.split() splits on them), as an RE2 class
+WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
+# whitespace other than one space between words: only then is a text collapsed (most are not)
+WS_ODD = WS.replace(r"\x1c-\x20", r"\x1c-\x1f") + "|  |^ | $"
+NEW_ARXIV, OLD_ARXIV = r"[0-9]{4}\.[0-9]{4,5}", r"[a-zA-Z][a-zA-Z\-]*(?:\.[a-zA-Z]{2})?/[0-9]{7}"
+ARXIV_BARE = rf"(?i)^({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?$"
+DOI_PREFIX = r"(?i)^(?:https?://(?:dx\.)?doi\.org/|doi:)"
+CBY = pa.list_(pa.struct([("year", pa.int64()), ("count", pa.int64())]))  # citations by year, as extracted
+
+# Text as Python's importers clean it (fields.opt_text, common.clean_doi, common.normalise_title).
+MACROS = rf"""
+CREATE MACRO collapse(s) AS CASE WHEN regexp_matches(s, '{WS_ODD}')
+    THEN nullif(trim(regexp_replace(s, '{WS}+', ' ', 'g')), '') ELSE nullif(s, '') END;
+CREATE MACRO ascii(x) AS (x IS NULL OR strlen(CAST(x AS VARCHAR)) = length(CAST(x AS VARCHAR)));
+CREATE MACRO title_key(t) AS CASE WHEN strlen(t) = length(t)
+    THEN array_to_string(regexp_extract_all(lower(t), '[a-z0-9]+'), ' ') ELSE py_norm(t) END;
+CREATE MACRO pystrip(s) AS regexp_replace(s, '^{WS}+|{WS}+$', '', 'g');
+CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFIX}', '')));
+CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')
+    THEN doi_text(s) END;
+"""
+
+
+def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -> Any:
+    import duckdb
+
+    con = duckdb.connect()  # in memory, spilling to temp_directory beyond memory_limit
+    con.execute(f"SET memory_limit = '{memory_limit}'")
+    con.execute(f"SET temp_directory = '{workdir / 'spill'}'")
+    con.execute("SET preserve_insertion_order = true")
+    con.create_function("py_norm", normalise_title, ["VARCHAR"], "VARCHAR", side_effects=False)
+    for statement in (MACROS + macros).strip().split(";\n"):
+        if statement.strip():
+            con.execute(statement)
+    return con
+
+
+# -- merge ------------------------------------------------------------------------------------------------
+KEYS = """
+CREATE TABLE keys AS SELECT ord, pid AS key FROM works UNION ALL SELECT ord, wid FROM works WHERE arxiv IS NOT NULL;
+CREATE TABLE cand AS SELECT DISTINCT ord FROM (
+  SELECT ord FROM keys WHERE key IN (SELECT key FROM keys GROUP BY key HAVING count(*) > 1)
+  UNION ALL
+  SELECT ord FROM works WHERE tkey IN (SELECT tkey FROM works GROUP BY tkey HAVING count(*) > 1));
+"""
+
+
+def record(row: dict[str, Any]) -> PaperRecord:
+    """A ``works`` row as the record the format's Python parser makes of the same paper."""
+    cby = row["cby"]
+    return PaperRecord(
+        title=row["title"], id=row["pid"], year=row["year"], posted=row["posted"], areas=list(row["areas"] or []),
+        cited_by=row["cited_by"], reference_count=row["ref_count"],
+        citations_by_year=None if cby is None else {c["year"]: c["count"] for c in cby},
+        alt_ids=[row["wid"]] if row["arxiv"] else [], authors=list(row["authors"] or []), venue=row["venue"],
+        doi=row["doi"])
+
+
+def merge(con: Any, source: str) -> dict[str, int]:
+    """Tables ``paper`` (one row per paper, in order of first appearance) and ``keymap`` (every id of every paper
+    -> the paper), merging the works that can merge exactly as DatasetBuilder does; returns the merge counts."""
+    for statement in KEYS.strip().split(";\n"):
+        con.execute(statement)
+    cand = con.sql("SELECT ord, wid, pid, arxiv, title, year, posted, areas, cited_by, ref_count, cby, authors, "
+                   "venue, doi FROM works SEMI JOIN cand USING (ord) ORDER BY ord").to_arrow_table().to_pylist()
+    builder = DatasetBuilder(source)
+    first_ord: list[int] = []
+    ord_paper: list[tuple[int, int]] = []
+    for row in cand:
+        n = len(builder.papers)
+        k = builder.add(record(row), authoritative=True)
+        if k == n:
+            first_ord.append(row["ord"])
+        ord_paper.append((row["ord"], k))
+    ids = builder.final_ids()
+    recs = [p.rec for p in builder.papers]
+    merged = pa.table({  # noqa: F841 (read by DuckDB by name)
+        "ord": pa.array(first_ord, pa.int64()), "id": ids, "title": [r.title for r in recs],
+        "year": pa.array([r.year for r in recs], pa.int32()), "posted": [r.posted for r in recs],
+        "areas": pa.array([r.areas for r in recs], pa.list_(pa.string())),
+        "cited_by": pa.array([r.cited_by for r in recs], pa.int64()),
+        "ref_count": pa.array([r.reference_count for r in recs], pa.int64()),
+        "cby": pa.array([None if r.citations_by_year is None else
+                         [{"year": y, "count": c} for y, c in r.citations_by_year.items()] for r in recs],
+                        CBY),
+        "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())), "venue": [r.venue for r in recs],
+        "doi": [r.doi for r in recs],
+    })
+    ord_map = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841
+                        "id": pa.array([ids[k] for _, k in ord_paper], pa.string())})
+    key_map = pa.table({"key": list(builder.by_id), "id": [ids[k] for k in builder.by_id.values()]})  # noqa: F841
+    con.execute("""CREATE TABLE paper AS
+        SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi
+        FROM works ANTI JOIN cand USING (ord)
+        UNION ALL SELECT * FROM merged""")
+    con.execute("""CREATE TABLE ordmap AS SELECT ord, pid AS id FROM works ANTI JOIN cand USING (ord)
+                   UNION ALL SELECT * FROM ord_map""")
+    con.execute("""CREATE TABLE keymap AS SELECT key, pid AS id
+                   FROM keys JOIN works USING (ord) ANTI JOIN cand USING (ord)
+                   UNION ALL SELECT * FROM key_map""")
+    return {"records": builder.stats["records"] + con.execute("SELECT count(*) FROM works ANTI JOIN cand "
+                                                              "USING (ord)").fetchall()[0][0],
+            "merged": builder.stats["merged"]}
+
+
+# -- edges -------------------------------------------------------------------------------------------------
+RANKS = """
+CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
+CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
+CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
+"""
+EDGE_SQL = """CREATE TABLE edge AS
+  SELECT DISTINCT citing, cited FROM refs WHERE citing IS NOT NULL AND cited IS NOT NULL AND citing <> cited
+"""
+
+
+def edges(con: Any, refs_sql: str) -> dict[str, int]:
+    """Table ``edge``: each citation once, as the rows (``rank``) of its two papers; returns the counts.
+    ``refs_sql`` makes table ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for
+    an end outside the papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row)."""
+    for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n"), EDGE_SQL]:
+        if statement.strip():
+            con.execute(statement)
+    seen, outside, self_loops = con.execute(
+        "SELECT count(*), count(*) FILTER (citing IS NULL OR cited IS NULL), count(*) FILTER (citing = cited) "
+        "FROM refs").fetchall()[0]
+    unique = con.execute("SELECT count(*) FROM edge").fetchall()[0][0]
+    return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
+            "edges_outside": outside, "citations": unique}
+
+
+# -- output ----------------------------------------------------------------------------------------------------
+PAPERS_SQL = """  -- $source: the source every paper names
+SELECT id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, ref_count AS reference_count,
+  CASE WHEN cby IS NULL THEN NULL ELSE list_transform(list_sort(cby), lambda c: {'year': CAST(c.year AS SMALLINT),
+                                                                            'count': CAST(c.count AS INTEGER)}) END
+    AS citations_by_year,
+  CASE WHEN cited_by IS NOT NULL THEN $source END AS cited_by_from,
+  authors, venue, doi, [$source] AS sources
+FROM paper ORDER BY ord
+"""
+# builder order: by the citing paper's row, then the cited paper's
+CITATIONS_SQL = "SELECT citing, cited FROM edge ORDER BY citing, cited"
+
+
+@dataclass
+class Imported:
+    """What an import gives: the papers table, the citations as rows of it, the summary and the metadata."""
+
+    papers: pa.Table
+    citing: np.ndarray
+    cited: np.ndarray
+    summary: dict[str, Any]
+    info: dict[str, Any]
+
+    def citations(self) -> pa.Table:
+        """The citations table (ids): for tests and small imports; a big one is written from the rows."""
+        from dashboard.dataset import citations_table
+
+        ids = self.papers.column("id")
+        return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
+
+
+class Reader(Protocol):
+    """What a format gives the engine: its source name, its macros, its extraction (a view ``works``: one row per
+    record, ``ord`` its place in the input, the paper's values, ``pid`` and ``wid`` its ids, ``arxiv`` set when
+    ``wid`` is an alternative id, ``tkey`` a hash of its normalised title), the SQL making ``refs`` and the tables
+    to drop before the output."""
+
+    source: str
+    macros: str
+    refs_sql: str
+    drops: tuple[str, ...]
+    first: Path
+
+    def extract(self, con: Any) -> None: ...
+
+    def info(self, outside: int) -> dict[str, Any]: ...
+
+
+def run(reader: Reader, progress: bool = True, workdir: Path | None = None,
+        memory_limit: str = MEMORY_LIMIT) -> Imported:
+    """Extract, merge, link and output one format's records (DuckDB spills into a folder under ``workdir``)."""
+    from dashboard.dataset import PAPERS_SCHEMA
+
+    tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
+    try:
+        con = connect(tmp, memory_limit, reader.macros)
+        steps: dict[str, float] = {}
+        with _step(steps, "extract", progress):
+            reader.extract(con)
+        if con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 0:
+            raise InputError(reader.first, "no works found" if reader.source == "OpenAlex" else "no papers found")
+        with _step(steps, "merge", progress):
+            counts = merge(con, reader.source)
+        with _step(steps, "edges", progress):
+            stats = edges(con, reader.refs_sql)
+        for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
+                     "TABLE ordrank"):
+            con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
+        with _step(steps, "tables", progress):
+            papers = con.sql(PAPERS_SQL, params={"source": reader.source}).to_arrow_table().cast(PAPERS_SCHEMA)
+            rows = con.sql(CITATIONS_SQL).fetchnumpy()
+            with_areas, with_authors = con.execute(
+                "SELECT count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper").fetchall()[0]
+        con.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    summary: dict[str, Any] = {
+        **counts, "merged": counts["records"] - papers.num_rows,
+        **{k: v for k, v in stats.items() if k != "citations"},
+        "papers": papers.num_rows, "citations": stats["citations"], "papers_with_areas": with_areas,
+    }
+    if with_authors:
+        summary["papers_with_authors"] = with_authors
+    return Imported(papers, np.asarray(rows["citing"], np.int32), np.asarray(rows["cited"], np.int32),
+                    _order(summary), reader.info(stats["edges_outside"]))
+
+
+def _order(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary's keys in DatasetBuilder.build's order."""
+    keys = ("records", "merged", "edges_seen", "self_loops", "duplicate_edges", "edges_outside", "papers",
+            "citations", "papers_with_areas", "papers_with_authors")
+    return {k: summary[k] for k in keys if k in summary}
+
+
+class _step:
+    def __init__(self, steps: dict[str, float], name: str, progress: bool) -> None:
+        self.steps, self.name, self.progress = steps, name, progress
+
+    def __enter__(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.steps[self.name] = time.perf_counter() - self.t0
+        if self.progress and exc[0] is None:
+            print(f"  {self.name}: {self.steps[self.name]:.1f} s", flush=True)
+
