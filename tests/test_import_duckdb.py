@@ -72,7 +72,7 @@ def odd_works() -> list[dict[str, Any]]:
         work(14, "Year only from the date", publication_year=None, publication_date="1999-12-31",
              ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"}),
         work(16, "An id with leading zeros", id=f"{W}W0016"),
-        work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16"]),
+        work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16", f"{W}W12345678901234567890"]),
         work(1, "Preprint and its published version", display_name="Preprint and its published version (again)",
              cited_by_count=99),  # the same work in a second place: merged, the first one's facts win
     ]
@@ -124,8 +124,8 @@ def test_odd_shapes_give_the_python_importers_dataset(tmp_path: Path) -> None:
     assert papers["W6"]["citations_by_year"] == [{"year": 2021, "count": 4}]
     assert papers["W12"]["title"] == "No display name" and papers["W12"]["doi"] is None
     assert papers["W13"]["areas"] == ["Physics"] and papers["2104.00005"]["year"] == 1999
-    # W1 -> W1, W1 -> W2 and W2 -> W1 (merged into one paper), W12 -> W12; W3 twice; W999 and W16 (not W0016)
-    assert python[2]["self_loops"] == 4 and python[2]["duplicate_edges"] == 1 and python[2]["edges_outside"] == 2
+    # W1 -> W1, W1 -> W2 and W2 -> W1 (merged into one paper), W12 -> W12; W3 twice; W999, W16 (not W0016), W1234...
+    assert python[2]["self_loops"] == 4 and python[2]["duplicate_edges"] == 1 and python[2]["edges_outside"] == 3
     assert ("W17", "W0016") in {(e["citing"], e["cited"]) for e in python[1].to_pylist()}
 
 
@@ -237,3 +237,96 @@ def test_citations_given_as_rows_write_the_same_dataset_and_index(tmp_path: Path
     for citing, cited in bad:
         with pytest.raises(DatasetError):
             write_dataset(tmp_path / "bad", imported.papers, (citing, cited), {"name": "bad"})
+
+
+# -- CSV tables -----------------------------------------------------------------------------------------------
+CSV_PAPERS = """\ufeffpaper_id, name ,year,areas,cited_by,reference_count,posted,authors,venue,doi,notes
+2106.03764,On the Expressive Power of Self-Attention Matrices,2021,cs.LG; stat.ML,47,46,2021-06-07,Ada Li;  Bo Chen ,NeurIPS,https://doi.org/10.48550/ARXIV.2106.03764,x
+1706.03762,Attention Is All You Need,2017,cs.CL,"59,932",,2017-06-12,,,,
+cs/9901001,An old paper,,math.AG,,,1999-01-05,,,doi:10.1000/OLD,
+2106.03764,"On the expressive power of
+ self-attention matrices",,cs.AI;cs.LG,50,,,,,,duplicate row: merged
+W123,A paper known to OpenAlex only,2019,cs.LG;cs.LG,,,,,,,
+t1,Un  titre   accentué ﬁnal,2020, ;cs.CV; ,0,0,,Élodie  Dupont,Revue,,
+t2,Un titre accentue final,2021,,,,2021-02-28,,,,
+t3,"A title with ""quotes"" inside",,,,,,,,,
+"""
+CSV_CITATIONS = """source,target
+2106.03764,1706.03762
+2106.03764,cs/9901001
+2106.03764,2106.03764
+2106.03764,1706.03762
+W123,9999.99999
+W123,2106.03764
+ t2 ,t1
+t3,W123
+"""
+CSV_MAPPING = "id=paper_id,title=name,citing=source,cited=target"
+
+
+def csv_both(sources: list[Path], mapping: str | None) -> tuple[tuple, tuple]:
+    from dashboard.importers import csv_duckdb, csv_tables
+
+    builder, info = csv_tables.build(sources, mapping=mapping, progress=False)
+    papers, citations, summary = builder.build()
+    imported = csv_duckdb.build(sources, csv_tables.parse_mapping(mapping), progress=False)
+    return (papers, citations, summary, info), (imported.papers, imported.citations(), imported.summary, imported.info)
+
+
+def test_csv_tables_give_the_python_importers_dataset(tmp_path: Path) -> None:
+    papers = tmp_path / "papers.csv"
+    papers.write_text(CSV_PAPERS, encoding="utf-8")
+    cites = tmp_path / "citations.csv.gz"
+    cites.write_bytes(gzip.compress(CSV_CITATIONS.encode()))
+    python, duck = csv_both([papers, cites], CSV_MAPPING)
+    assert_same(python, duck)
+    rows = {p["id"]: p for p in python[0].to_pylist()}
+    assert rows["1706.03762"]["cited_by"] == 59932 and rows["cs_9901001"]["doi"] == "10.1000/old"
+    assert rows["2106.03764"]["areas"] == ["cs.LG", "stat.ML", "cs.AI"] and "t2" not in rows  # t2 merged into t1
+    assert rows["t1"]["authors"] == ["Élodie Dupont"] and rows["W123"]["areas"] == ["cs.LG"]
+    assert python[2]["edges_outside"] == 1 and python[2]["self_loops"] == 2 and python[2]["duplicate_edges"] == 1
+    alone = csv_both([papers], CSV_MAPPING)
+    assert_same(*alone)
+    assert alone[0][2]["citations"] == 0
+
+
+def test_csv_import_takes_duckdb_and_hands_odd_files_to_python(tmp_path: Path) -> None:
+    papers = tmp_path / "papers.csv"
+    papers.write_text(CSV_PAPERS, encoding="utf-8")
+    cites = tmp_path / "citations.csv"
+    cites.write_text(CSV_CITATIONS, encoding="utf-8")
+    run_import("csv", [papers, cites], tmp_path / "duck", mapping=CSV_MAPPING, progress=False)
+    assert read_meta(tmp_path / "duck")["engine"] == "duckdb"
+    odd = tmp_path / "odd.csv"  # mixed line endings and a line of spaces: Python's csv reads it, DuckDB's does not
+    odd.write_text(CSV_PAPERS.replace("\nt3,", "\r\n   \nt3,"), encoding="utf-8")
+    run_import("csv", [odd, cites], tmp_path / "odd", mapping=CSV_MAPPING, progress=False)
+    assert read_meta(tmp_path / "odd")["engine"] == "python"
+    facts = [read_tables(tmp_path / name)[0].drop_columns(["cited_by_from", "sources"]) for name in ("odd", "duck")]
+    assert facts[0].equals(facts[1])  # the same papers; only the source's name (the file's) differs
+
+
+@pytest.mark.parametrize("case", ["bad year", "no id", "bad doi", "bad date", "empty citing", "short row"])
+def test_csv_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> None:
+    papers_text, cites_text = CSV_PAPERS, CSV_CITATIONS
+    if case == "bad year":
+        papers_text = papers_text.replace("W123,A paper known to OpenAlex only,2019", "W123,A paper,20x9")
+    elif case == "no id":
+        papers_text = papers_text.replace("\nt2,", "\n,")
+    elif case == "bad doi":
+        papers_text = papers_text.replace("doi:10.1000/OLD", "not a doi")
+    elif case == "bad date":
+        papers_text = papers_text.replace("2021-02-28", "2021-02-30")
+    elif case == "empty citing":
+        cites_text = cites_text.replace("W123,9999.99999", ",9999.99999")
+    else:
+        papers_text = papers_text.replace('t3,"A title with ""quotes"" inside",,,,,,,,,', "t3,short")
+    papers, cites = tmp_path / "papers.csv", tmp_path / "citations.csv"
+    papers.write_text(papers_text, encoding="utf-8")
+    cites.write_text(cites_text, encoding="utf-8")
+    errors = []
+    for engine in ("python", "duckdb"):
+        with pytest.raises(InputError) as e:
+            run_import("csv", [papers, cites], tmp_path / engine, engine=engine, mapping=CSV_MAPPING, progress=False)
+        errors.append(str(e.value))
+        assert not (tmp_path / engine).exists()
+    assert errors[0] == errors[1] and "line " in errors[0]

@@ -107,19 +107,39 @@ ExtraMeta = dict[str, Any] | Callable[[DatasetBuilder], dict[str, Any]]
 
 
 def use_duckdb(fmt: str, paths: list[Path], engine: str, needs_builder: bool) -> bool:
-    """Whether OpenAlex JSON Lines go through :mod:`~dashboard.importers.openalex_duckdb` (``engine`` auto: when
-    every file is JSON Lines of works and no merge or builder-reading ``extra_meta`` needs the Python builder)."""
+    """Whether the sources go through the DuckDB engine (:mod:`~dashboard.importers.duckdb_engine`): OpenAlex
+    JSON Lines and CSV tables, when no merge or builder-reading ``extra_meta`` needs the Python builder (engine
+    auto: and the files are ones it reads; duckdb: always, or an error)."""
     if engine not in ("auto", "duckdb", "python"):
         raise InputError("--engine", f"unknown engine {engine!r}; known: auto, duckdb, python")
-    if fmt != "openalex" or engine == "python":
+    if fmt not in ("openalex", "csv") or engine == "python":
+        if engine == "duckdb":
+            raise InputError("--engine", f"duckdb imports openalex and csv sources, not {fmt}")
         return False
-    from dashboard.importers import openalex_duckdb
-
     if engine == "duckdb":
         if needs_builder:
-            raise InputError("--engine", "duckdb imports OpenAlex JSON Lines alone (no --merge)")
+            raise InputError("--engine", "duckdb imports its sources alone (no --merge)")
         return True
-    return not needs_builder and openalex_duckdb.usable(paths)
+    from dashboard.importers import csv_duckdb, openalex_duckdb
+
+    return not needs_builder and (openalex_duckdb if fmt == "openalex" else csv_duckdb).usable(paths)
+
+
+def duckdb_import(fmt: str, paths: list[Path], options: dict[str, Any]) -> Any:
+    """The :class:`~dashboard.importers.duckdb_engine.Imported` of the sources, or None when DuckDB does not read
+    a CSV file as the Python importer does (that importer then reads it)."""
+    from dashboard.importers import csv_duckdb, openalex_duckdb
+    from dashboard.importers.csv_tables import parse_mapping
+
+    progress = options.get("progress", True)
+    if fmt == "openalex":
+        return openalex_duckdb.build(paths, progress=progress)
+    if not 1 <= len(paths) <= 2:
+        return None  # the Python importer says why
+    try:
+        return csv_duckdb.build(paths, parse_mapping(options.get("mapping")), progress=progress)
+    except csv_duckdb.NotForDuckDB:
+        return None
 
 
 def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
@@ -134,11 +154,10 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     paths = expand_sources(sources)
     merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
     engine = options.pop("engine", "auto")
-    duck = use_duckdb(fmt, paths, engine, bool(merged) or callable(extra_meta))
-    if duck:
-        from dashboard.importers import openalex_duckdb
-
-        imported = openalex_duckdb.build(paths, progress=options.get("progress", True))
+    imported = duckdb_import(fmt, paths, options) if use_duckdb(fmt, paths, engine, bool(merged)
+                                                                or callable(extra_meta)) else None
+    duck = imported is not None
+    if imported is not None:
         papers, citations = imported.papers, (imported.citing, imported.cited)
         summary, info, extra = imported.summary, imported.info, extra_meta or {}
     else:

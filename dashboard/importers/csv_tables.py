@@ -204,12 +204,17 @@ def resolve_columns(path: Path, header: list[str], names: tuple[str, ...], mappi
     return columns
 
 
+def swapped_hint(path: Path, mapping: Mapping[str, str]) -> str:
+    """What to add to a missing-column error when the papers file looks like a citations table."""
+    _, header, _ = next(read_rows(path))
+    looks_swapped = all(mapping.get(n, n) in header for n in CITATION_COLUMNS)
+    return " (this looks like a citations table: give the papers table first)" if looks_swapped else ""
+
+
 def read_papers(builder: DatasetBuilder, path: Path, mapping: Mapping[str, str], progress: bool) -> int:
     rows = read_rows(path)
     _, header, _ = next(rows)
-    looks_swapped = all(mapping.get(n, n) in header for n in CITATION_COLUMNS)
-    hint = " (this looks like a citations table: give the papers table first)" if looks_swapped else ""
-    columns = resolve_columns(path, header, PAPER_COLUMNS, mapping, hint)
+    columns = resolve_columns(path, header, PAPER_COLUMNS, mapping, swapped_hint(path, mapping))
     n = 0
     for line, _, row in tqdm(rows, desc=path.name, unit=" rows", disable=not progress, mininterval=0.5):
         builder.add(parse_paper_row(row, Where(path, line), columns), authoritative=True)
@@ -246,6 +251,12 @@ def build(sources: list[Path], mapping: str | None = None, progress: bool = True
     builder = for_source(builder, sources[0].name)
     read_papers(builder, sources[0], columns, progress)
     outside = read_citations(builder, sources[1], columns, progress) if len(sources) == 2 else 0
+    info = info_for(sources, columns, outside)
+    return builder, info
+
+
+def info_for(sources: list[Path], columns: Mapping[str, str], outside: int) -> dict[str, Any]:
+    """The metadata of a dataset imported from these tables, ``outside`` citation rows with an end elsewhere."""
     notes = ["cited_by and reference_count are the table's figures where given"]
     if len(sources) == 2:
         notes.append(f"citation rows with an end outside the papers table are kept only as counts: {outside:,}")
@@ -253,9 +264,8 @@ def build(sources: list[Path], mapping: str | None = None, progress: bool = True
         notes.append("no citations table given: the dataset has no edges")
     if columns:
         notes.append("column mapping: " + ", ".join(f"{k}={v}" for k, v in columns.items()))
-    info = {
+    return {
         "name": f"CSV tables ({', '.join(p.name for p in sources)})",
         "source": "CSV tables: " + ", ".join(str(p) for p in sources),
         "notes": notes,
     }
-    return builder, info

@@ -83,7 +83,7 @@ CREATE MACRO arxiv_in(s) AS coalesce(nullif(regexp_extract(s, '{ARXIV_DOI}', 1),
 CREATE MACRO loc_urls(loc) AS CASE WHEN jis(loc, '{{') THEN
     list_transform(json_extract(loc, ['$.landing_page_url', '$.pdf_url', '$.id']), lambda u: jraw(u)) ELSE [] END;
 CREATE MACRO ref_keys(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: 'W' || d);
-CREATE MACRO ref_numbers(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: CAST(d AS BIGINT));
+CREATE MACRO ref_numbers(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: TRY_CAST(d AS BIGINT));
 """
 QUOTED_ID = f'"{WORK_ID}"'
 REFS_SHAPE = rf"\[({QUOTED_ID}(,{QUOTED_ID})*)?\]"
@@ -148,8 +148,8 @@ FROM (
     CASE WHEN jis(v_refs, '[') THEN ref_numbers(CAST(v_refs AS VARCHAR)) ELSE [] END AS refnums,
     coalesce(jintv({V['referenced_works_count']}),
              CASE WHEN jis(v_refs, '[') THEN len(refnums) END) AS ref_count,
-    CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': CAST(y AS BIGINT),
-        'count': CAST(regexp_extract_all(CAST(v_cby AS VARCHAR), '"cited_by_count":([0-9]+)', 1)[i] AS BIGINT)}})
+    CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': TRY_CAST(y AS BIGINT),
+        'count': TRY_CAST(regexp_extract_all(CAST(v_cby AS VARCHAR), '"cited_by_count":([0-9]+)', 1)[i] AS BIGINT)}})
     END AS cby,
     CASE WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(author_parts,
         lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors,
