@@ -39,7 +39,7 @@ for _p in (ROOT, ROOT / "bench"):
 
 from synth import generate  # noqa: E402
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2  # 2: references point at the cited paper's own work (they were one off)
 REFS_PER_WORK = 13.2  # 3.96 M references for 300,000 works, as in the measurement
 OUTSIDE_SHARE = 0.2
 ARXIV_SHARE = 0.1
@@ -102,7 +102,7 @@ def write(works: int, seed: int, out: Path, quiet: bool = False) -> dict[str, An
     src = np.fromiter((index[c] for c in cites.column("citing").to_pylist()), np.int64, len(cites))
     dst = np.fromiter((index[c] for c in cites.column("cited").to_pylist()), np.int64, len(cites))
     order = np.argsort(src, kind="stable")
-    src, dst = src[order], dst[order] + W_OFFSET
+    src, dst = src[order], dst[order] + W_OFFSET + 1  # paper k is work k + 1
     starts = np.searchsorted(src, np.arange(n + 1))
     outside = rng.poisson(REFS_PER_WORK * OUTSIDE_SHARE, n)
     arxiv = rng.random(n) < ARXIV_SHARE

@@ -1,0 +1,129 @@
+"""The OpenAlex import at snapshot scale against DuckDB's bare extraction of the same fields, side by side.
+
+    python bench/import_scale.py                    # 300k and 3M works (~8 minutes; the 3M files take 2 more once)
+    python bench/import_scale.py --works 300000     # one size
+
+For each size, on a synthetic snapshot written by ``bench/synth_openalex.py`` (``bench/out/openalex-N-s1``), each
+in a fresh child process (time and peak memory are the child's own, from ``wait4``):
+
+* **bare**: DuckDB reads the same fields and the references straight to Parquet (two passes, no checks): the
+  baseline;
+* **tables**: citemap's importer up to the dataset in memory (``openalex_duckdb.build``: checks, merging, the
+  papers table and the edges as rows);
+* **import**: the whole ``citemap import openalex`` (tables, Parquet, the index the server memory-maps, search).
+
+Ratios are against the bare run of the same size in the same run. Targets (issue 14): import time at most 3x
+bare, peak memory at most 2 GB and flat from 300k to 3M works. Exits 1 if one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(ROOT / "bench"))
+
+from synth_openalex import PARTS, ensure  # noqa: E402
+
+TIME_TARGET = 3.0
+MEMORY_TARGET_GB = 2.0
+
+BARE = """
+import duckdb, sys
+files, out = sys.argv[1], sys.argv[2]
+con = duckdb.connect()
+con.execute(f'''COPY (SELECT id, coalesce(display_name, title) AS title, publication_year, publication_date, doi,
+    cited_by_count, referenced_works_count, primary_topic.field.display_name AS field,
+    primary_topic.subfield.display_name AS subfield, primary_location.source.display_name AS venue,
+    [a.author.display_name for a in authorships] AS authors, counts_by_year
+  FROM read_json('{files}', format='newline_delimited')) TO '{out}/papers.parquet' ''')
+con.execute(f'''COPY (SELECT id, unnest(referenced_works) AS ref FROM read_json('{files}', format='newline_delimited'))
+  TO '{out}/edges.parquet' ''')
+"""
+TABLES = """
+import sys
+from pathlib import Path
+from dashboard.importers.openalex_duckdb import build
+imported = build([Path(sys.argv[1])], progress=False, workdir=Path(sys.argv[2]))
+print(imported.summary["papers"], imported.summary["citations"])
+"""
+
+
+def run(args: list[str]) -> tuple[float, float, str]:
+    """Run a command in a child process: its wall time (s), its own peak resident memory (GB, from wait4), its
+    stdout. Forked by hand: subprocess reaps its children itself, and their resource usage with them."""
+    t0 = time.perf_counter()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: stdout to the pipe, then the command
+        os.close(r)
+        os.dup2(w, 1)
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.chdir(ROOT)
+        os.execvp(args[0], args)
+    os.close(w)
+    with os.fdopen(r) as f:
+        out = f.read()
+    _, status, usage = os.wait4(pid, 0)
+    seconds = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{' '.join(args[:5])} failed (exit {os.waitstatus_to_exitcode(status)})")
+    return seconds, usage.ru_maxrss / 2**20, out
+
+
+def measure(works: int, seed: int) -> dict[str, float]:
+    folder = OUT / f"openalex-{works}-s{seed}"
+    manifest = ensure(works, seed, folder)
+    parts = folder / PARTS
+    glob = str(parts / "*.gz")
+    work = Path(tempfile.mkdtemp(prefix="citemap-bench-import-", dir=OUT))
+    try:
+        bare = run([sys.executable, "-c", BARE, glob, str(work)])
+        tables = run([sys.executable, "-c", TABLES, str(parts), str(work)])
+        imported = run([sys.executable, "-m", "dashboard", "import", "openalex", str(parts), "--out",
+                        str(work / "dataset"), "--quiet"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"works": manifest["lines"], "references": manifest["references"],
+            "bare_s": bare[0], "bare_gb": bare[1], "tables_s": tables[0], "tables_gb": tables[1],
+            "import_s": imported[0], "import_gb": imported[1]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--works", type=int, action="append", help="size(s) in works (default: 300000 and 3000000)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    sizes = args.works or [300_000, 3_000_000]
+    OUT.mkdir(parents=True, exist_ok=True)
+    results = {n: measure(n, args.seed) for n in sizes}
+    ok = True
+    print("| works | references | bare | tables (ratio) | import (ratio) | peak: bare / tables / import |")
+    print("|---|---|---|---|---|---|")
+    for r in results.values():
+        print(f"| {r['works']:,} | {r['references']:,} | {r['bare_s']:.1f} s | {r['tables_s']:.1f} s "
+              f"({r['tables_s'] / r['bare_s']:.2f}x) | {r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x) | "
+              f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB |")
+        ok &= r["import_s"] / r["bare_s"] <= TIME_TARGET and r["import_gb"] <= MEMORY_TARGET_GB
+    if len(results) > 1:
+        lo, hi = results[min(results)], results[max(results)]
+        growth = hi["import_gb"] / lo["import_gb"]
+        print(f"\npeak memory, {max(results):,} over {min(results):,} works: import {growth:.2f}x, "
+              f"tables {hi['tables_gb'] / lo['tables_gb']:.2f}x (flat would be ~1x)")
+        ok &= growth <= 1.5
+    print(f"\ntargets: import <= {TIME_TARGET}x bare, peak <= {MEMORY_TARGET_GB} GB, flat: "
+          + ("PASS" if ok else "FAIL"))
+    (OUT / "results-import-scale.json").write_text(json.dumps(results, indent=1) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
