@@ -72,8 +72,12 @@ function citemapCy() {
    stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its papers are in, when
    papers came, went or moved. A newer drawing stops an older one between slices. */
 var CITEMAP_SLICE = 2000;
+/* Under prefers-reduced-motion nothing moves by itself: glides, fades, animated zooms and pans take no time. */
+function citemapReducedMotion() {
+  return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
 /* presenting: how long papers glide to their new places and new ones fade in (none under reduced motion) */
-var CITEMAP_GLIDE_MS = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 300;
+var CITEMAP_GLIDE_MS = citemapReducedMotion() ? 0 : 300;
 
 /* Plotly (the year charts) starts after the map is drawn, and it is plotly.js's basic bundle (bar charts are all
    the page draws; 1.2 MB against 4.8 MB): the full bundle's start was ~0.75 s of main thread that nothing can
@@ -119,7 +123,8 @@ async function citemapDraw(cy, elements) {
   var want = new Map(), moved = false, nodes = [], edges = [], papers = 0, i;
   var drawn = window.__citemapDrawn || (window.__citemapDrawn = new Map());  /* id -> its data and classes as drawn */
   /* presenting a story: papers that stay glide to their new places, new ones fade in (the audience follows) */
-  var glide = document.documentElement.classList.contains("presenting") && drawn.size > 0, glides = [];
+  var glide = document.documentElement.classList.contains("presenting") && drawn.size > 0 && CITEMAP_GLIDE_MS > 0;
+  var glides = [];
   for (i = 0; i < elements.length; i++) { want.set(elements[i].data.id, elements[i]); }
   cy.batch(function () {
     var gone = cy.elements().filter(function (e) { return !want.has(e.id()); });
@@ -199,7 +204,7 @@ function citemapViewport(cy, bb, animate, room) {
   var z = Math.min(Math.max(w, 40) / Math.max(bb.w, 1), Math.max(h, 40) / Math.max(bb.h, 1));
   z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
   var view = {zoom: z, pan: {x: room.left + w / 2 - z * (bb.x1 + bb.w / 2), y: room.top + h / 2 - z * (bb.y1 + bb.h / 2)}};
-  if (animate) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
+  if (animate && !citemapReducedMotion()) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
   cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb, room: room};
   citemapOnResize(cy);
 }
@@ -498,8 +503,19 @@ document.addEventListener("click", function (event) {
   }
 });
 
+/* Esc closes an open menu (Export, "?", the areas) and gives the focus back to its button; else it closes the search suggestions
+   and clears the selection. */
 document.addEventListener("keydown", function (event) {
   if (event.key !== "Escape") { return; }
+  var menus = document.querySelectorAll("details.export[open], details.help[open], details.checkbox-menu[open]");
+  if (menus.length) {
+    menus.forEach(function (d) {
+      var inside = d.contains(document.activeElement);
+      d.removeAttribute("open");
+      if (inside) { d.querySelector("summary").focus(); }
+    });
+    return;
+  }
   var results = document.getElementById("div-search-results");
   if (results) { results.classList.add("closed"); }
   if (window.dash_clientside && window.dash_clientside.set_props) {
@@ -539,7 +555,7 @@ function citemapLegendItems(cy, meta) {
     });
     var named = Object.keys(pal.area || {}).filter(function (a) { return seen.has(a); }).slice(0, 10);
     named.forEach(function (a) { items.push({label: a, color: seen.get(a)}); });
-    if (seen.size > named.length) { items.push({label: "other areas", color: pal.unknown || "#8c8c8c"}); }
+    if (seen.size > named.length) { items.push({label: "other areas", color: pal.unknown || "#c0c0c0"}); }
   }
   return items;
 }
@@ -755,6 +771,22 @@ async function citemapExportStory(kind) {
   }
 }
 
+/* The search suggestions from the keyboard: Down from the search box to the first, Up and Down between them, Up from
+   the first back to the box. */
+document.addEventListener("keydown", function (event) {
+  var t = event.target, k = event.key;
+  if (!t || (k !== "ArrowDown" && k !== "ArrowUp") || event.altKey || event.ctrlKey || event.metaKey) { return; }
+  var box = document.getElementById("input-search");
+  var items = Array.prototype.slice.call(document.querySelectorAll("#div-search-results:not(.closed) .search-select"));
+  if (!box || !items.length) { return; }
+  var i = items.indexOf(t);
+  if (t === box && k === "ArrowDown") { event.preventDefault(); items[0].focus(); return; }
+  if (i < 0) { return; }
+  event.preventDefault();
+  if (k === "ArrowDown") { items[Math.min(i + 1, items.length - 1)].focus(); } else if (i === 0) { box.focus(); }
+  else { items[i - 1].focus(); }
+});
+
 document.addEventListener("input", function (event) {
   if (event.target && event.target.id === "input-search") {
     var results = document.getElementById("div-search-results");
@@ -784,7 +816,7 @@ window.citemapLabels = (function () {
     return window.innerWidth >= 1700 ? 15 : 13;
   }
   function rank(n) {
-    if (n.hasClass("selected")) { return 0; }
+    if (n.hasClass("selected") || (window.citemapMapKeys && window.citemapMapKeys.isFocused(n))) { return 0; }
     if (n.hasClass("seed")) { return 1; }
     if (n.hasClass("expanded")) { return 2; }
     if (n.hasClass("labelled")) { return 3; }
@@ -914,8 +946,8 @@ window.citemapLabels = (function () {
 (function () {
   var centreOn = null;
   function zoomBy(cy, factor) {
-    cy.animate({zoom: {level: cy.zoom() * factor, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}}},
-               {duration: 150});
+    var zoom = {level: cy.zoom() * factor, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}};
+    if (citemapReducedMotion()) { cy.zoom(zoom); } else { cy.animate({zoom: zoom}, {duration: 150}); }
   }
   document.addEventListener("click", function (event) {
     var t = event.target, cy = window.cy;
@@ -937,7 +969,8 @@ window.citemapLabels = (function () {
     var ext = cy.extent(), p = n.position();
     var inside = p.x > ext.x1 + ext.w * 0.1 && p.x < ext.x2 - ext.w * 0.1 && p.y > ext.y1 + ext.h * 0.1 &&
       p.y < ext.y2 - ext.h * 0.1;
-    if (!inside) { cy.animate({center: {eles: n}}, {duration: 250}); }
+    if (inside) { return; }
+    if (citemapReducedMotion()) { cy.center(n); } else { cy.animate({center: {eles: n}}, {duration: 250}); }
   }
   function attach(cy) {
     if (cy.__citemapControls) { return; }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dash_cytoscape as cyto
 from dash import dcc, html
 
+from dashboard.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
 from dashboard.graph.naming import about_line
 from dashboard.graph.state import LAYOUTS
 from dashboard.graph.years import year_floor
@@ -82,30 +83,19 @@ def _filters(store: Store) -> html.Div:
     area_counts = store.area_counts()
     return html.Div(className="filters", children=[
         html.H2("Filters"),
-        html.Label("Years", htmlFor="range-years", className="control-label"),
-        dcc.RangeSlider(id="range-years", min=lo, max=hi, step=1, value=[lo, hi], marks=marks,
-                        allowCross=False, tooltip={"placement": "bottom", "always_visible": False},
-                        className="range-years"),
-        html.Label("Areas", htmlFor="dropdown-areas", className="control-label"),
-        dcc.Dropdown(id="dropdown-areas", multi=True, placeholder="All areas",
-                     options=[{"label": f"{a} ({n:,})", "value": a} for a, n in area_counts.items()],
-                     value=[], className="dropdown-areas"),
+        html.Span("Years", id="label-years", className="control-label"),
+        html.Div(role="group", **{"aria-labelledby": "label-years"}, children=dcc.RangeSlider(
+            # the two thumbs are the keyboard's (arrows, Home, End); dash 4's number boxes beside them had no names
+            id="range-years", min=lo, max=hi, step=1, value=[lo, hi], marks=marks, allow_direct_input=False,
+            allowCross=False, tooltip={"placement": "bottom", "always_visible": False}, className="range-years")),
+        checkbox_menu("dropdown-areas", "Areas", [(a, f"{a} ({n:,})") for a, n in area_counts.items()], "All areas"),
         html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
         dcc.Input(id="input-min-citations", type="number", min=0, step=1, value=0, debounce=0.4,
                   className="input-min-citations"),
         *_library(),
-        html.Span("Colour by", className="control-label"),
-        dcc.RadioItems(id="radio-color", options=[{"label": " area", "value": "area"},
-                                                  {"label": " year", "value": "year"},
-                                                  {"label": " cluster", "value": "cluster"}],
-                       value="area", className="radio", inline=True),
-        html.Span("Map of", className="control-label"),
-        dcc.RadioItems(id="radio-mode", options=[{"label": " citations", "value": "citations"},
-                                                 {"label": " similar papers", "value": "similar"}],
-                       value="citations", className="radio", inline=True),
-        html.Span("Layout", className="control-label"),
-        dcc.RadioItems(id="radio-layout", options=[{"label": f" {name}", "value": name} for name in LAYOUTS],
-                       value="force", className="radio", inline=True),
+        radio_group("radio-color", "Colour by", [("area", "area"), ("year", "year"), ("cluster", "cluster")], "area"),
+        radio_group("radio-mode", "Map of", [("citations", "citations"), ("similar", "similar papers")], "citations"),
+        radio_group("radio-layout", "Layout", [(name, name) for name in LAYOUTS], "force"),
         html.Div(className="legend", children=[
             html.Div("Shapes", className="legend-title"),
             html.Div(className="shapes", children=[
@@ -144,8 +134,8 @@ def _story(store: Store) -> html.Details:
             html.Button("Add this view", id="button-story-add", className="button small", n_clicks=0),
             html.Button("Present", id="button-story-present", className="button small", n_clicks=0),
             html.Button("Download", id="button-story-download", className="button small", n_clicks=0),
-            dcc.Upload(id="upload-story", accept=".json", multiple=False, max_size=256 * 1024,
-                       className="upload-story", children=html.Button("Load a file", className="button small")),
+            labelled_upload("upload-story", "Load a file", "upload-story", accept=".json", multiple=False,
+                            max_size=256 * 1024),
         ]),
         html.Div(id="div-story-status", className="story-status", role="status"),
         html.Div(id="div-story-steps"),
@@ -157,20 +147,23 @@ def _present() -> html.Div:
     """Presenting a story: the step's title and caption over the map, its number, and the keys' buttons
     (assets/citemap.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
     return html.Div(id="div-present", className="present", style={"display": "none"}, children=[
-        html.Div(className="present-text", children=[
+        html.Div(className="present-text", **{"aria-live": "polite"}, children=[
             html.Div(id="div-present-title", className="present-title"),
             dcc.Markdown(id="md-present-caption", className="present-caption", link_target="_blank"),
         ]),
         html.Div(className="present-controls", children=[
-            html.Button("‹", id="button-present-prev", className="present-button", title="back (Left, PageUp)"),
-            html.Span(id="span-present-count", className="present-count"),
-            html.Button("›", id="button-present-next", className="present-button", title="next (Right, PageDown)"),
+            html.Button("‹", id="button-present-prev", className="present-button", title="back (Left, PageUp)",
+                        **{"aria-label": "Previous step"}),
+            html.Span(id="span-present-count", className="present-count", role="status"),
+            html.Button("›", id="button-present-next", className="present-button", title="next (Right, PageDown)",
+                        **{"aria-label": "Next step"}),
             html.Button("full screen", id="button-present-full", className="present-button small-text"),
             html.Button("PNGs", id="button-present-zip", className="present-button small-text",
                         title="every step as a PNG, in one zip"),
             html.Button("PDF", id="button-present-pdf", className="present-button small-text",
                         title="every step on a page of one PDF handout"),
-            html.Button("✕", id="button-present-exit", className="present-button", title="leave (Esc)"),
+            html.Button("✕", id="button-present-exit", className="present-button", title="leave (Esc)",
+                        **{"aria-label": "Leave the story"}),
         ]),
     ])
 
@@ -179,15 +172,12 @@ def _library() -> list:
     """'In my library': a file the visitor loads stays in their browser; the filter hides papers in the map."""
     return [
         html.Span("My library", className="control-label"),
-        dcc.Upload(id="upload-library", accept=".bib,.bibtex,.ris,.json", multiple=False, max_size=-1,
-                   className="upload-library",
-                   children=html.Span("Load .bib, .ris or CSL .json", className="button small upload-button")),
+        labelled_upload("upload-library", "Load .bib, .ris or CSL .json", "upload-library",
+                        accept=".bib,.bibtex,.ris,.json", multiple=False, max_size=-1),
         html.Div(id="div-library-status", className="library-status", role="status"),
         html.Div(id="div-library-controls", className="library-controls", children=[
-            dcc.RadioItems(id="radio-library", options=[{"label": " all", "value": "all"},
-                                                        {"label": " in it", "value": "in"},
-                                                        {"label": " not in it", "value": "out"}],
-                           value="all", inline=True, className="radio"),
+            radio_group("radio-library", "Show papers", [("all", "all"), ("in", "in it"), ("out", "not in it")], "all",
+                        className="inline"),
             html.Button("Forget", id="button-library-clear", n_clicks=0, className="link",
                         title="forget the library file (nothing of it was sent to be kept)"),
         ]),
@@ -200,7 +190,8 @@ def _header(store: Store) -> html.Header:
             html.Span("citemap", className="logo"),
             html.Span(store.meta.get("name", ""), className="dataset-name", id="span-dataset-name"),
         ]),
-        html.Div(className="search", children=[
+        html.Div(className="search", role="search", children=[
+            html.Label("Search papers", htmlFor="input-search", className="visually-hidden"),
             dcc.Input(id="input-search", type="search", placeholder="Search a title, an author or an id…",
                       debounce=0.15, autoComplete="off", className="input-search"),
             html.Div(id="div-search-results", className="search-results"),
@@ -227,7 +218,8 @@ def _help(store: Store) -> html.Details:
     """"?": what the page shows and how to use it (a native disclosure: no script, Esc and clicks as the browser
     does them)."""
     return html.Details(className="help", id="details-help", children=[
-        html.Summary("?", className="button help-button", title="About citemap and how to use it"),
+        html.Summary("?", className="button help-button", title="About citemap and how to use it",
+                     **{"aria-label": "Help"}),
         html.Div(className="help-card", children=[
             html.P(about_line(store), className="about", id="p-about"),
             html.P("A map of papers: each seed (★) with the papers it builds on (■, its references) and the papers "
@@ -237,6 +229,8 @@ def _help(store: Store) -> html.Details:
                         "collapse. Its facts, citations by year and lists show in the panel (\"Paper\" on a phone)."),
                 html.Li("Search a title, an author or an id; \"+ seed\" adds it as a seed."),
                 html.Li("Wheel or pinch: zoom; drag: move the map; + − Fit: zoom buttons; Esc: clear the selection."),
+                html.Li("Keyboard: Tab to the map, then arrow keys move between papers (Shift+arrow: along a "
+                        "citation), Enter selects and expands, + and − zoom, 0 fits."),
                 html.Li("Filters narrow the map by years, areas and citations; the chart's bars select years."),
                 html.Li("The address bar holds the whole view: copy it to share or bookmark exactly this map."),
             ]),
@@ -254,36 +248,57 @@ def _tabs() -> html.Nav:
     ])
 
 
+MAP_KEYS = ("Arrow keys: the nearest paper in that direction; Shift+arrow: along a citation; Enter: select "
+            "and expand (again: collapse); + and −: zoom; 0: fit; Esc: clear the selection.")
+
+
 def _graph_area() -> html.Main:
     return html.Main(className="graph-area", children=[
-        html.Div(id="div-notices", className="notices", role="status"),
+        html.Div(id="div-notices", className="notices", role="status", **{"aria-live": "polite"}),
         _present(),
         html.Div(className="map-box", children=[  # the map, with its zoom controls over its top right corner
-            dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
-                        overlay_style={"visibility": "visible", "opacity": 0.6},
-                        children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
-                            id="graph-citations", elements=[], stylesheet=STYLESHEET,
-                            layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
-                            style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
-                            wheelSensitivity=WHEEL_SENSITIVITY,
-                            boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
-                            autoRefreshLayout=False, className="graph-citations",
-                        ), dcc.Store(id="store-drawn")]),
+            # the map for the keyboard and screen readers (assets/map-keys.js): one tab stop; arrows move a focus
+            # between papers, announced in div-map-focus; its summary (papers, citations, the selected paper) is read
+            # when it is reached and when it changes
+            html.Div(id="div-map-region", className="map-region", tabIndex="0", role="application", children=[
+                visually_hidden("div-map-summary", live="polite"),
+                visually_hidden("div-map-focus", live="assertive"),
+                html.P(MAP_KEYS, id="p-map-keys", className="visually-hidden"),
+                _map(),
+            ], **{"aria-label": "Citation map", "aria-roledescription": "citation map",
+                  "aria-describedby": "div-map-summary p-map-keys"}),
             html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
-                html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in", n_clicks=0),
-                html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out", n_clicks=0),
-                html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map", n_clicks=0),
+                html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in (+)", n_clicks=0,
+                            **{"aria-label": "Zoom in"}),
+                html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out (−)", n_clicks=0,
+                            **{"aria-label": "Zoom out"}),
+                html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map (0)", n_clicks=0,
+                            **{"aria-label": "Fit the map"}),
             ]),
         ]),
-        html.Div(id="div-hover", className="hover-card"),
+        html.Div(id="div-hover", className="hover-card", **{"aria-hidden": "true"}),  # the map's text says it all
         html.Div(className="status", children=[
             html.Span(id="span-status"),
-            html.Span(id="span-library-count", className="library-count"),
+            html.Span(id="span-library-count", className="library-count", role="status"),
             html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
                         style={"display": "none"}),
-            html.Span("click: expand / collapse · Esc: clear · wheel: zoom", id="span-keys", className="key"),
+            html.Span("click: expand / collapse · Esc: clear · arrows: move · wheel, + −: zoom", id="span-keys",
+                      className="key"),
         ]),
     ])
+
+
+def _map() -> dcc.Loading:
+    return dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
+                       overlay_style={"visibility": "visible", "opacity": 0.6},
+                       children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
+                           id="graph-citations", elements=[], stylesheet=STYLESHEET,
+                           layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
+                           style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
+                           wheelSensitivity=WHEEL_SENSITIVITY,
+                           boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
+                           autoRefreshLayout=False, className="graph-citations",
+                       ), dcc.Store(id="store-drawn")])
 
 
 def _panel() -> html.Aside:
@@ -295,13 +310,9 @@ def _panel() -> html.Aside:
                       figure={"data": [], "layout": {"height": 190}}, className="graph-by-year"),
             html.Div(id="div-chart-caption", className="caption"),
         ]),
-        html.Div(className="list-sort", children=[
-            html.Span("Sort lists by", className="control-label"),
-            dcc.RadioItems(id="radio-list-sort", options=[{"label": " citing in dataset", "value": "citations"},
-                                                          {"label": " source's figure", "value": "source"},
-                                                          {"label": " year", "value": "year"}],
-                           value="citations", inline=True, className="radio"),
-        ]),
+        radio_group("radio-list-sort", "Sort lists by", [("citations", "citing in dataset"),
+                                                          ("source", "source's figure"), ("year", "year")],
+                    "citations", className="list-sort"),
         html.Div(id="div-lists", className="lists"),
     ])
 

@@ -488,7 +488,7 @@ def test_the_paper_panel_gives_every_component_its_own_id(app, client, query: st
     """Dash refuses a page with two components of one id (a paper both in a list of the paper and among the map's
     prior works, say): every id the panel renders is unique."""
     body = real_request(app, "div-paper.children",
-                        {"store-view-state.data": query, "radio-list-sort.value": "citations"})
+                        {"store-view-state.data": query, "radio-list-sort.data-value": "citations"})
     resp = post(client, json.dumps(body))
     assert resp.status_code == 200
     ids: list[str] = []

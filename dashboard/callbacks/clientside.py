@@ -13,7 +13,7 @@ def register(app: Dash) -> None:
         Output("span-library-count", "children"),
         Input("store-view-state", "data"),
         Input("store-library", "data"),
-        Input("radio-library", "value"),
+        Input("radio-library", "data-value"),
         State("store-story", "data"),  # a story's step may set the camera
         prevent_initial_call=True,
     )
@@ -36,7 +36,7 @@ def register(app: Dash) -> None:
     app.clientside_callback(
         ClientsideFunction(namespace="citemap", function_name="forgetLibrary"),
         Output("store-library", "data", allow_duplicate=True),
-        Output("radio-library", "value"),
+        Output("radio-library", "data-value"),
         Input("button-library-clear", "n_clicks"),
         prevent_initial_call=True,
     )

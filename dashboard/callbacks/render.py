@@ -8,6 +8,7 @@ from dash import Dash, Input, Output, html
 
 from dashboard.callbacks.common import read_state
 from dashboard.graph import colors, figures
+from dashboard.graph.describe import map_summary
 from dashboard.graph.discovery import view_clusters
 from dashboard.graph.neighbourhood import Subgraph, filter_fn
 from dashboard.graph.panel import SORTS, ListEntry, PaperList, paper_panel
@@ -83,14 +84,14 @@ def seeds_list(store: Store, state: ViewState) -> list:
         out.append(html.Div(className="seed-item path-item", children=[
             html.Span(f"Chains of citations between “{short_label(a)}” and “{short_label(b)}”"),
             html.Button("×", id={"type": "path-clear", "index": "path"}, className="remove",
-                        title="back to the seeds' map", n_clicks=0)]))
+                        title="back to the seeds' map", n_clicks=0, **{"aria-label": "Back to the seeds' map"})]))
     for pid in state.seeds:
         row = store.row(pid)
         title = store.titles([row])[0] if row is not None else pid
         out.append(html.Div(className="seed-item", children=[
             html.Button(title, id={"type": "paper-link", "index": pid}, className="link", title=f"select {pid}"),
             html.Button("×", id={"type": "seed-remove", "index": pid}, className="remove",
-                        title="remove this seed", n_clicks=0),
+                        title="remove this seed", n_clicks=0, **{"aria-label": f"Remove the seed {title}"}),
         ]))
     return out
 
@@ -110,7 +111,7 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
     items = [
         html.Li(className="entry" + (" in-view" if e.in_view else "") + (" lib" if e.id in mine else ""), children=[
             html.Button(e.title, id={"type": "paper-link", "index": e.id}, className="link", n_clicks=0,
-                        title=f"select {e.id}"),
+                        title=f"select {e.id}", **{"aria-label": f"{e.title}, {entry_meta(e)}"}),
             html.Span("in your library", className="lib-badge") if e.id in mine else None,
             html.Span(entry_meta(e), className="meta"),
         ])
@@ -121,7 +122,7 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
     if not plist.entries:
         items.append(html.Li("None in this dataset" + (" that pass the filters" if plist.total else "") + ".",
                              className="more"))
-    return html.Div(className=f"list list-{direction}", children=[html.H3(head), html.Ol(items)])
+    return html.Div(className=f"list list-{direction}", children=[html.H2(head), html.Ol(items)])
 
 
 def entry_meta(e: ListEntry) -> str:
@@ -181,10 +182,11 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
         items = [html.Li(className="entry" + (" lib" if ids[k] in mine else ""), children=[
             # ids of their own: a paper may be in the paper's lists too, or be both prior and derivative
             html.Button(titles[k], id={"type": "discover-link", "index": ids[k], "list": kind}, className="link",
-                        n_clicks=0, title=f"select {ids[k]}"),
+                        n_clicks=0, title=f"select {ids[k]}",
+                        **{"aria-label": f"{titles[k]}, {verb} {r.count:,} of the {r.of:,} in view"}),
             html.Span(f"{verb} {r.count:,} of the {r.of:,} in view", className="meta count"),
             html.Button("+ seed", id={"type": "seed-add", "index": ids[k], "list": kind}, className="button tiny",
-                        n_clicks=0, title="add it as a seed"),
+                        n_clicks=0, title="add it as a seed", **{"aria-label": f"Add {titles[k]} as a seed"}),
         ]) for k, r in enumerate(ranked)]
         if not items:
             items.append(html.Li("None outside the map" + (" that pass the filters." if state.filtered else "."),
@@ -192,7 +194,7 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
         hint = "outside the map, most cited by its papers" if kind == "prior" else \
             "outside the map, citing the most of its papers"
         blocks.append(html.Div(className=f"list list-{kind}", children=[
-            html.H3(f"{title} · {hint}"), html.Ol(items)]))
+            html.H2(f"{title} · {hint}"), html.Ol(items)]))
     return blocks
 
 
@@ -210,6 +212,7 @@ def register(app: Dash, store: Store) -> None:
         Output("div-seeds", "children"),
         Output("div-rendered-side", "children"),
         Output("span-keys", "children"),
+        Output("div-map-summary", "children"),
         Input("store-view-state", "data"),
         prevent_initial_call=True,
     )
@@ -223,7 +226,8 @@ def register(app: Dash, store: Store) -> None:
             sub.kind, "click: select")
         return (status_text(store, sub), more_style, more_label, legend(store, sub, state),
                 figures.overview(store, sub.rows, state), seeds_list(store, state), query,
-                f"{click} · Esc: clear · wheel: zoom")
+                f"{click} · Esc: clear · arrows: move · wheel, + −: zoom",
+                map_summary(store, sub, state))
 
     @app.callback(
         Output("div-paper", "children"),
@@ -232,7 +236,7 @@ def register(app: Dash, store: Store) -> None:
         Output("div-chart-caption", "children"),
         Output("div-rendered-panel", "children"),
         Input("store-view-state", "data"),
-        Input("radio-list-sort", "value"),
+        Input("radio-list-sort", "data-value"),
         Input("store-library", "data"),
         prevent_initial_call=True,
     )

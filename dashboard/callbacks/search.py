@@ -28,6 +28,6 @@ def register(app: Dash, store: Store) -> None:
                                                 f"{int(store.in_cited[row]):,} citing in dataset",
                                                 className="search-meta")]),
                 html.Button("+ seed", className="search-seed", id={"type": "search-seed", "index": pid},
-                            n_clicks=0, title="add as a seed"),
+                            n_clicks=0, title="add as a seed", **{"aria-label": f"Add {title} as a seed"}),
             ]))
         return out

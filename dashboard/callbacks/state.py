@@ -14,6 +14,7 @@ from dash import ALL, Dash, Input, Output, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard.callbacks.common import context, dataset_story, read_state
+from dashboard.components import values_json, values_of
 from dashboard.graph.neighbourhood import new_neighbours
 from dashboard.graph.state import (
     LIMIT_STEP,
@@ -148,7 +149,8 @@ def story_data(store: Store, state: ViewState) -> dict:
 def notice_list(notices: list[str]) -> list:
     """Notices above the graph, each with a button that dismisses it (assets/citemap.js)."""
     return [html.Div(className="notice", children=[
-        html.Span(n), html.Button("×", className="notice-close", title="dismiss", n_clicks=0)]) for n in notices]
+        html.Span(n), html.Button("×", className="notice-close", title="dismiss", n_clicks=0,
+                                  **{"aria-label": "Dismiss this notice"})]) for n in notices]
 
 
 def register(app: Dash, store: Store) -> None:
@@ -156,11 +158,11 @@ def register(app: Dash, store: Store) -> None:
         Output("url", "search"),
         Output("store-view-state", "data"),
         Output("range-years", "value"),
-        Output("dropdown-areas", "value"),
+        Output("dropdown-areas", "data-values"),  # a checkbox menu: dashboard/components.py
         Output("input-min-citations", "value"),
-        Output("radio-color", "value"),
-        Output("radio-layout", "value"),
-        Output("radio-mode", "value"),
+        Output("radio-color", "data-value"),  # radio groups: dashboard/components.py
+        Output("radio-layout", "data-value"),
+        Output("radio-mode", "data-value"),
         Output("input-search", "value"),
         Output("div-notices", "children"),
         Output("store-story", "data"),
@@ -168,11 +170,11 @@ def register(app: Dash, store: Store) -> None:
         Input("graph-citations", "tapNodeData"),
         Input("button-reset", "n_clicks"),
         Input("range-years", "value"),
-        Input("dropdown-areas", "value"),
+        Input("dropdown-areas", "data-values"),
         Input("input-min-citations", "value"),
-        Input("radio-color", "value"),
-        Input("radio-layout", "value"),
-        Input("radio-mode", "value"),
+        Input("radio-color", "data-value"),
+        Input("radio-layout", "data-value"),
+        Input("radio-mode", "data-value"),
         Input("button-show-more", "n_clicks"),
         Input("graph-by-year", "selectedData"),
         Input("store-escape", "data"),
@@ -195,6 +197,8 @@ def register(app: Dash, store: Store) -> None:
         current, search_text = args[-2], args[-1]
         trig = ctx.triggered_id
         value = ctx.triggered[0]["value"] if ctx.triggered else None
+        if trig == "dropdown-areas":
+            value = values_of(value)  # the JSON list of the checkbox menu
         if any(t.get("prop_id") == "store-chart-clear.data" for t in ctx.triggered or []):
             trig = "store-chart-clear"  # the double-click also deselects the chart, in the same request
         if isinstance(trig, dict) and not value:
@@ -215,7 +219,7 @@ def register(app: Dash, store: Store) -> None:
                                                           and trig.get("type", "").startswith("search")) else no_update
         was_story = isinstance(current, str) and "story=" in current
         story = story_data(store, state) if state.story else (None if was_story else no_update)
-        return (query, query, years, list(state.areas) if state.areas is not None else [], state.min_citations,
+        return (query, query, years, values_json(list(state.areas or [])), state.min_citations,
                 state.color, state.layout, state.mode, clear_search, notice_list(notices), story)
 
 

@@ -32,11 +32,12 @@ def steps_list(draft: dict) -> list:
             html.Div(className="story-step-actions", children=[
                 html.Code(s["view"][:60] + ("…" if len(s["view"]) > 60 else ""), className="story-view"),
                 html.Button("↑", id={"type": "story-up", "index": k}, n_clicks=0, className="button tiny",
-                            title="move up", disabled=k == 0),
+                            title="move up", disabled=k == 0, **{"aria-label": f"Move step {k + 1} up"}),
                 html.Button("↓", id={"type": "story-down", "index": k}, n_clicks=0, className="button tiny",
-                            title="move down", disabled=k == len(steps) - 1),
+                            title="move down", disabled=k == len(steps) - 1,
+                            **{"aria-label": f"Move step {k + 1} down"}),
                 html.Button("×", id={"type": "story-delete", "index": k}, n_clicks=0, className="button tiny",
-                            title="delete this step"),
+                            title="delete this step", **{"aria-label": f"Delete step {k + 1}"}),
             ]),
         ]) for k, s in enumerate(steps)])]
 

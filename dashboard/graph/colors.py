@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from dashboard.index import UNKNOWN_AREA
 
-# Okabe-Ito and Tableau-like hues that stay apart for colour-blind viewers and on a projector
+# Distinguishable with normal vision, deuteranopia and protanopia (tests/test_colour_vision.py: every pair of these
+# 12 and the two greys at least 12 CIEDE2000 apart, simulated as dashboard/graph/colour_vision.py does): Okabe-Ito's
+# first six (the most frequent areas), then six chosen by a max-min search over sRGB for the largest smallest
+# difference in all three (their smallest pair is Okabe-Ito's own blue and reddish purple under protanopia). The
+# former Tableau-like six were 2.1 apart under deuteranopia (orange #E69F00 and olive #BCBD22).
 AREA_PALETTE = [
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
-    "#8C6D31", "#7B4EA3", "#2CA02C", "#B5495B", "#17BECF", "#BCBD22",
+    "#B40F00", "#A5D296", "#5A694B", "#3C87FF", "#4B4B69", "#5A7878",
 ]
-OTHER_COLOR = "#8C8C8C"
-UNKNOWN_COLOR = "#C7C7C7"
+OTHER_COLOR = "#505050"  # areas beyond the palette: dark grey
+UNKNOWN_COLOR = "#C0C0C0"  # no area: light grey
 # viridis, 9 stops
 YEAR_SCALE = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"]
 

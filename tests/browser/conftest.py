@@ -73,11 +73,14 @@ class Page:
     """A page of the app with the console errors, page errors and error-id notices it showed, and helpers
     to drive the graph. ``with Page(...) as p:`` (or the ``page`` fixture) fails the test on any of them."""
 
-    def __init__(self, browser, base: str, size: tuple[int, int] = (1280, 800), touch: bool = False) -> None:
-        """``touch``: a phone or tablet (a mobile viewport with touch events)."""
+    def __init__(self, browser, base: str, size: tuple[int, int] = (1280, 800), touch: bool = False,
+                 reduced_motion: bool = False) -> None:
+        """``touch``: a phone or tablet (a mobile viewport with touch events); ``reduced_motion``: the visitor asks
+        for reduced motion (``prefers-reduced-motion: reduce``)."""
         self.base = base
         self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, accept_downloads=True,
-                                           is_mobile=touch, has_touch=touch)
+                                           is_mobile=touch, has_touch=touch,
+                                           reduced_motion="reduce" if reduced_motion else "no-preference")
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.expose_function("__citemapErrorNotice", lambda text: self.errors.append(f"notice: {text}"))

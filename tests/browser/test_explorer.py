@@ -88,10 +88,13 @@ def test_chart_selection_filters_graph_and_lists(page: Page) -> None:
 
 def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     page.open()
-    page.page.click("#dropdown-areas")
-    page.page.click("label[role=option]:has(input[value='cs.LG'])")
+    page.page.click("#dropdown-areas-summary")
+    page.page.click("#dropdown-areas [role=checkbox][data-value='cs.LG']")
     wait_query(page, "areas=cs.LG")
+    assert page.page.is_checked("#dropdown-areas [data-value='cs.LG']")
+    assert page.text("#dropdown-areas-summary") == "cs.LG"
     page.page.keyboard.press("Escape")
+    assert not page.page.is_visible("#dropdown-areas")
     ids = page.node_ids()
     areas = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('areas'))")
     assert all("cs.LG" in a for a in areas) and set(SEED_IDS) <= ids and len(ids) < 60
@@ -171,8 +174,9 @@ def test_url_restores_the_view_after_reload(page: Page) -> None:
     page.wait_graph()
     again = page.page.evaluate("() => window.cy.nodes('.paper').map(n => [n.id(), n.position()])")
     assert sorted(map(json.dumps, first)) == sorted(map(json.dumps, again))
-    assert page.page.input_value("#range-years .dash-range-slider-min-input") == "2021"
-    assert page.page.is_checked("#radio-layout input[value=timeline]")
+    assert page.page.get_attribute("#range-years [role=slider] >> nth=0", "aria-valuenow") == "2021"
+    assert page.page.is_checked("#radio-layout [role=radio][data-value=timeline]")
+    assert not page.page.is_checked("#radio-layout [role=radio][data-value=force]")
 
 
 def test_unknown_id_and_bad_values_show_a_notice(page: Page) -> None:

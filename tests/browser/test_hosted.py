@@ -28,7 +28,7 @@ def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
         assert len(p.node_ids()) == 94
         bars = p.page.evaluate("() => document.querySelectorAll('#graph-by-year .bars .point').length")
         assert bars == 5  # the chart is drawn: 2022-2026
-        assert p.page.is_visible("#range-years") and p.page.is_visible("#dropdown-areas")
+        assert p.page.is_visible("#range-years") and p.page.is_visible("#dropdown-areas-summary")
         p.page.click("#radio-color >> text=year")
         p.page.wait_for_function("() => window.location.search.includes('color=year')")
         p.settle()

@@ -1,0 +1,67 @@
+"""The map's colours stay apart for colour-blind visitors: the area (and cluster) palette under simulated
+deuteranopia and protanopia (Machado et al. 2009), the year scale's order, and the simulation itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dashboard.graph import colors
+from dashboard.graph.colour_vision import closest_pair, delta_e2000, hex_to_rgb, simulate, to_lab
+from dashboard.store import Store
+
+MIN_DELTA_E = 12.0  # CIEDE2000; about 2 is just noticeable
+VISIONS = [None, "deuteranopia", "protanopia"]
+
+
+def used_colours(store: Store) -> list[str]:
+    """Every colour the map can give a paper of this dataset by area: the legend of all its areas (the palette's
+    colours, "other areas" if it has more areas than colours) and the unknown area's grey."""
+    legend = colors.area_legend(store.area_names, list(store.area_names))
+    return sorted({c for _, c in legend} | {colors.UNKNOWN_COLOR})
+
+
+def test_the_default_dataset_uses_the_whole_palette(default_store: Store) -> None:
+    used = used_colours(default_store)
+    assert set(colors.AREA_PALETTE) <= set(used) and colors.OTHER_COLOR in used  # 41 areas: all 12 and "other"
+    assert len(used) == len(colors.AREA_PALETTE) + 2
+
+
+@pytest.mark.parametrize("vision", VISIONS, ids=lambda v: v or "normal")
+def test_area_colours_stay_apart(default_store: Store, vision: str | None) -> None:
+    distance, a, b = closest_pair(used_colours(default_store), vision)
+    print(f"{vision or 'normal'} vision: closest pair {a} {b}, CIEDE2000 {distance:.1f}")
+    assert distance >= MIN_DELTA_E, f"{a} and {b} look alike with {vision or 'normal vision'} ({distance:.1f})"
+
+
+def test_the_cluster_colours_are_the_palette() -> None:
+    assert [colors.cluster_color(k) for k in range(len(colors.AREA_PALETTE))] == colors.AREA_PALETTE
+    assert colors.cluster_color(-1) == colors.cluster_color(len(colors.AREA_PALETTE)) == colors.OTHER_COLOR
+
+
+@pytest.mark.parametrize("vision", VISIONS, ids=lambda v: v or "normal")
+def test_the_year_scale_keeps_its_order(vision: str | None) -> None:
+    """Viridis: lighter with every later year, whatever the vision, so that a year's place reads without hue."""
+    rgb = np.array([hex_to_rgb(colors.year_color(y, 2000, 2024)) for y in range(2000, 2025)])
+    lightness = to_lab(simulate(rgb, vision) if vision else rgb)[:, 0]
+    assert np.all(np.diff(lightness) > 0)
+
+
+def test_the_former_palette_failed_with_deuteranopia() -> None:
+    """What the check catches: orange and olive of the palette before were 2.1 apart for a deuteranope."""
+    assert closest_pair(["#E69F00", "#BCBD22"], "deuteranopia")[0] < 3
+    assert closest_pair(["#E69F00", "#BCBD22"])[0] > 20  # and far apart with normal vision
+
+
+def test_the_simulation_and_the_distance() -> None:
+    # CIEDE2000 against Sharma, Wu & Dalal's (2005) published test pairs
+    assert delta_e2000(np.array([50, 2.6772, -79.7751]), np.array([50, 0, -82.7485])) == pytest.approx(2.0425, abs=1e-4)
+    assert delta_e2000(np.array([50, 2.5, 0]), np.array([73, 25, -18])) == pytest.approx(27.1492, abs=1e-4)
+    assert delta_e2000(np.array([50, 2.5, 0]), np.array([50, 0, -2.5])) == pytest.approx(4.3065, abs=1e-4)
+    grey = np.array([0.5, 0.5, 0.5])
+    for vision in ("deuteranopia", "protanopia", "tritanopia"):  # greys stay grey; white stays white
+        assert simulate(grey, vision) == pytest.approx(grey, abs=2e-3)
+        assert simulate(np.ones(3), vision) == pytest.approx(np.ones(3), abs=2e-3)
+    # the classic confusion: red and green, far apart for most, much closer for a deuteranope
+    assert closest_pair(["#FF0000", "#00FF00"], "deuteranopia")[0] < closest_pair(["#FF0000", "#00FF00"])[0] / 3
+    assert to_lab(np.ones(3)) == pytest.approx([100, 0, 0], abs=1e-2)
