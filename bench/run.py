@@ -3,6 +3,7 @@
     python bench/run.py                       # sizes small and large, full counts (< 10 minutes)
     python bench/run.py --quick               # smoke run: size small, few requests, 5 s of load
     python bench/run.py --sizes large --quick
+    python bench/run.py --sizes huge          # 10M papers / 100M edges, not in the default run (see below)
 
 For each size a synthetic dataset is generated with bench/synth.py into bench/out/ (reused when its
 ``dataset.json`` says it was made with the same size, seed and generator version), then:
@@ -20,6 +21,12 @@ For each size a synthetic dataset is generated with bench/synth.py into bench/ou
   5,000-paper view (each ``GET /graph``, cold and distinct) vs the no-op round trip; the prior and derivative works
   of a 300-paper view in process vs the same.
 
+Size ``huge`` (10M papers / 100M edges) runs the rows that make sense at that size (``SKIPPED`` lists the others
+and why; they are printed under the table): start-up in seconds against issue 14's bound of one second, start-up
+and memory against reading the two tables into memory (the networkx DiGraph would not fit in this machine), the
+share of start-up spent checksumming the files, the server's start-up and memory, how long the dataset took to
+generate and write, its peak memory and its size on disk, and every HTTP row as for the other sizes.
+
 Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed. See bench/README.md.
 """
 
@@ -30,6 +37,7 @@ import atexit
 import contextlib
 import gc
 import json
+import math
 import os
 import platform
 import re
@@ -64,6 +72,18 @@ SIZES: dict[str, tuple[int, int]] = {
     "tiny": (20_000, 150_000),  # for trying the bench itself
     "small": (170_000, 1_200_000),  # ogbn-arxiv's size
     "large": (1_000_000, 10_000_000),
+    "huge": (10_000_000, 100_000_000),  # only with --sizes huge: issue 14 ("serve a bigger graph")
+}
+DEFAULT_SIZES = "small,large"
+BIG = 5_000_000  # papers from which a size gets the big-dataset rows (no DiGraph baseline, phases of memory)
+STARTUP_BOUND = 1.0  # seconds: "start-up stays under a second" (issue 14, item 4)
+NETWORKX_SKIP = ("at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/README.md, size large); ten "
+                 "times the graph needs about 30 GB, more than this machine's 24 GB; reading the two tables into "
+                 "memory (Arrow, no graph) is the baseline instead")
+BIG_SIZES = {name for name, (papers, _) in SIZES.items() if papers >= BIG}
+# rows that a size does not run, and why (printed under the table and kept in the results)
+SKIPPED: dict[str, dict[str, str]] = {
+    name: {"startup / memory against the networkx DiGraph": NETWORKX_SKIP} for name in BIG_SIZES
 }
 HOST = "127.0.0.1"
 POOL_RANGE = (250, 350)  # references + citers of an expanded paper
@@ -83,6 +103,7 @@ TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "path between two papers": ("<=", 20.0),
     "prior/derivative (300 papers)": ("<=", 5.0),
     "clusters (5,000 papers)": ("<=", 50.0),
+    "startup (seconds)": ("<=", STARTUP_BOUND),  # ratio against the bound itself: the seconds
 }
 DISCOVERY_N = 30  # requests of each discovery kind, all distinct (no view cache helps)
 LAYOUT_NAMES = ("force", "timeline", "concentric")
@@ -101,6 +122,8 @@ class Row:
 
     @property
     def ratio(self) -> float:
+        if math.isnan(self.baseline):  # a figure without a baseline (the big sizes' absolute rows)
+            return math.nan
         return self.citemap / self.baseline if self.baseline else float("inf")
 
     @property
@@ -161,6 +184,9 @@ def _run_child(args: list[str], timeout: float) -> subprocess.CompletedProcess:
 
 
 # -- datasets -------------------------------------------------------------------------------------------
+GENERATED: dict[str, dict[str, Any]] = {}  # size -> bench/synth.py's summary (timings, peak memory), this run
+
+
 def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
     """bench/out/<name>, generated unless a dataset of the same size, seed and generator is there."""
     folder = OUT / f"{name}-{papers}-{edges}-s{seed}"
@@ -172,14 +198,27 @@ def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
         if meta.get("synth") == want and imeta is not None and imeta.get("build_id") == meta.get("build_id"):
             log(f"[{name}] reusing {folder.relative_to(ROOT)}")
             return folder
-    log(f"[{name}] generating {papers:,} papers / {edges:,} edges (seed {seed}) ...")
+    big = papers >= BIG
+    log(f"[{name}] generating {papers:,} papers / {edges:,} edges (seed {seed}) ..."
+        + (" (a while: the log gets the generator's memory by phase)" if big else ""))
     t0 = time.perf_counter()
     res = _run_child([sys.executable, str(BENCH / "synth.py"), "--papers", str(papers), "--edges", str(edges),
-                      "--seed", str(seed), "--out", str(folder)], timeout=900)
+                      "--seed", str(seed), "--out", str(folder), "--json", *(["--phases"] if big else [])],
+                     timeout=max(900.0, 3 * 3600 * papers / 10_000_000))
     if res.returncode:
         raise SystemExit(f"bench/synth.py failed:\n{res.stderr[-3000:]}")
-    log(f"[{name}] {res.stdout.strip()} ({time.perf_counter() - t0:.0f} s)")
+    *lines, last = res.stdout.strip().splitlines()
+    summary = GENERATED[name] = {**json.loads(last), "wall_s": time.perf_counter() - t0}
+    log(f"[{name}] {' '.join(lines)} ({summary['wall_s']:.0f} s)")
+    if big:
+        log(f"[{name}] memory of bench/synth.py by phase (resident, sampled every 20 ms; exact peak "
+            f"{summary['peak_rss_mb']:,} MB):\n{res.stderr.strip()}")
     return folder
+
+
+def disk_bytes(folder: Path) -> int:
+    """Bytes of the files of the build a dataset folder serves (tables, dataset.json, index)."""
+    return sum(f.stat().st_size for f in builds.served(folder).rglob("*") if f.is_file())
 
 
 # -- startup and memory: fresh processes ---------------------------------------------------------------
@@ -204,6 +243,61 @@ def measure_startup(size: str, folder: Path, repeats: int) -> list[Row]:
         Row(size, "memory", store_mem, (nx["rss_full"] - nx["rss_base"]) / 2**20, "MB", "networkx DiGraph RSS",
             f"every mapped page touched; {lazy_mem:,.0f} MB right after start-up"),
     ]
+
+
+def probe_big(kind: str, folder: Path) -> dict[str, Any]:
+    res = _run_child([sys.executable, str(BENCH / "probes_big.py"), kind, str(folder)], timeout=1800)
+    if res.returncode:
+        raise SystemExit(f"bench/probes_big.py {kind} failed:\n{res.stderr[-3000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def measure_startup_big(size: str, folder: Path, repeats: int) -> list[Row]:
+    """Start-up and memory of a size too big for the DiGraph baseline (NETWORKX_SKIP): the store's seconds against
+    issue 14's bound, and the store against reading the two tables into memory (Arrow); the checksums' share."""
+    stores = [probe("store", folder) for _ in range(repeats)]
+    log(f"[{size}] store: " + ", ".join(f"{s['seconds']:.3f} s" for s in stores))
+    checks = [probe_big("checksums", folder) for _ in range(repeats)]
+    log(f"[{size}] checksums of the build's files alone (what Store.load checks first): "
+        + ", ".join(f"{c['seconds']:.3f} s" for c in checks) + f" ({checks[0]['files']} files, "
+        f"{checks[0]['bytes'] / 2**30:.2f} GiB)")
+    tables = probe_big("tables", folder)
+    tables_mem = (tables["rss_full"] - tables["rss_base"]) / 2**20
+    log(f"[{size}] the two tables read into memory (Arrow): {tables['seconds']:.1f} s, {tables_mem:,.0f} MB "
+        f"({tables['papers']:,} papers, {tables['citations']:,} citations)")
+    seconds = statistics.median(s["seconds"] for s in stores)
+    store_mem = statistics.median(s["rss_full"] - s["rss_base"] for s in stores) / 2**20
+    lazy_mem = statistics.median(s["rss_ready"] - s["rss_base"] for s in stores) / 2**20
+    check_s = statistics.median(c["seconds"] for c in checks)
+    return [
+        Row(size, "startup (seconds)", seconds, STARTUP_BOUND, "s", "issue 14: under a second",
+            f"Store.load + a first request's reads, median of {repeats} fresh processes; ratio = seconds"),
+        Row(size, "startup vs reading the tables", seconds, tables["seconds"], "s", "Arrow tables read into memory",
+            "papers.parquet + citations.parquet read whole, 1 fresh process"),
+        Row(size, "file checksums at start-up", check_s, seconds, "s", "startup (seconds)",
+            f"XXH3 of the build's {checks[0]['files']} files ({checks[0]['bytes'] / 2**30:.2f} GiB) alone, "
+            f"median of {repeats}; ratio = share of start-up"),
+        Row(size, "memory vs reading the tables", store_mem, tables_mem, "MB", "Arrow tables RSS",
+            "every mapped page touched"),
+        Row(size, "memory right after start-up", lazy_mem, tables_mem, "MB", "Arrow tables RSS",
+            "RSS added by Store.load and a first request's reads (mapped pages not touched yet)"),
+    ]
+
+
+def generation_rows(size: str, folder: Path) -> list[Row]:
+    """A big size's dataset: generate + write time and peak memory (when generated in this run) and disk size."""
+    nan = math.nan
+    rows = []
+    gen = GENERATED.get(size)
+    if gen:
+        rows += [
+            Row(size, "generate + write dataset", gen["generate_s"] + gen["write_s"], nan, "s", "",
+                f"bench/synth.py: generate {gen['generate_s']} s, write with the index {gen['write_s']} s"),
+            Row(size, "generator peak memory", gen["peak_rss_mb"], nan, "MB", "", "ru_maxrss of bench/synth.py"),
+        ]
+    rows.append(Row(size, "dataset on disk", disk_bytes(folder) / 2**20, nan, "MB", "",
+                    "tables, dataset.json and index of the served build"))
+    return rows
 
 
 # -- workload: expand pool and search queries ------------------------------------------------------------
@@ -274,15 +368,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int]]:
-    """gunicorn with the project's config and 2 workers on a free loopback port, as (port, master pid);
-    ended on exit."""
+def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int, float]]:
+    """gunicorn with the project's config and 2 workers on a free loopback port, as (port, master pid, seconds from
+    its start until /health answered); ended on exit."""
     import requests
 
     port = free_port()
     env = {**os.environ, "CITEMAP_DATA": str(folder), "WEB_CONCURRENCY": "2"}
     cmd = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
            "--bind", f"{HOST}:{port}"]
+    started = time.perf_counter()
     with open(log_path, "w") as logf:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logf, stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -300,8 +395,8 @@ def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int]]:
                 pass
             if time.monotonic() > deadline:
                 raise SystemExit(f"gunicorn did not answer /health in 180 s; see {log_path}")
-            time.sleep(0.2)
-        yield port, proc.pid
+            time.sleep(0.05)
+        yield port, proc.pid, time.perf_counter() - started
     finally:
         _stop(proc)
 
@@ -319,6 +414,32 @@ def server_cpu(master: int) -> float:
             c = child.cpu_times()
             total += c.user + c.system
     return total
+
+
+def workers_up(master: int, workers: int, wait: float = 30.0) -> None:
+    """Wait until a gunicorn master has forked its workers (the first may answer /health before the second is up)."""
+    import psutil
+
+    deadline = time.monotonic() + wait
+    while len(psutil.Process(master).children()) < workers and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def server_memory(master: int) -> dict[str, float]:
+    """Memory of a gunicorn master and its workers, MB: RSS (mapped file pages counted in every process), PSS (shared
+    pages divided among the processes that map them) and USS (pages only one process has), each summed."""
+    import psutil
+
+    procs = [psutil.Process(master)]
+    procs += procs[0].children(recursive=True)
+    out = {"processes": float(len(procs)), "rss": 0.0, "pss": 0.0, "uss": 0.0}
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            info = proc.memory_full_info()
+            out["rss"] += info.rss / 2**20
+            out["pss"] += info.pss / 2**20
+            out["uss"] += info.uss / 2**20
+    return out
 
 
 def find_callback(deps: list[dict[str, Any]], input_key: str, output_part: str) -> dict[str, Any]:
@@ -400,8 +521,15 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
     import requests
 
     extra: dict[str, Any] = {}
-    with server(folder, OUT / f"gunicorn-{size}.log") as (port, master):
+    with server(folder, OUT / f"gunicorn-{size}.log") as (port, master, ready_s):
         base = f"http://{HOST}:{port}"
+        extra["server_ready_s"] = ready_s
+        workers_up(master, 2)
+        extra["server_memory_ready_mb"] = server_memory(master)
+        log(f"[{size}] gunicorn answered /health {ready_s:.2f} s after it was started (imports, Store.load, the app, "
+            f"a worker forked); memory of its {extra['server_memory_ready_mb']['processes']:.0f} processes: "
+            + ", ".join(f"{k.upper()} {v:,.0f} MB" for k, v in extra["server_memory_ready_mb"].items()
+                        if k != "processes"))
         health = requests.get(f"{base}/health", timeout=10).json()
         if health.get("papers") != store.n:
             raise SystemExit(f"the server serves {health} instead of {folder}")
@@ -478,6 +606,9 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
                 + f", server CPU {cpu[name]:.2f} ms a request")
             if res.errors:
                 raise SystemExit(f"{res.errors} failed requests under load: {res.first_error[:300]}")
+        mem = extra["server_memory_loaded_mb"] = server_memory(master)
+        log(f"[{size}] memory of the server's {mem['processes']:.0f} processes after the load: "
+            + ", ".join(f"{k.upper()} {v:,.0f} MB" for k, v in mem.items() if k != "processes"))
         noop_load, expand_load = loads["no-op"], loads["expand"]
         extra.update(noop_p90_ms=pct(noop_t, 90) * ms, expand_p90_ms=pct(expand_t, 90) * ms,
                      expand_rate=expand_load.rate, noop_rate=noop_load.rate,
@@ -507,6 +638,15 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
             "no-op callback round trip", "GET /graph ?color=cluster&layout=concentric of the heaviest views' size, "
             f"{extra['clusters_nodes_first']:,} nodes"),
     ]
+    if size in BIG_SIZES:  # what serving the big graph costs, absolute: no baseline fits
+        nan = math.nan
+        rows += [
+            Row(size, "server start-up", ready_s, nan, "s", "",
+                "gunicorn started -> /health answered: imports, Store.load, the app, a worker forked"),
+            Row(size, "server memory after the load (PSS)", mem["pss"], nan, "MB", "",
+                f"master + workers, shared mapped pages divided among them; RSS summed {mem['rss']:,.0f} MB, "
+                f"USS {mem['uss']:,.0f} MB"),
+        ]
     return rows, extra
 
 
@@ -516,6 +656,8 @@ def log(msg: str) -> None:
 
 
 def fmt(value: float, unit: str) -> str:
+    if math.isnan(value):
+        return "-"
     if unit == "s":
         return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
     if unit == "ms":
@@ -527,7 +669,8 @@ def fmt(value: float, unit: str) -> str:
 
 def table(rows: list[Row]) -> str:
     head = ("size", "measure", "citemap", "baseline", "ratio", "target", "result")
-    body = [(r.size, r.measure, fmt(r.citemap, r.unit), fmt(r.baseline, r.unit), f"{r.ratio:.3g}", r.target,
+    body = [(r.size, r.measure, fmt(r.citemap, r.unit), fmt(r.baseline, r.unit),
+             "-" if math.isnan(r.ratio) else f"{r.ratio:.3g}", r.target,
              "" if r.ok is None else ("PASS" if r.ok else "FAIL")) for r in rows]
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
     line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"  # noqa: E731
@@ -551,11 +694,11 @@ def machine() -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default=None, help=f"comma-separated, of {', '.join(SIZES)} "
-                    "(default: small,large; with --quick: small)")
+                    f"(default: {DEFAULT_SIZES}; with --quick: small; huge only when asked for)")
     ap.add_argument("--quick", action="store_true", help="smoke run: fewer requests, 5 s of load")
     ap.add_argument("--seed", type=int, default=SEED)
     args = ap.parse_args(argv)
-    sizes = (args.sizes or ("small" if args.quick else "small,large")).split(",")
+    sizes = (args.sizes or ("small" if args.quick else DEFAULT_SIZES)).split(",")
     bad = [s for s in sizes if s not in SIZES]
     if bad:
         ap.error(f"unknown size(s) {bad}; choose from {', '.join(SIZES)}")
@@ -577,7 +720,11 @@ def main(argv: list[str] | None = None) -> int:
         folders = {size: ensure_dataset(size, *SIZES[size], args.seed) for size in sizes}
         for size in sizes:
             folder = folders[size]
-            rows += measure_startup(size, folder, repeats)
+            if size in BIG_SIZES:
+                rows += generation_rows(size, folder)
+                rows += measure_startup_big(size, folder, repeats)
+            else:
+                rows += measure_startup(size, folder, repeats)
             store = Store.load(folder)
             rng = np.random.default_rng(args.seed)
             pairs, used_range = expand_pool(store, rng)
@@ -606,11 +753,18 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     print(table(rows))
     failed = [r for r in rows if r.ok is False]
+    skipped = {size: SKIPPED[size] for size in sizes if SKIPPED.get(size)}
+    for size, why in skipped.items():
+        for what, reason in why.items():
+            print(f"skipped ({size}): {what}: {reason}")
     print(f"\n{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
           f"{elapsed:.0f} s on {machine()}")
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %z"), "machine": machine(), "seconds": elapsed,
-              "quick": args.quick, "seed": args.seed,
-              "rows": [{**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok} for r in rows],
+              "quick": args.quick, "seed": args.seed, "skipped": skipped,
+              "generated": GENERATED,
+              "rows": [{k: None if isinstance(v, float) and math.isnan(v) else v  # strict JSON: no NaN
+                        for k, v in {**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok}.items()}
+                       for r in rows],
               "extra": extras}
     name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ".json"
     (OUT / name).write_text(json.dumps(result, indent=1) + "\n")

@@ -1,6 +1,7 @@
 """A seeded synthetic citemap dataset shaped like a real citation graph.
 
     python bench/synth.py --papers 1000000 --edges 10000000 --seed 1 --out bench/out/large
+    python bench/synth.py ... --phases --json   # also its memory by phase (stderr) and the summary as JSON
 
 writes a real dataset folder through :func:`dashboard.dataset.write_dataset` (Parquet tables,
 ``dataset.json`` and the ``index/`` the store memory-maps). Everything is vectorised with numpy and
@@ -11,8 +12,8 @@ Shape:
 * years 1990..2024 with exponential growth of papers per year (about 13 % a year, like arXiv), months
   uniform; papers are numbered by date, and a paper cites only papers with a lower number (older, or
   earlier in the same month), so there is never a cycle, a self-loop or a duplicate edge;
-* ids like arXiv ids, ``YYMM.NNNNN`` from the posting month and the order within it; ``posted`` is
-  the matching date;
+* ids like arXiv ids, ``YYMM.NNNNN`` from the posting month and the order within it (``YYMM.NNNNNN`` for
+  every paper when a month has more than 99,999 papers: 10M papers); ``posted`` is the matching date;
 * citations by preferential attachment, year by year: a paper of year *y* cites earlier papers with
   probability proportional to ``fitness * (3 + citations received before y) ** 0.75``, two thirds of the
   time within the last four years (citations age), else anywhere before it; fitness is log-normal. This
@@ -29,6 +30,8 @@ Shape:
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -58,6 +61,7 @@ NULL_COUNT_SHARE = 0.03
 NO_AREA_SHARE = 0.02
 TWO_AREAS_SHARE = 0.4
 VOCABULARY = 4000
+TITLE_BATCH = 1_000_000  # titles built at a time
 AREAS = (
     "cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "cs.RO", "cs.CR", "cs.IR", "cs.NE", "eess.IV",
     "cs.SE", "cs.DC", "cs.HC", "eess.SP", "eess.SY", "math.OC", "cs.IT", "cs.NI", "cs.DS", "cs.SD",
@@ -102,8 +106,8 @@ def dates(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.
     key = (year.astype(np.int64) - YEAR_FIRST) * 12 + month - 1
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     lengths = np.diff(np.r_[starts, n])
-    if lengths.max(initial=0) > 99_999:
-        raise SystemExit(f"{lengths.max()} papers in one month do not fit YYMM.NNNNN ids; use fewer papers")
+    if lengths.max(initial=0) > 999_999:
+        raise SystemExit(f"{lengths.max()} papers in one month do not fit YYMM.NNNNNN ids; use fewer papers")
     seq = np.arange(n) - np.repeat(starts, lengths) + 1
     day = 1 + ((seq - 1) * 28 // np.repeat(lengths, lengths))
     return year, month, day.astype(np.int16), seq
@@ -140,13 +144,18 @@ def out_degrees(rng: np.random.Generator, year: np.ndarray, edges: int) -> np.nd
 
 
 def citations(rng: np.random.Generator, year: np.ndarray, deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Citation edges (citing, cited) by yearly preferential attachment; cited < citing always."""
+    """Citation edges (citing, cited) by yearly preferential attachment, as rows (int32); cited < citing always."""
     n = len(year)
     fitness = rng.lognormal(0.0, FITNESS_SIGMA, size=n)
     indeg = np.zeros(n, dtype=np.int64)
     year_start = np.searchsorted(year, np.arange(YEAR_FIRST, YEAR_LAST + 2))
-    src_parts: list[np.ndarray] = []
-    dst_parts: list[np.ndarray] = []
+    # filled in place, a year at a time, as int32 rows (no list of parts and no concatenated copy: at 100M edges the
+    # two arrays are 0.8 GB, where parts and their int64 concatenation were 3.2 GB)
+    edge_start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(deg, out=edge_start[1:])
+    row_type = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    src = np.empty(int(edge_start[-1]), dtype=row_type)
+    dst = np.empty(int(edge_start[-1]), dtype=row_type)
     for k in range(YEAR_LAST - YEAR_FIRST + 1):
         lo, hi = int(year_start[k]), int(year_start[k + 1])
         if hi <= lo or not deg[lo:hi].any():
@@ -154,14 +163,15 @@ def citations(rng: np.random.Generator, year: np.ndarray, deg: np.ndarray) -> tu
         weight = fitness * (ATTRACT + indeg) ** PA_EXPONENT
         cum = np.zeros(n + 1)
         np.cumsum(weight, out=cum[1:])
+        del weight
         citing = np.repeat(np.arange(lo, hi), deg[lo:hi])
         window = int(year_start[max(0, k - RECENT_YEARS)])
         cited = _draw_distinct(rng, cum, citing, window, deg[lo:hi], lo)
-        src_parts.append(citing)
-        dst_parts.append(cited)
+        at, to = int(edge_start[lo]), int(edge_start[hi])
+        src[at:to] = citing
+        dst[at:to] = cited
         indeg += np.bincount(cited, minlength=n)
-    src = np.concatenate(src_parts) if src_parts else np.empty(0, np.int64)
-    dst = np.concatenate(dst_parts) if dst_parts else np.empty(0, np.int64)
+        del cum, citing, cited
     return src, dst
 
 
@@ -212,28 +222,44 @@ def areas(rng: np.random.Generator, n: int) -> pa.Array:
 
 
 def titles(rng: np.random.Generator, n: int) -> pa.Array:
-    """Titles of 5-14 words from a Zipf vocabulary, first letter upper case."""
+    """Titles of 5-14 words from a Zipf vocabulary, first letter upper case.
+
+    Built TITLE_BATCH papers at a time (the words of 10M titles as one list array are some GB at once); the random
+    numbers are drawn in the same order as one draw for all papers, so the titles are the same."""
     from vocab import vocabulary
 
     words = pa.array(vocabulary(VOCABULARY), pa.string())
     lengths = 5 + rng.binomial(9, 0.5, size=n)
-    offsets = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(lengths, out=offsets[1:])
     cum = np.cumsum(zipf_weights(len(words)))
-    picks = np.minimum(np.searchsorted(cum, rng.random(int(offsets[-1])) * cum[-1], side="right"), len(words) - 1)
-    lists = pa.ListArray.from_arrays(pa.array(offsets), words.take(pa.array(picks)))
-    return pc.utf8_capitalize(pc.binary_join(lists, " "))
+    parts = []
+    for start in range(0, n, TITLE_BATCH):
+        part = lengths[start:start + TITLE_BATCH]
+        offsets = np.zeros(len(part) + 1, dtype=np.int32)
+        np.cumsum(part, out=offsets[1:])
+        picks = np.minimum(np.searchsorted(cum, rng.random(int(offsets[-1])) * cum[-1], side="right"),
+                           len(words) - 1)
+        lists = pa.ListArray.from_arrays(pa.array(offsets), words.take(pa.array(picks)))
+        parts.append(pc.utf8_capitalize(pc.binary_join(lists, " ")))
+        del picks, lists
+    if len(parts) == 1:
+        return parts[0]
+    return pa.concat_arrays(parts) if parts else pa.array([], pa.string())
 
 
-def generate(papers: int, edges: int, seed: int) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
-    """The papers and citations tables of a synthetic dataset, and a summary."""
+def generate(papers: int, edges: int, seed: int, rows: bool = False
+             ) -> tuple[pa.Table, pa.Table | tuple[np.ndarray, np.ndarray], dict[str, Any]]:
+    """The papers and citations tables of a synthetic dataset, and a summary. With ``rows``, the citations come as
+    (citing rows, cited rows) of the papers table, two int32 arrays, instead of a table of id strings (what
+    ``write_dataset`` takes either way, and writes to the same files; at 100M edges the string table would be
+    two strings per edge)."""
     from dashboard.dataset import CBY_TYPE, CITATIONS_SCHEMA, PAPERS_SCHEMA
 
     rng = np.random.default_rng(seed)
     n = papers
     year, month, day, seq = dates(rng, n)
     yy = (year.astype(np.int64) % 100) * 100 + month
-    id_chars = np.concatenate([_digits(yy, 4), np.full((n, 1), ord("."), np.uint8), _digits(seq, 5)], axis=1)
+    width = 5 if seq.max(initial=0) <= 99_999 else 6  # arXiv's 5 digits, unless a month has more papers (10M)
+    id_chars = np.concatenate([_digits(yy, 4), np.full((n, 1), ord("."), np.uint8), _digits(seq, width)], axis=1)
     ids = _strings(id_chars)
     dash = np.full((n, 1), ord("-"), np.uint8)
     posted = _strings(np.concatenate([_digits(year, 4), dash, _digits(month, 2), dash, _digits(day, 2)], axis=1))
@@ -259,7 +285,11 @@ def generate(papers: int, edges: int, seed: int) -> tuple[pa.Table, pa.Table, di
         "doi": pa.nulls(n, pa.string()),
         "sources": pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.repeat(SOURCE, n)),
     }, schema=PAPERS_SCHEMA)
-    cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))}, schema=CITATIONS_SCHEMA)
+    if rows:
+        cites: pa.Table | tuple[np.ndarray, np.ndarray] = (src, dst)
+    else:
+        cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))},
+                         schema=CITATIONS_SCHEMA)
     top = int(np.argmax(in_cited)) if n else 0
     summary = {
         "papers": n, "edges": len(src), "max_in_degree": int(in_cited.max(initial=0)),
@@ -279,10 +309,11 @@ def synth_meta(papers: int, edges: int, seed: int) -> dict[str, Any]:
 
 def build(papers: int, edges: int, seed: int, out: str | Path, quiet: bool = False) -> dict[str, Any]:
     """Generate and write a dataset folder; returns the summary (with timings)."""
+    from dashboard import builds
     from dashboard.dataset import write_dataset
 
     t0 = time.perf_counter()
-    table, cites, summary = generate(papers, edges, seed)
+    table, cites, summary = generate(papers, edges, seed, rows=True)  # same files as the table of ids
     t1 = time.perf_counter()
     meta = {
         "name": f"synthetic {papers:,} papers / {edges:,} edges (seed {seed})",
@@ -294,13 +325,18 @@ def build(papers: int, edges: int, seed: int, out: str | Path, quiet: bool = Fal
     }
     write_dataset(out, table, cites, meta)
     t2 = time.perf_counter()
-    summary = {**summary, "generate_s": round(t1 - t0, 1), "write_s": round(t2 - t1, 1)}
+    written = builds.served(Path(out).resolve())
+    disk = sum(f.stat().st_size for f in written.rglob("*") if f.is_file())
+    summary = {**summary, "generate_s": round(t1 - t0, 1), "write_s": round(t2 - t1, 1),
+               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+               "disk_bytes": disk}
     if not quiet:
         print(f"{summary['papers']:,} papers, {summary['edges']:,} edges, years {summary['years'][0]}-"
               f"{summary['years'][1]} ({summary['papers_first_year']:,} -> {summary['papers_last_year']:,} papers "
               f"a year); max in-degree {summary['max_in_degree']:,} ({summary['most_cited']}), max out-degree "
               f"{summary['max_out_degree']:,}, {summary['papers_with_citers']:,} papers cited; generated in "
-              f"{summary['generate_s']} s, written with the index in {summary['write_s']} s -> {Path(out).resolve()}")
+              f"{summary['generate_s']} s, written with the index in {summary['write_s']} s (peak memory "
+              f"{summary['peak_rss_mb']:,} MB, {disk / 1e9:.2f} GB on disk) -> {Path(out).resolve()}")
     return summary
 
 
@@ -310,10 +346,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edges", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
+    ap.add_argument("--json", action="store_true", help="also print the summary as one JSON line, last")
+    ap.add_argument("--phases", action="store_true",
+                    help="sample resident memory and print its peak by phase (bench/memory_phases.py) on stderr")
     args = ap.parse_args(argv)
     if args.papers < 2 or args.edges < 0:
         ap.error("--papers must be at least 2 and --edges at least 0")
-    build(args.papers, args.edges, args.seed, args.out)
+    # the system allocator: Arrow's default (mimalloc) kept the titles' temporary buffers (~250 MB at 1M papers) for
+    # the rest of the run; freed memory goes back at once with this one (same files: only where bytes live changes)
+    pa.set_memory_pool(pa.system_memory_pool())
+    phases = None
+    if args.phases:
+        import memory_phases
+
+        phases = memory_phases.instrument_write(sys.modules[__name__])
+    summary = build(args.papers, args.edges, args.seed, args.out)
+    if phases is not None:
+        summary["phases"] = phases.stop()
+        print(memory_phases.table(summary["phases"]), file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary))
     return 0
 
 
