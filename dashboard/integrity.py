@@ -9,6 +9,8 @@ milliseconds at the default dataset's size and well under a second at 1M papers 
 from __future__ import annotations
 
 import mmap
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from dashboard.errors import DatasetError
 
 FILES_KEY = "files"
 ALGORITHM = "xxh3_128"
+HASH_THREADS = min(4, os.cpu_count() or 1)
 
 
 def digest(path: Path) -> str:
@@ -48,8 +51,10 @@ def recorded_files(meta: dict[str, Any], folder: Path) -> dict[str, Any]:
 
 
 def problems(folder: Path, recorded: dict[str, Any]) -> list[str]:
-    """What differs from ``recorded``, one message per file naming it: missing, another size, another checksum."""
-    found = []
+    """What differs from ``recorded``, one message per file naming it: missing, another size, another checksum.
+    Files are hashed in parallel threads (xxhash releases the GIL): at 10M papers the 6.6 GiB took 1.0 s in one."""
+    found: list[str | None] = []
+    to_hash: list[tuple[int, Path, Any]] = []
     for rel, want in recorded.items():
         path = folder / rel
         if not isinstance(want, dict) or "size" not in want:
@@ -58,9 +63,15 @@ def problems(folder: Path, recorded: dict[str, Any]) -> list[str]:
             found.append(f"{path}: missing")
         elif path.stat().st_size != want["size"]:
             found.append(f"{path}: {path.stat().st_size:,} bytes where {want['size']:,} were written")
-        elif digest(path) != want.get(ALGORITHM):
-            found.append(f"{path}: its content changed after it was written (checksum differs from dataset.json)")
-    return found
+        else:
+            to_hash.append((len(found), path, want.get(ALGORITHM)))
+            found.append(None)
+    with ThreadPoolExecutor(max_workers=HASH_THREADS) as pool:
+        digests = pool.map(digest, [path for _, path, _ in to_hash])
+        for (at, path, want), got in zip(to_hash, digests, strict=True):
+            if got != want:
+                found[at] = f"{path}: its content changed after it was written (checksum differs from dataset.json)"
+    return [f for f in found if f is not None]
 
 
 def fix_hint(meta: dict[str, Any], folder: Path) -> str:
