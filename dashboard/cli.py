@@ -176,6 +176,22 @@ def info_text(store) -> str:
     return "\n".join(lines)
 
 
+def fetch_arguments(f: argparse.ArgumentParser, seeds: str, citers_order: str) -> None:
+    """The options every ``citemap fetch API`` takes (``seeds``: the id forms; ``citers_order``: which citers come
+    first when --max-citers cuts)."""
+    f.add_argument("ids", nargs="+", metavar="ID", help=f"seed papers: {seeds}")
+    f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
+    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
+                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
+    f.add_argument("--max-citers", type=int, default=200, help=f"citers fetched per paper, {citers_order} "
+                                                               "(default 200)")
+    f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
+    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
+                                   "one asks nothing (default: OUT.cache beside --out)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(func=cmd_fetch)
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="citemap", description="Interactive citation-map dashboard.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -210,20 +226,9 @@ def parser() -> argparse.ArgumentParser:
     fetch = sub.add_parser("fetch", help="build a dataset folder from a web API around seed papers")
     apis = fetch.add_subparsers(dest="source", required=True, metavar="API", help="openalex or s2")
     f = apis.add_parser("openalex", help="from the OpenAlex API")
-    f.add_argument("ids", nargs="+", metavar="ID",
-                   help="seed papers: OpenAlex work ids (W2741809807), DOIs or arXiv ids (1706.03762)")
-    f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
-    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
-                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
-    f.add_argument("--max-citers", type=int, default=200, help="citers fetched per paper, most cited first "
-                                                               "(default 200)")
-    f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
+    fetch_arguments(f, "OpenAlex work ids (W2741809807), DOIs or arXiv ids (1706.03762)", "most cited first")
     f.add_argument("--mailto", help="your e-mail address, sent with each request as OpenAlex asks "
                                     "(default: $OPENALEX_MAILTO)")
-    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
-                                   "one asks nothing (default: OUT.cache beside --out)")
-    f.add_argument("--quiet", action="store_true", help="no progress bar")
-    f.set_defaults(func=cmd_fetch)
 
     f = apis.add_parser("s2", help="from the Semantic Scholar Graph API",
                         description="A dataset around seed papers from the Semantic Scholar Graph API: the seeds, "
@@ -232,19 +237,8 @@ def parser() -> argparse.ArgumentParser:
                                     "S2_API_KEY, if set, is sent as the x-api-key header (without one, requests "
                                     "share a pool with every other user and meet more 429s, which are waited out); "
                                     "CITEMAP_S2_URL points it at another server.")
-    f.add_argument("ids", nargs="+", metavar="ID",
-                   help="seed papers: Semantic Scholar paper ids (40 hex digits), DOIs, arXiv ids (2106.09685 or "
-                        "arXiv:2106.09685) or CorpusId:NNN")
-    f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
-    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
-                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
-    f.add_argument("--max-citers", type=int, default=200, help="citers fetched per paper, in the order Semantic "
-                                                               "Scholar lists them (default 200)")
-    f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
-    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
-                                   "one asks nothing (default: OUT.cache beside --out)")
-    f.add_argument("--quiet", action="store_true", help="no progress bar")
-    f.set_defaults(func=cmd_fetch)
+    fetch_arguments(f, "Semantic Scholar paper ids (40 hex digits), DOIs, arXiv ids (2106.09685 or "
+                       "arXiv:2106.09685) or CorpusId:NNN", "in the order Semantic Scholar lists them")
 
     n = sub.add_parser("info", help="describe a dataset")
     n.add_argument("--data", help="dataset folder (default: the packaged default dataset)")

@@ -67,6 +67,26 @@ class Fetcher(Protocol):
     def run(self, seeds: list[Any]) -> Collected: ...
 
 
+class Hopper(Protocol):
+    """A fetcher seen by :func:`walk_hops`: its query, what it collected, room left, one hop."""
+
+    query: Query
+    out: Collected
+
+    def room(self) -> int: ...
+
+    def hop(self, frontier: list[str]) -> list[str]: ...
+
+
+def walk_hops(fetcher: Hopper) -> None:
+    """``query.hops`` hops out from the seeds found, each from the papers the last one added, while there is room."""
+    frontier = list(fetcher.out.seeds)
+    for _ in range(fetcher.query.hops):
+        if not frontier or fetcher.room() <= 0:
+            break
+        frontier = fetcher.hop(frontier)
+
+
 # -- small things -------------------------------------------------------------------------------
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

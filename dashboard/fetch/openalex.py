@@ -41,6 +41,7 @@ from dashboard.fetch.common import (
     collect,
     default_cache,
     finish,
+    walk_hops,
     warn,
 )
 from dashboard.fetch.http import HttpSettings, JsonClient, Params, ResponseCache
@@ -199,11 +200,7 @@ class Fetcher:
 
     def run(self, seeds: list[Seed]) -> Collected:
         self.resolve(seeds)
-        frontier = list(self.out.seeds)
-        for _ in range(self.query.hops):
-            if not frontier or self.room() <= 0:
-                break
-            frontier = self.hop(frontier)
+        walk_hops(self)
         return self.out
 
 

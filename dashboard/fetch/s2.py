@@ -50,6 +50,7 @@ from dashboard.fetch.common import (
     collect,
     default_cache,
     finish,
+    walk_hops,
     warn,
 )
 from dashboard.fetch.http import HttpSettings, JsonClient, Params, ResponseCache, Shape
@@ -316,11 +317,7 @@ class Fetcher:
 
     def run(self, seeds: list[Seed]) -> Collected:
         self.resolve(seeds)
-        frontier = list(self.out.seeds)
-        for _ in range(self.query.hops):
-            if not frontier or self.room() <= 0:
-                break
-            frontier = self.hop(frontier)
+        walk_hops(self)
         if self.out.seeds:
             self.links()
         return self.out
