@@ -85,7 +85,7 @@ def main() -> int:
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="citemap-browser-bench-") as tmp, \
-            run.server(args.data.resolve(), Path(tmp) / "gunicorn.log") as (port, _), sync_playwright() as pw:
+            run.server(args.data.resolve(), Path(tmp) / "gunicorn.log") as (port, _, _), sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         base = f"http://{run.HOST}:{port}/"
         for name, query in VIEWS:
