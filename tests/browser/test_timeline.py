@@ -1,0 +1,49 @@
+"""The timeline at 1,500 papers on the real page: x follows the publication date, the papers use the canvas's width,
+their bodies (as Cytoscape draws them) overlap for fewer than 1 % of pairs, and the year ticks along the bottom are
+drawn apart from each other inside the map."""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.browser.conftest import Page
+
+MEASURE = """() => {
+  const ps = cy.nodes('.paper').toArray();
+  const opts = {includeLabels: false, includeOverlays: false};
+  const boxes = ps.map(n => n.boundingBox(opts)).map((b, i) => [b.x1, b.x2, b.y1, b.y2, i]).sort((a, b) => a[0] - b[0]);
+  let overlapping = 0;
+  for (let i = 0; i < boxes.length; i++) {  /* sweep along x: only boxes that start before this one ends */
+    for (let j = i + 1; j < boxes.length && boxes[j][0] < boxes[i][1]; j++) {
+      if (boxes[i][2] < boxes[j][3] && boxes[j][2] < boxes[i][3]) { overlapping++; }
+    }
+  }
+  const ticks = cy.nodes('.axis').filter(n => n.id().startsWith('axis-y')).toArray().map(n => {
+    const b = n.renderedBoundingBox({includeLabels: true, includeNodes: false});
+    return {label: n.data('label'), x1: b.x1, x2: b.x2, y1: b.y1, y2: b.y2};
+  });
+  const rb = cy.nodes('.paper').renderedBoundingBox({includeLabels: false, includeOverlays: false});
+  return {n: ps.length, overlapping: overlapping, pairs: ps.length * (ps.length - 1) / 2,
+          years: ps.map(n => [n.data('year'), n.position('x')]), ticks: ticks,
+          width: rb.w, canvas: cy.width(), height: cy.height()};
+}"""
+
+
+def test_a_1500_paper_timeline_is_dated_spread_and_readable(browser, default_server) -> None:
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open("?seeds=1412.6980&limit=1500&layout=timeline")
+        got = p.page.evaluate(MEASURE)
+        assert got["n"] >= 1500
+        assert got["overlapping"] < 0.01 * got["pairs"], got["overlapping"]
+        by_year: dict[int, list[float]] = {}
+        for year, x in got["years"]:
+            if year is not None:
+                by_year.setdefault(year, []).append(x)
+        years = sorted(by_year)
+        assert len(years) >= 5
+        assert all(max(by_year[a]) <= min(by_year[b]) for a, b in itertools.pairwise(years))  # by date
+        assert got["width"] >= 0.8 * got["canvas"]  # the canvas's width is used
+        ticks = sorted(got["ticks"], key=lambda t: t["x1"])
+        assert len(ticks) >= 5
+        assert all(a["x2"] <= b["x1"] for a, b in itertools.pairwise(ticks))  # ticks apart, readable
+        assert all(t["x1"] >= 0 and t["x2"] <= got["canvas"] and t["y2"] <= got["height"] for t in ticks)
