@@ -21,7 +21,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return serve_production(data, host=args.host, port=args.port, workers=args.workers, library=args.library)
     dash_app = app_module.create_app(data, library=args.library)
     print(f"citemap: serving {data} on http://{args.host}:{args.port}/", file=sys.stderr)
-    dash_app.run(host=args.host, port=args.port, debug=args.debug)
+    from dashboard.security import BannerlessRequestHandler
+
+    dash_app.run(host=args.host, port=args.port, debug=args.debug, request_handler=BannerlessRequestHandler)
     return 0
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.serving import WSGIRequestHandler
 
 log = logging.getLogger("citemap.security")
 
@@ -24,6 +25,8 @@ MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is a few kB
 MAX_LIST = 2000  # items of a pattern-matching input list
 MAX_DEPTH = 32  # nesting of a callback request's JSON; the browser's are under 10 deep
 UPDATE_PATH = "/_dash-update-component"
+# Dash's own folders: a path under them that no route of theirs serves is a wrong path, not a page of the app
+RESERVED_PREFIXES = ("_dash-", "assets/")
 
 
 def error_id() -> str:
@@ -150,6 +153,25 @@ def content_security_policy(dash_hashes: list[str], frame_ancestors: str) -> str
     ])
 
 
+def reserved_path_unserved() -> bool:
+    """Whether the request went to Dash's catch-all page route (``<prefix><path:path>``, which answers any path
+    with the app's page) with a path under Dash's own folders: ``/_dash-component-suites/`` with no package or file
+    was a 200 page instead of a 404."""
+    rule = request.url_rule
+    if rule is None or not rule.rule.endswith("<path:path>") or not request.view_args:
+        return False
+    path = str(request.view_args.get("path", ""))
+    return path.startswith(RESERVED_PREFIXES) or path + "/" in RESERVED_PREFIXES
+
+
+class BannerlessRequestHandler(WSGIRequestHandler):
+    """The development server's handler without its ``Server: Werkzeug/x Python/y`` banner (gunicorn's is set in
+    gunicorn_conf.py): a version tells an attacker which published bugs to try."""
+
+    def version_string(self) -> str:
+        return "citemap"
+
+
 def install(server: Flask, dash_hashes: list[str]) -> None:
     """Request limits, validation, error handlers and security headers on the Flask server."""
     frame_ancestors = os.environ.get("CITEMAP_FRAME_ANCESTORS", "'none'")
@@ -157,9 +179,9 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
     server.config["MAX_CONTENT_LENGTH"] = MAX_BODY
 
     @server.before_request
-    def check_callback_request() -> Response | None:
+    def check_request() -> Response | None:
         if request.path != UPDATE_PATH:
-            return None
+            return problem(404, "no such file") if reserved_path_unserved() else None
         if request.method != "POST":
             return problem(405, "callbacks are POST requests")
         length = request.content_length

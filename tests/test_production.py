@@ -188,3 +188,17 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
             new_master.wait(20)
         server.stop()
     assert "Traceback" not in server.log.read_text()
+
+
+def test_the_development_server_names_no_version() -> None:
+    """``citemap serve`` (Werkzeug's server) sent ``Server: Werkzeug/3.1.8 Python/3.11.7``."""
+    port = load.free_port()
+    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(seed_data()), "--port",
+                          str(port)], port)
+    try:
+        for path in ("/health", "/", "/_dash-component-suites/"):
+            resp = requests.get(server.url + path, timeout=10)
+            assert resp.headers["Server"] == "citemap", path
+            assert "Werkzeug" not in str(resp.headers) and "Python" not in str(resp.headers)
+    finally:
+        server.stop()
