@@ -138,10 +138,11 @@ def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
 
 def answers(server: load.Server) -> tuple[str, list[str], str]:
     """What a visitor of ``server`` gets: the build /health names, the ids a search for "kernels" suggests (a
-    server callback, as the page calls it), and the papers of the view ``?seeds=a-3`` (or its notice)."""
+    server callback, as the page calls it), and the papers of the view ``?seeds=a-3&expand=a-2`` (a seed and an
+    expanded paper: the expand a click asks for; or its notice)."""
     health = requests.get(server.url + "/health", timeout=10).json()
     found = load.DashClient(server.url).call("div-search-results", {"input-search.value": "kernels"}).text
-    graph = requests.get(server.url + "/graph?seeds=a-3", timeout=10).json()
+    graph = requests.get(server.url + "/graph?seeds=a-3&expand=a-2", timeout=10).json()
     papers = " ".join(sorted(n[0] for n in graph["nodes"]))
     return health["build"], sorted(set(re.findall(r"\b[ab]-\d+\b", found))), papers
 
@@ -160,7 +161,7 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
     try:
         before = answers(server)
         assert before[0] == first and len(before[1]) >= 5 and before[1][0].startswith("a-")
-        assert before[2] == "a-2 a-3 a-4"
+        assert before[2] == "a-1 a-2 a-3 a-4"  # a-2 expanded: what it cites, a-1, is drawn
         write_records(data, *world("b", "Kernels", 5))  # other papers, fewer: the mix that raised IndexError
         write_records(data, *world("b", "Kernels", 8))
         newest = read_meta(data)["build_id"]
