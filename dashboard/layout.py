@@ -188,7 +188,8 @@ def _header(store: Store) -> html.Header:
     return html.Header(className="header", children=[
         html.Div(className="brand", children=[
             html.Span("citemap", className="logo"),
-            html.Span(store.meta.get("name", ""), className="dataset-name", id="span-dataset-name"),
+            # the About line: dataset, size and sources (cut to the room there is; all of it on hover and in "?")
+            html.Span(about_line(store), className="dataset-name", id="span-dataset-name", title=about_line(store)),
         ]),
         html.Div(className="search", role="search", children=[
             html.Label("Search papers", htmlFor="input-search", className="visually-hidden"),
