@@ -163,10 +163,11 @@ def connect_buttons(store: Store, state: ViewState, pid: str) -> list:
     others = [s for s in state.seeds if s != pid][:5]
     if not others or state.path:
         return []
-    return [html.Span("Connect to", className="control-label connect-label"), *(
+    # a row of its own under the buttons: beside them at 1280 px the titles were cut to three letters ("O(…")
+    return [html.Div(className="connect-row", children=[html.Span("Connect to", className="control-label"), *(
         html.Button(short_label(store.titles([store.row(s)])[0]), id={"type": "path-to", "index": s},
                     className="button small connect", n_clicks=0, title=f"shortest chains of citations to {s}")
-        for s in others)]
+        for s in others)])]
 
 
 def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozenset[str]) -> list:

@@ -105,6 +105,16 @@ def test_the_help_line_is_visible_at_1280x800(page: Page) -> None:
     assert "Esc" in key.inner_text()
 
 
+def test_the_connect_buttons_show_the_seeds_titles_at_1280x800(page: Page) -> None:
+    """Beside "Remove seed" they were squeezed to "O(…" and "In…"; on a row of their own each shows its title
+    (or 250 px of it)."""
+    page.open()
+    got = page.page.evaluate("""() => [...document.querySelectorAll('.button.connect')].map(b =>
+        ({text: b.textContent, shown: b.clientWidth, needs: b.scrollWidth}))""")
+    assert len(got) == 2, got  # the other two seeds of the default view
+    assert all(b["shown"] >= min(b["needs"], 250) for b in got), got
+
+
 def test_colour_by_year_uses_viridis_over_the_years_in_view(page: Page) -> None:
     page.open("?seeds=2110.10090&color=year")
     got = page.page.evaluate("""() => cy.nodes('.paper').filter(n => n.data('year') !== null)
