@@ -287,3 +287,35 @@ def test_cluster_numbers_stop_at_the_palette_and_notices_cut_what_they_quote() -
     _, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={many}", ctx())
     assert notices == []  # values past twice the palette are not read
     assert toggle_cluster(ViewState(("2110.10090",)), str(MAX_CLUSTERS)) == ViewState(("2110.10090",))
+
+
+def test_a_seed_beyond_the_cap_is_selected_not_added_and_a_notice_says_so(store) -> None:
+    """Issue 12, item 5: too many seeds is a notice (never a silent no-op). With MAX_SEEDS seeds, every action that
+    adds one ("+ seed" of prior / derivative works, the search's seed button, "Add as seed") keeps the seeds, the
+    expanded papers and the path, selects the paper, and says why it was not added."""
+    from dashboard.callbacks.state import apply_action
+    from dashboard.graph.state import seeds_full
+
+    ids = store.ids(range(MAX_SEEDS + 2))
+    full = ViewState(tuple(ids[:MAX_SEEDS]), expand=(ids[MAX_SEEDS],), path=(ids[0], ids[1]))
+    new = ids[MAX_SEEDS]  # expanded, not a seed
+    title = store.titles([store.row(new)])[0]
+    want = [f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. "
+            "Remove a seed to make room for it."]
+    assert seeds_full(full, new) and not seeds_full(full, ids[0])
+    for trig in ({"type": "seed-add", "index": new, "list": "prior"}, {"type": "search-seed", "index": new},
+                 {"type": "seed-toggle", "index": new}):
+        state, notices = apply_action(store, full, trig, 1, None)
+        assert notices == want, trig
+        assert state == replace(full, selected=new), trig  # seeds, expand and path as they were
+    # one under the cap: added, no notice
+    room = replace(full, seeds=full.seeds[:-1])
+    state, notices = apply_action(store, room, {"type": "seed-add", "index": new, "list": "prior"}, 1, None)
+    assert notices == [] and state.seeds == (*room.seeds, new) and state.expand == () and state.path is None
+    # a seed already there: nothing to say
+    assert apply_action(store, full, {"type": "seed-toggle", "index": ids[3]}, 1, None)[1] == []
+
+
+def test_add_seed_with_the_seeds_full_keeps_the_expanded_paper() -> None:
+    full = ViewState(tuple(f"p{i}" for i in range(MAX_SEEDS)), expand=("p99",))
+    assert add_seed(full, "p99") == replace(full, selected="p99")  # it stays expanded, since it is no seed

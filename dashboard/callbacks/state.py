@@ -19,12 +19,14 @@ from dashboard.graph.neighbourhood import new_neighbours
 from dashboard.graph.state import (
     LIMIT_STEP,
     MAX_LIMIT,
+    MAX_SEEDS,
     ViewState,
     add_seed,
     default_limit,
     encode_query,
     parse_query,
     remove_seed,
+    seeds_full,
     toggle_cluster,
     toggle_expand,
 )
@@ -50,6 +52,15 @@ def _paper_id(value: object) -> str | None:
     if isinstance(value, dict):
         value = value.get("id")
     return value if isinstance(value, str) else None
+
+
+def _add_seed(store: Store, state: ViewState, pid: str, notices: list[str]) -> ViewState:
+    """``add_seed``, and a notice when the seeds are full (the paper is then only selected)."""
+    if seeds_full(state, pid):
+        title = store.titles([store.row(pid)])[0]
+        notices.append(f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. "
+                       "Remove a seed to make room for it.")
+    return add_seed(state, pid)
 
 
 def apply_action(store: Store, state: ViewState, trig: object, value: object,
@@ -118,13 +129,14 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         if kind in ("paper-link", "search-select", "discover-link"):
             return replace(state, selected=pid), notices
         if kind == "search-seed":
-            return add_seed(state, pid), notices
+            return _add_seed(store, state, pid, notices), notices
         if kind == "seed-remove":
             if len(state.seeds) == 1:
                 notices.append("A view needs at least one seed; add another before removing this one.")
             return remove_seed(state, pid), notices
-        if kind == "seed-add":
-            return add_seed(replace(state, path=None), pid), notices
+        if kind == "seed-add":  # a full list keeps the path too: nothing changes but the selection
+            return _add_seed(store, state if seeds_full(state, pid) else replace(state, path=None), pid,
+                             notices), notices
         if kind == "path-to":
             start = state.selected or state.seeds[0]
             if start == pid:
@@ -136,7 +148,7 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
                 if len(state.seeds) == 1:
                     notices.append("A view needs at least one seed; add another before removing this one.")
                 return remove_seed(state, pid), notices
-            return add_seed(state, pid), notices
+            return _add_seed(store, state, pid, notices), notices
     return state, notices
 
 

@@ -296,11 +296,20 @@ def toggle_expand(state: ViewState, pid: str) -> ViewState:
     return replace(state, expand=expand, selected=pid)
 
 
+def seeds_full(state: ViewState, pid: str) -> bool:
+    """Whether adding ``pid`` as a seed would go beyond ``MAX_SEEDS`` (the action then only selects it, and says
+    so: see ``dashboard.callbacks.state.apply_action``)."""
+    return pid not in state.seeds and len(state.seeds) >= MAX_SEEDS
+
+
 def add_seed(state: ViewState, pid: str) -> ViewState:
+    """Add a seed (it is selected). With ``MAX_SEEDS`` seeds already it is selected only: the seeds and the expanded
+    papers stay as they were."""
     if pid in state.seeds:
         return state
-    seeds = (*state.seeds, pid)[:MAX_SEEDS]
-    return replace(state, seeds=seeds, expand=tuple(e for e in state.expand if e != pid), selected=pid)
+    if seeds_full(state, pid):
+        return replace(state, selected=pid)
+    return replace(state, seeds=(*state.seeds, pid), expand=tuple(e for e in state.expand if e != pid), selected=pid)
 
 
 def remove_seed(state: ViewState, pid: str) -> ViewState:
