@@ -188,3 +188,90 @@ def test_a_similarity_map_exports_its_pairs_as_similar_not_as_citations(default_
     assert kinds == {"similar"} and g.number_of_edges() == len(view.sub.edge_i)
     cites = nx.parse_graphml(export.to_graphml(default_store, compute_view(default_store, ViewState(("1706.03762",)))))
     assert {d["kind"] for _, _, d in cites.edges(data=True)} == {"cites"}
+
+
+def legend_clusters(store: Store, view) -> dict[int, tuple[str, int]]:
+    """{cluster number: (name, size)} as the legend beside the map shows them (dashboard/callbacks/render.py)."""
+    from dashboard.callbacks.render import legend
+
+    out = {}
+    for item in legend(store, view.sub, view.state)[1:]:
+        name, size = re.fullmatch(r"(.+) \(([\d,]+)\)", item.children[1].children).groups()
+        out[int(item.id["index"])] = (name, int(size.replace(",", "")))
+    return out
+
+
+def test_cluster_colouring_exports_each_papers_cluster_as_the_legend_names_it(default_store) -> None:
+    """Issue 12, item 5: with color=cluster, CSV, JSON and GraphML carry each paper's cluster number and name, the
+    ones the map is coloured by (the payload's labels) and the legend shows."""
+    store = default_store
+    view = compute_view(store, ViewState(("1706.03762",), color="cluster"))
+    shown = legend_clusters(store, view)
+    assert len(shown) >= 3
+    drawn = dict(zip(view.ids, view.payload["cluster"].tolist(), strict=True))  # each paper's colour on the map
+    names = view.payload["palette"]["cluster_names"]
+    assert names == [shown[k][0] for k in range(len(shown))]
+
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(store, view))))
+    assert list(rows[0]) == [*export.COLUMNS, "cluster", "cluster_name"]
+    for r in rows:
+        k = drawn[r["id"]]
+        assert (r["cluster"], r["cluster_name"]) == ((str(k), shown[k][0]) if k >= 0 else ("", "")), r["id"]
+    by_id = {r["id"]: r for r in rows}
+    seed = by_id["1706.03762"]  # a known paper: its cluster is the one the legend names for its colour
+    assert seed["cluster_name"] == shown[drawn["1706.03762"]][0] == names[int(seed["cluster"])]
+    sizes = {k: sum(r["cluster"] == str(k) for r in rows) for k in shown}
+    assert sizes == {k: size for k, (_, size) in shown.items()}  # every paper of each cluster, and no other
+    assert any(r["cluster"] == "" for r in rows) or sum(sizes.values()) == len(rows)
+
+    doc = json.loads(export.to_json(store, view))
+    assert doc["clusters"] == [{"cluster": k, "name": name, "size": size} for k, (name, size) in shown.items()]
+    for paper, row in zip(doc["papers"], rows, strict=True):
+        assert paper["cluster"] == (int(row["cluster"]) if row["cluster"] else None)
+        assert paper["cluster_name"] == (row["cluster_name"] or None)
+    g = nx.parse_graphml(export.to_graphml(store, view))
+    for pid, k in drawn.items():
+        assert g.nodes[pid]["cluster"] == k
+        assert g.nodes[pid].get("cluster_name") == (shown[k][0] if k >= 0 else None)
+
+    # a filter by cluster: the papers exported are those shown, each still in the cluster it was picked for
+    some = compute_view(store, ViewState(("1706.03762",), color="cluster", clusters=(1,)))
+    picked = list(csv.DictReader(io.StringIO(export.to_csv(store, some))))
+    assert len(picked) == some.n_nodes < len(rows)
+    assert {r["cluster_name"] for r in picked if r["role"] != "seed"} == {shown[1][0]}
+    # other colours: no cluster columns
+    plain = list(csv.DictReader(io.StringIO(export.to_csv(store, compute_view(store, ViewState(("1706.03762",)))))))
+    assert list(plain[0]) == export.COLUMNS
+
+
+def test_a_path_exports_its_chains_and_which_papers_are_on_them(default_store, tiny: Store) -> None:
+    """Issue 12, item 5: with path=A,B the JSON carries the chains drawn (paper ids, A to B, best first: those of
+    paths.shortest_paths) and every export says which papers are on a chain and how many steps from A."""
+    from dashboard.graph import discovery, paths
+
+    store = default_store
+    a, b, selected = "2106.03764", "1512.03385", "1810.04805"
+    view = compute_view(store, ViewState((a,), path=(a, b), selected=selected))  # the selected paper: on no chain
+    want = paths.shortest_paths(store, store.row(a), store.row(b), max_steps=discovery.MAX_STEPS,
+                                k=discovery.PATHS_SHOWN)
+    chains = [store.ids(c) for c in want.chains]
+    assert len(chains) >= 2 and all(c[0] == a and c[-1] == b and len(c) == want.steps + 1 for c in chains)
+    doc = json.loads(export.to_json(store, view))
+    assert doc["chains"] == chains
+    step = {pid: i for c in chains for i, pid in enumerate(c)}
+    assert selected in view.ids and selected not in step
+    assert {p["id"]: (p["on_path"], p["path_step"]) for p in doc["papers"]} == \
+        {pid: (pid in step, step.get(pid)) for pid in view.ids}
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(store, view))))
+    assert list(rows[0]) == [*export.COLUMNS, "on_path", "path_step"]
+    assert {r["id"]: (r["on_path"], r["path_step"]) for r in rows} == \
+        {pid: (str(pid in step), str(step.get(pid, ""))) for pid in view.ids}
+    assert {r["role"] for r in rows if r["on_path"] == "True"} == {"seed", "onpath"}
+    g = nx.parse_graphml(export.to_graphml(store, view))
+    assert {pid: (d["on_path"], d["path_step"]) for pid, d in g.nodes(data=True)} == \
+        {pid: (pid in step, step.get(pid, -1)) for pid in view.ids}
+
+    lone = compute_view(tiny, ViewState(("a",), path=("a", "f")))  # f cites nothing, nothing cites it: no chain
+    doc = json.loads(export.to_json(tiny, lone))
+    assert doc["chains"] == [] and [(p["id"], p["on_path"], p["path_step"]) for p in doc["papers"]] == \
+        [("a", False, None), ("f", False, None)]
