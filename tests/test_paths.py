@@ -187,3 +187,36 @@ def test_matches_networkx(store: Store, layer_nodes: int, monkeypatch: pytest.Mo
         assert found.chains == ranked(store, g, a, b)[:k]
         checked += len(found.chains) > 1
     assert checked >= 10  # pairs with a choice of chains to rank
+
+
+@pytest.fixture(scope="module")
+def line(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """One line of papers k0 - k1 - ... - k8, citations alternating in direction (k0 -> k1 <- k2 -> k3 ...), and
+    nothing else: k0 and k7 are connected, 7 steps apart."""
+    names = [f"k{i}" for i in range(9)]
+    papers = [PaperRecord(title=f"Paper {pid}", id=pid, year=2000 + i) for i, pid in enumerate(names)]
+    cites = [(x, y) if i % 2 == 0 else (y, x) for i, (x, y) in enumerate(itertools.pairwise(names))]
+    return make_store(tmp_path_factory.mktemp("line") / "line", papers, cites)
+
+
+def test_a_connected_pair_beyond_six_steps_is_a_notice(line: Store) -> None:
+    """Issue 12, item 3: "if none within 6 steps, a notice says so", for a pair that is connected, only too far."""
+    from dashboard.graph.discovery import MAX_STEPS, path_subgraph
+    from dashboard.graph.state import ViewState
+    from dashboard.graph.view import compute_view
+
+    k = {pid: line.row(pid) for pid in (f"k{i}" for i in range(9))}
+    assert MAX_STEPS == 6
+    far = shortest_paths(line, k["k0"], k["k7"], max_steps=7)  # connected: 7 steps
+    assert far.steps == 7 and ids(line, far.chains) == [[f"k{i}" for i in range(8)]]
+    for a, b in (("k0", "k7"), ("k7", "k0"), ("k1", "k8"), ("k0", "k8")):
+        found = shortest_paths(line, k[a], k[b])
+        assert (found.chains, found.steps, found.capped) == ([], None, False), (a, b)  # not cut by a cap: too far
+        sub = path_subgraph(line, ViewState((a,), path=(a, b)))
+        assert sub.notices == [f"No chain of citations joins “Paper {a}” and “Paper {b}” within 6 steps."]
+        assert line.ids(sub.rows) == [a, b] and sub.chains == [] and sub.role_names() == ["seed", "seed"]
+    view = compute_view(line, ViewState(("k0",), path=("k0", "k7")))
+    assert view.payload["role"] == "ss" and view.n_edges == 0  # both ends drawn, nothing between them
+    # six steps apart: found, the whole line between them drawn
+    sub = path_subgraph(line, ViewState(("k1",), path=("k1", "k7")))
+    assert sub.notices == [] and ids(line, sub.chains) == [[f"k{i}" for i in range(1, 8)]] and len(sub.rows) == 7

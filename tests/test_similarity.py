@@ -246,3 +246,50 @@ def test_pair_counts_are_exact_intersections(store: Store) -> None:
             want = brute_score(store, int(rows[i]), int(rows[j]))[:2] if i < j else (0, 0)
             assert (int(cc[i, j]), int(bc[i, j])) == want
 
+
+
+def panel_lists(store: Store, state) -> tuple[object, dict[str, list[tuple[str, str]]]]:
+    """The map of a state and its panel's prior and derivative works as the page lists them (dashboard/callbacks/
+    render.py): {"prior" | "derivative": [(paper id, count text)]}."""
+    from dashboard.callbacks.render import discovery_blocks
+    from dashboard.graph.view import build_subgraph
+
+    sub = build_subgraph(store, state)
+    lists = {}
+    for block in discovery_blocks(store, sub, state, frozenset()):
+        kind = block.className.removeprefix("list list-")
+        lists[kind] = [(li.children[0].id["index"], li.children[1].children) for li in block.children[1].children
+                       if isinstance(li.children, list)]
+    return sub, lists
+
+
+def brute_lists(store: Store, rows: list[int], mask=None, k: int = 10) -> dict[str, list[tuple[str, str]]]:
+    """The prior and derivative works of a map counted here over its papers' lists, as the panel words them."""
+    out = {}
+    for kind, lists, verb in (("prior", store.references, "cited by"), ("derivative", store.citers, "cites")):
+        ranked = [p for p in brute_ranked(store, rows, lists, store.n)
+                  if mask is None or bool(mask(np.asarray([p.row]))[0])][:k]
+        out[kind] = [(store.id(p.row), f"{verb} {p.count:,} of the {p.of:,} in view") for p in ranked]
+    return out
+
+
+@pytest.mark.parametrize("kind", ["similar", "path", "similar, filtered"])
+def test_panel_lists_prior_and_derivative_works_of_a_similarity_map_and_a_path(default_store: Store,
+                                                                               kind: str) -> None:
+    """Issue 12, item 2: prior and derivative works for any view, both modes. The panel's lists of a similarity map
+    and of a path count the papers of that map (not the seeds' citation map), as brute force counts them."""
+    from dashboard.graph.neighbourhood import filter_fn
+    from dashboard.graph.state import ViewState
+
+    store = default_store
+    state = {"similar": ViewState(("1706.03762",), mode="similar", limit=40),
+             "path": ViewState(("2106.03764",), path=("2106.03764", "1512.03385")),
+             "similar, filtered": ViewState(("1706.03762",), mode="similar", limit=40, years=(2019, 2021))}[kind]
+    sub, lists = panel_lists(store, state)
+    rows = list(dict.fromkeys(sub.rows.tolist()))
+    assert sub.kind == kind.split(",")[0] and len(rows) == len(sub.rows) == (41 if sub.kind == "similar" else 4)
+    want = brute_lists(store, rows, filter_fn(store, state))
+    assert lists == want and len(lists["prior"]) == len(lists["derivative"]) == 10
+    assert all(pid not in store.ids(rows) for entries in lists.values() for pid, _ in entries)
+    # the lists follow the map drawn: the seeds' citation map has others
+    assert lists != panel_lists(store, ViewState(state.seeds))[1]

@@ -260,3 +260,63 @@ def test_a_bad_path_shows_a_notice_and_the_default_map(dpage: Page, query: str, 
     dpage.open("?seeds=" + ",".join(seeds))  # the same map as without the path
     assert dpage.node_ids() == got and dpage.node_ids(".seed") == set(seeds)
     dpage.assert_clean()
+
+
+def test_tapping_a_similarity_link_says_why(browser, default_server, default_store: Store) -> None:
+    """Issue 12, item 1: "hovering or clicking an edge says why". On a touch screen there is no hover: a tap on a
+    link (a real touch, at its midpoint) shows its reason and its two papers, counted here."""
+    store = default_store
+    with Page(browser, default_server.url, touch=True) as p:
+        p.open(f"?seeds={ATTENTION}&mode=similar")
+        spots = p.page.evaluate("""() => cy.edges('.similar').map(e => {
+            const m = e.renderedMidpoint();
+            const clear = cy.nodes().every(n => { const b = n.renderedBoundingBox();
+                return m.x < b.x1 - 14 || m.x > b.x2 + 14 || m.y < b.y1 - 14 || m.y > b.y2 + 14; });
+            return [e.source().id(), e.target().id(), e.data('why'), m.x, m.y, clear && m.x > 10 && m.y > 10
+                    && m.x < cy.width() - 10 && m.y < cy.height() - 10];
+        })""")
+        spots = [s for s in spots if s[5]]
+        assert spots
+        box = p.page.locator("#graph-citations canvas").first.bounding_box()
+        query = p.query()
+        p.page.evaluate("() => { window.__edgeEvents = []; "
+                        "cy.on('mouseover tap', 'edge', e => window.__edgeEvents.push(e.type)); }")
+        for *_, x, y, _ in spots[:8]:  # another link crossing the midpoint may take the tap: try the next
+            assert p.text("#div-hover") == ""
+            p.page.touchscreen.tap(box["x"] + x, box["y"] + y)
+            try:
+                p.page.wait_for_function("() => document.getElementById('div-hover').innerText !== ''", timeout=3000)
+                break
+            except PlaywrightTimeout:
+                continue
+        else:
+            pytest.fail("tapping a link did not show why")
+        card = p.text("#div-hover")
+        first, ends = card.split("\n")
+        pair = next((s for s in spots if s[2] == first and ends == " · ".join(store.titles([store.row(s[0]),
+                                                                                            store.row(s[1])]))), None)
+        assert pair, card  # the card of a link drawn: its reason and its two papers' titles
+        cc, bc, _ = strength(store, store.row(pair[0]), store.row(pair[1]))
+        parts = [f"cited together by {cc:,} paper{'s' if cc != 1 else ''}"] * bool(cc) + \
+            [f"share {bc:,} reference{'s' if bc != 1 else ''}"] * bool(bc)
+        assert first == " · ".join(parts) and cc + bc > 0
+        events = p.page.evaluate("() => window.__edgeEvents")
+        assert "tap" in events and "mouseover" not in events  # the tap showed it: a touch screen has no hover
+        assert p.query() == query and p.node_ids(".seed") == {ATTENTION}  # a tap on a link changes no state
+
+
+def test_a_seed_beyond_twenty_is_a_notice(dpage: Page, default_store: Store) -> None:
+    """Issue 12, item 5: too many seeds is a notice. With 20 seeds, a prior work's "+ seed" selects it, adds
+    nothing, and says so."""
+    store = default_store
+    seeds = store.ids(store.arrays["rank_rows"][:20])
+    dpage.open("?seeds=" + ",".join(seeds) + "&mode=similar")
+    assert dpage.node_ids(".seed") == set(seeds)
+    pid = entries(dpage, "prior")[0][0]
+    dpage.page.click(".list-prior li.entry >> nth=0 >> button:has-text('+ seed')")
+    wait_query(dpage, f"selected={pid}")
+    assert dpage.node_ids(".seed") == set(seeds) and dpage.query().startswith("?seeds=" + ",".join(seeds) + "&")
+    notices = dpage.page.evaluate("() => Array.from(document.querySelectorAll('.notice')).map(n => n.innerText)")
+    title = store.titles([store.row(pid)])[0]
+    assert [n.replace("×", "").strip() for n in notices] == [
+        f"A view takes at most 20 seeds: “{title}” is selected, not added. Remove a seed to make room for it."]
