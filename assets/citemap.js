@@ -180,9 +180,9 @@ function citemapFitPlaces(cy, elements) {
   });
   if (x1 === Infinity) { return; }
   var axis = elements.filter(function (el) { return (el.classes || "").indexOf("axis") >= 0; });
-  if (axis.length) {  /* a timeline: its tick labels (15 px on screen whatever the zoom, centred on their place) */
+  if (axis.length) {  /* a timeline: room for its tick labels (citemapRoom; centred on their place) */
     var chars = Math.max.apply(null, axis.map(function (el) { return el.data.label.length; }));
-    citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, {left: 40 + 5 * chars, bottom: 56});
+    citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, {axis: chars});
     return;
   }
   citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false);
@@ -195,17 +195,17 @@ function citemapFit(cy, animate) {
                   animate);
 }
 
-/* Show the box bb (model coordinates) with ``room`` px around it on screen ({left, right, top, bottom}; 40 each
-   unless given). */
-function citemapViewport(cy, bb, animate, room) {
+/* Show the box bb (model coordinates) with room around it on screen (``spec``: see citemapRoom; kept, not the px it
+   gave, so that a fit made again after a resize or a change of presenting measures the room again). */
+function citemapViewport(cy, bb, animate, spec) {
   if (!bb.w && !bb.h) { return; }
-  room = Object.assign({left: 40, right: 40, top: 40, bottom: 40}, room || {});
+  var room = citemapRoom(cy, spec);
   var w = cy.width() - room.left - room.right, h = cy.height() - room.top - room.bottom;
   var z = Math.min(Math.max(w, 40) / Math.max(bb.w, 1), Math.max(h, 40) / Math.max(bb.h, 1));
   z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), z));
   var view = {zoom: z, pan: {x: room.left + w / 2 - z * (bb.x1 + bb.w / 2), y: room.top + h / 2 - z * (bb.y1 + bb.h / 2)}};
   if (animate && !citemapReducedMotion()) { cy.animate(view, {duration: 200}); } else { cy.viewport(view); }
-  cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb, room: room};
+  cy.__citemapFitted = {zoom: z, x: view.pan.x, y: view.pan.y, bb: bb, room: spec};
   citemapOnResize(cy);
 }
 
@@ -384,6 +384,31 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       window.__citemapMeta = {query: p.query, color: p.color, palette: p.palette};  /* for exports */
       return [out, p.query, count];
     },
+    /* "Add this view as a step": the click's number and the camera (null at the fit: the step fits its map too). */
+    storyCamera: function (n) {
+      if (!n) { return window.dash_clientside.no_update; }
+      return {n: n, camera: citemapCameraNow(window.cy)};
+    },
+    /* A step's title or caption typed in its box: into the draft here, at once (no server round trip that would
+       draw the boxes again), and noted as what the list shows (store-story-shown: the list is not drawn again). */
+    storyText: function (titles, captions, draft) {
+      var nu = window.dash_clientside.no_update, ctx = window.dash_clientside.callback_context || {};
+      if (!draft || !Array.isArray(draft.steps)) { return [nu, nu]; }
+      var steps = draft.steps.slice(), changed = false;
+      (ctx.inputs_list || []).forEach(function (boxes, k) {
+        var field = k === 0 ? "title" : "caption";
+        (boxes || []).forEach(function (box) {
+          var i = box.id && box.id.index, s = steps[i];
+          if (!s || typeof box.value !== "string" || (s[field] || "") === box.value) { return; }
+          steps[i] = Object.assign({}, s);
+          steps[i][field] = box.value;
+          changed = true;
+        });
+      });
+      if (!changed) { return [nu, nu]; }
+      var next = Object.assign({}, draft, {steps: steps});
+      return [next, next];
+    },
     /* Present the story written in this page (or loaded from a file): from its first step. */
     presentDraft: function (n, draft) {
       var nu = window.dash_clientside.no_update;
@@ -397,7 +422,12 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       window.__citemapStory = step ? {story: story, index: step.index} : null;
       var was = document.documentElement.classList.contains("presenting");
       document.documentElement.classList.toggle("presenting", !!step);
-      if (window.cy && was !== !!step) { citemapProjectorTheme(window.cy, !!step); }
+      citemapWatchCaption();
+      if (window.cy && was !== !!step) {
+        citemapProjectorTheme(window.cy, !!step);
+        /* the ticks' size changed, and so the room they need: fit again once Dash has drawn the frame */
+        requestAnimationFrame(function () { if (window.cy) { citemapRefit(window.cy); } });
+      }
       if (window.citemapLabels && window.cy) { window.citemapLabels.apply(window.cy); }
       if (!step) { return ["app", {display: "none"}, "", "", ""]; }
       return ["app presenting", {display: "flex"}, step.step.title, step.step.caption || "",
@@ -450,11 +480,76 @@ function citemapStoryStep(story, query) {
 
 /* A step's camera: a zoom centred on a model point, after the map is drawn (else the map is fitted as always). */
 function citemapCamera(cy, step) {
-  var cam = step && step.step.camera;
-  if (!cam || cam.fit || typeof cam.zoom !== "number") { return; }
+  if (!step) { return; }
+  var cam = step.step.camera;
+  if (!cam || cam.fit || typeof cam.zoom !== "number") {
+    /* a step at its fit after one with a camera on the same view (two steps may differ by their camera only): the
+       drawing changed nothing, so it fitted nothing */
+    var last = cy.__citemapFitted || cy.__citemapLastFit;
+    if (last && !citemapAtFit(cy)) { citemapViewport(cy, last.bb, false, last.room); }
+    return;
+  }
   var z = Math.max(cy.minZoom(), Math.min(cy.maxZoom(), cam.zoom));
+  if (cy.__citemapFitted) { cy.__citemapLastFit = cy.__citemapFitted; }  /* the fit of this view, for the above */
   cy.viewport({zoom: z, pan: {x: cy.width() / 2 - z * cam.x, y: cy.height() / 2 - z * cam.y}});
   cy.__citemapFitted = null;  /* placed on purpose: a resize keeps it */
+}
+
+/* The map's camera as a story step writes it (dashboard/stories.py: zoom, and the model point at the centre), or
+   null while the map is at its fit (citemapViewport), the default of a step. */
+function citemapCameraNow(cy) {
+  if (!cy || citemapAtFit(cy)) { return null; }
+  var z = cy.zoom(), pan = cy.pan();
+  var round = function (v, k) { return Math.round(v * k) / k; };
+  return {zoom: round(Math.max(0.05, Math.min(4, z)), 1e4), x: round((cy.width() / 2 - pan.x) / z, 100),
+          y: round((cy.height() / 2 - pan.y) / z, 100)};
+}
+function citemapAtFit(cy) {
+  var f = cy.__citemapFitted, pan = cy.pan();
+  return !!f && Math.abs(cy.zoom() - f.zoom) < 1e-6 * f.zoom && Math.abs(pan.x - f.x) < 0.5 &&
+    Math.abs(pan.y - f.y) < 0.5;
+}
+/* Fit the map again (the room around it changed: presenting began or ended, the caption grew or shrank), unless the
+   visitor or a step's camera moved it away from its fit. */
+function citemapRefit(cy) {
+  var f = cy.__citemapFitted;
+  if (f && citemapAtFit(cy)) { citemapViewport(cy, f.bb, false, f.room); }
+}
+
+/* The room around a fitted map, px on screen: ``spec`` {left, right, top, bottom} (40 each unless given), or
+   {axis: n} for a timeline whose longest tick label has n characters (the ticks lie left of and under the papers,
+   their labels centred there, at citemapTickPx). While presenting, the caption over the bottom of the map is added
+   under it: no paper, no tick sits behind the caption. */
+function citemapRoom(cy, spec) {
+  spec = spec || {};
+  var room = {left: spec.left || 40, right: spec.right || 40, top: spec.top || 40, bottom: spec.bottom || 40};
+  if (spec.axis) {
+    var s = citemapTickPx() / 15;  /* the room below was measured for 15 px ticks */
+    room.left = 40 + 5 * spec.axis * s;
+    room.bottom = 56 * s;
+  }
+  room.bottom += citemapCaptionCover(cy);
+  return room;
+}
+/* A timeline's tick labels, px on screen: 15, a projector's size while presenting (>= 18 at 1920x1080). */
+function citemapTickPx() {
+  var presenting = document.documentElement.classList.contains("presenting");
+  return presenting && window.citemapLabels ? window.citemapLabels.screenPx() : 15;
+}
+/* How much of the map's box the caption and controls cover from its bottom edge up, px (0 unless presenting). */
+function citemapCaptionCover(cy) {
+  var el = document.getElementById("div-present"), box = cy.container && cy.container();
+  if (!el || !box || !document.documentElement.classList.contains("presenting")) { return 0; }
+  var r = el.getBoundingClientRect(), c = box.getBoundingClientRect();
+  return r.height > 0 ? Math.max(0, Math.min(c.height / 2, c.bottom - r.top)) : 0;
+}
+/* A caption of another height (a new step, presenting begun or ended) changes the room: fit again. */
+var citemapCaptionWatched = null;
+function citemapWatchCaption() {
+  var el = document.getElementById("div-present");
+  if (!el || el === citemapCaptionWatched || !window.ResizeObserver) { return; }
+  citemapCaptionWatched = el;
+  new ResizeObserver(function () { if (window.cy) { citemapRefit(window.cy); } }).observe(el);
 }
 
 /* Presenting: Right, Space, PageDown (what a clicker sends) next; Left, PageUp back; Home, End; Esc leaves. */
@@ -866,7 +961,8 @@ window.citemapLabels = (function () {
     });
     var grid = new Map(), chosen = [];
     cy.nodes(".axis").forEach(function (n) {  /* a timeline's tick labels are there first: papers' labels avoid them */
-      var f = Math.min(90, Math.max(14, 15 / z)), w = textWidth(n.data("label") || "", true) * f / 100, p = n.position();
+      var f = Math.min(90, Math.max(14, citemapTickPx() / z)), w = textWidth(n.data("label") || "", true) * f / 100;
+      var p = n.position();
       var b = {x1: p.x - w / 2 - 2 / z, x2: p.x + w / 2 + 2 / z, y1: p.y - f * 0.6, y2: p.y + f * 0.6};
       for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell); gx++) {
         for (var gy = Math.floor(b.y1 / cell); gy <= Math.floor(b.y2 / cell); gy++) {
@@ -909,7 +1005,7 @@ window.citemapLabels = (function () {
         if (!n.hasClass("lbl")) { n.addClass("lbl"); }
       });
       cy.nodes(".lbl").forEach(function (n) { if (!keep.has(n.id())) { n.removeClass("lbl"); } });
-      cy.nodes(".axis").style({"font-size": Math.min(90, Math.max(14, 15 / (cy.zoom() || 1)))});
+      cy.nodes(".axis").style({"font-size": Math.min(90, Math.max(14, citemapTickPx() / (cy.zoom() || 1)))});
     });
     /* the estimate is a little generous; Cytoscape's own boxes have the last word, in the same order */
     var ext = cy.extent(), kept = [], opts = {includeLabels: true, includeNodes: false, includeOverlays: false};
@@ -937,7 +1033,7 @@ window.citemapLabels = (function () {
   }
   var timer = setInterval(function () { if (window.cy) { attach(window.cy); } }, 200);
   window.addEventListener("beforeunload", function () { clearInterval(timer); });
-  var api = {choose: choose, apply: apply, runs: 0};
+  var api = {choose: choose, apply: apply, screenPx: screenPx, runs: 0};
   return api;
 })();
 

@@ -140,6 +140,8 @@ def _story(store: Store) -> html.Details:
         html.Div(id="div-story-status", className="story-status", role="status"),
         html.Div(id="div-story-steps"),
         dcc.Download(id="download-story"),
+        dcc.Store(id="store-story-add"),  # "Add this view" clicked: {n, camera} (assets/citemap.js storyCamera)
+        dcc.Store(id="store-story-shown"),  # the draft the list of steps was drawn from (dashboard/callbacks/story.py)
     ])
 
 

@@ -205,10 +205,21 @@ def draft_of(value: Any) -> dict[str, Any]:
         if isinstance(s, dict) and isinstance(s.get("view"), str) and s["view"].startswith("?"):
             step = {"title": str(s.get("title") or "Step")[:MAX_TITLE], "view": s["view"][:MAX_VIEW],
                     "caption": str(s.get("caption") or "")[:MAX_CAPTION]}
-            if isinstance(s.get("camera"), dict):
-                step["camera"] = s["camera"]
+            camera = _draft_camera(s.get("camera"))
+            if camera:
+                step["camera"] = camera
             steps.append(step)
     return {"title": title[:MAX_TITLE], "steps": steps}
+
+
+def _draft_camera(value: Any) -> dict[str, float] | None:
+    """A step's camera as the schema writes it ({"zoom", "x", "y"}), or None for the fit and for anything the schema
+    would refuse (the browser sends what the map shows; a bad one must not make the whole story undownloadable)."""
+    try:
+        camera = _camera(value, "camera")
+    except StoryError:
+        return None
+    return None if camera.fit else camera.as_json()
 
 
 def edit_draft(draft: dict[str, Any], action: str, index: int = -1, value: Any = None) -> dict[str, Any]:

@@ -173,3 +173,31 @@ def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> 
     assert notices == [f"Story: {folder / 'areas.json'}, step 1: field 'view': Unknown area(s) ignored: nope."]
     _, notices = read_state(tiny, "?story=years")
     assert notices[0].startswith(f"Story: {folder / 'years.json'}, step 1: field 'view': years=1900-2004 reaches")
+
+
+def test_a_step_added_with_a_camera_keeps_it_as_the_schema_writes_it() -> None:
+    from dashboard.stories import edit_draft, story_file
+
+    def added(camera: object) -> dict:
+        return edit_draft(None, "add", value={"title": "A", "view": "?seeds=a", "camera": camera})["steps"][0]
+
+    assert added({"zoom": 2.5, "x": 12.25, "y": -3})["camera"] == {"zoom": 2.5, "x": 12.25, "y": -3.0}
+    for fit_or_bad in ({"fit": True}, None, {"zoom": 99, "x": 0, "y": 0}, {"zoom": 1, "x": "left", "y": 0}, "close"):
+        assert "camera" not in added(fit_or_bad), fit_or_bad  # the fit, the default; a bad one is not kept
+    d = edit_draft(None, "add", value={"title": "A", "view": "?seeds=a", "camera": {"zoom": 1e9, "x": 0, "y": 0}})
+    assert parse_story("x", story_file(d)).steps[0].camera == Camera()  # still a story that downloads
+
+
+def test_typing_in_a_steps_boxes_does_not_draw_them_again() -> None:
+    """A step's title and caption go into the draft in the browser; the server draws the list of steps only when the
+    steps change (a box drawn again while typed in lost the focus and the letters typed meanwhile)."""
+    from dashboard.app import create_app
+    from tests.conftest import seed_data
+
+    app = create_app(seed_data())
+    typed = {"story-title", "story-caption"}
+    for output, spec in app.callback_map.items():
+        inputs = {json.loads(i["id"])["type"] if i["id"].startswith("{") else i["id"] for i in spec["inputs"]}
+        if inputs & typed:
+            assert "callback" not in spec, f"{output} runs on the server at each key typed"
+            assert "div-story-steps" not in output

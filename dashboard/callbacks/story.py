@@ -1,13 +1,17 @@
 """Callbacks of stories: writing one in the page (kept in the visitor's browser: nothing is written on the server),
 loading a story file, downloading the one written. Presenting is done in the browser (assets/citemap.js) and by the
-state callback (``?story=<name>&step=N``: dashboard/callbacks/state.py)."""
+state callback (``?story=<name>&step=N``: dashboard/callbacks/state.py).
+
+The steps' title and caption boxes are written into the draft in the browser (``citemap.storyText``), and the list
+of steps is drawn again only when the steps themselves change (added, moved, deleted, loaded): a box drawn again
+while the visitor types in it lost the focus and the letters typed while the server answered."""
 
 from __future__ import annotations
 
 import base64
 import re
 
-from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard.callbacks.common import read_state
@@ -25,7 +29,7 @@ def steps_list(draft: dict) -> list:
         return [html.P("No step yet: “Add this view” adds the map as it is now.", className="story-empty")]
     return [html.Ol(className="story-steps", children=[
         html.Li(className="story-step", children=[
-            dcc.Input(id={"type": "story-title", "index": k}, value=s["title"], debounce=True, maxLength=200,
+            dcc.Input(id={"type": "story-title", "index": k}, value=s["title"], maxLength=200,
                       className="story-input", placeholder=f"Title of step {k + 1}"),
             dcc.Textarea(id={"type": "story-caption", "index": k}, value=s.get("caption", ""), maxLength=1000,
                          className="story-caption", placeholder=f"Caption of step {k + 1} (Markdown)"),
@@ -50,13 +54,27 @@ def register(app: Dash, store: Store) -> None:
     def view_notices(view: str) -> list[str]:
         return read_state(store, view)[1]
 
+    app.clientside_callback(  # "Add this view": the camera too, when the visitor moved the map away from its fit
+        ClientsideFunction(namespace="citemap", function_name="storyCamera"),
+        Output("store-story-add", "data"),
+        Input("button-story-add", "n_clicks"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(  # a step's title or caption typed: into the draft, in the browser, boxes untouched
+        ClientsideFunction(namespace="citemap", function_name="storyText"),
+        Output("store-story-draft", "data", allow_duplicate=True),
+        Output("store-story-shown", "data", allow_duplicate=True),
+        Input({"type": "story-title", "index": ALL}, "value"),
+        Input({"type": "story-caption", "index": ALL}, "value"),
+        State("store-story-draft", "data"),
+        prevent_initial_call=True,
+    )
+
     @app.callback(
         Output("store-story-draft", "data"),
         Output("div-story-status", "children"),
-        Input("button-story-add", "n_clicks"),
+        Input("store-story-add", "data"),
         Input("input-story-title", "value"),
-        Input({"type": "story-title", "index": ALL}, "value"),
-        Input({"type": "story-caption", "index": ALL}, "value"),
         Input({"type": "story-up", "index": ALL}, "n_clicks"),
         Input({"type": "story-down", "index": ALL}, "n_clicks"),
         Input({"type": "story-delete", "index": ALL}, "n_clicks"),
@@ -66,15 +84,19 @@ def register(app: Dash, store: Store) -> None:
         State("store-view-state", "data"),
         prevent_initial_call=True,
     )
-    def edit_story(_add, story_title, _titles, _captions, _up, _down, _delete, contents, filename, draft, query):
+    def edit_story(add, story_title, _up, _down, _delete, contents, filename, draft, query):
         trig = ctx.triggered_id
         value = ctx.triggered[0]["value"] if ctx.triggered else None
-        if trig == "button-story-add":
+        if trig == "store-story-add":
+            if not isinstance(add, dict):
+                raise PreventUpdate
             state, _ = read_state(store, query)
             pid = state.selected or state.seeds[0]
             view = encode_query(state)
-            new = edit_draft(draft, "add", value={"title": store.titles([store.row(pid)])[0][:200], "view": view})
-            return new, f"Step {len(new['steps'])} added: {view}"
+            step = {"title": store.titles([store.row(pid)])[0][:200], "view": view, "camera": add.get("camera")}
+            new = edit_draft(draft, "add", value=step)
+            camera = " (zoom and centre as shown)" if new["steps"] and "camera" in new["steps"][-1] else ""
+            return new, f"Step {len(new['steps'])} added: {view}{camera}"
         if trig == "input-story-title":
             return edit_draft(draft, "story-title", value=story_title if isinstance(story_title, str) else ""), ""
         if trig == "upload-story":
@@ -91,17 +113,22 @@ def register(app: Dash, store: Store) -> None:
             return draft_of(loaded), f"Loaded {name}: “{story.title}”, {len(story.steps)} steps."
         if isinstance(trig, dict):
             kind, index = trig.get("type"), trig.get("index")
-            if not isinstance(index, int):
-                raise PreventUpdate
-            if kind in ("story-title", "story-caption"):
-                return edit_draft(draft, kind.removeprefix("story-"), index, value), ""
-            if kind in STEP_ACTIONS and value:
+            if isinstance(index, int) and kind in STEP_ACTIONS and value:
                 return edit_draft(draft, STEP_ACTIONS[kind], index), ""
         raise PreventUpdate
 
-    @app.callback(Output("div-story-steps", "children"), Input("store-story-draft", "data"))
-    def render_steps(draft):
-        return steps_list(draft)
+    @app.callback(
+        Output("div-story-steps", "children"),
+        Output("store-story-shown", "data"),
+        Input("store-story-draft", "data"),
+        State("store-story-shown", "data"),
+    )
+    def render_steps(draft, shown):
+        # the boxes already say what the draft says when only their own text changed: drawing them again would
+        # take the focus and the letters typed since from the visitor
+        if shown is not None and draft_of(draft) == draft_of(shown):
+            raise PreventUpdate
+        return steps_list(draft), draft_of(draft)
 
     @app.callback(
         Output("download-story", "data"),

@@ -189,3 +189,132 @@ def test_a_story_on_a_phone_fits_the_screen(browser, default_server) -> None:
         assert all(left >= 0 and right <= 390 and width >= 300 for left, right, width in boxes), boxes
         assert p.page.evaluate("() => document.documentElement.scrollWidth") <= 390
         assert canvas_share(p) >= 0.95
+
+
+DRAFT = "() => JSON.parse(localStorage.getItem('store-story-draft')) || {steps: []}"
+
+
+def add_step(p: Page, count: int) -> None:
+    """Click "Add this view" and wait for the list to show ``count`` steps."""
+    p.page.click("#button-story-add")
+    p.page.wait_for_function("n => document.querySelectorAll('.story-step').length === n", arg=count, timeout=15000)
+
+
+def test_typing_a_title_and_a_caption_keeps_every_letter_and_the_focus(browser, default_server,
+                                                                       tmp_path: Path) -> None:
+    caption = "Citations from *2021* on: the three seeds cite one another, oldest first."
+    title = "Three seeds, typed at a person's pace"
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open("?seeds=2106.03764")
+        p.page.click("#details-story summary")
+        add_step(p, 1)
+        for selector, text, field in ((".story-step textarea", caption, "caption"),
+                                      (".story-step input", title, "title")):
+            box = p.page.locator(selector).first
+            box.click()
+            p.page.keyboard.press("ControlOrMeta+A")  # the title box starts with the paper's title
+            p.page.keyboard.type(text, delay=60)  # a person typing: the server answers between the keys
+            p.page.wait_for_function(f"t => ({DRAFT})().steps[0].{field} === t", arg=text, timeout=15000)
+            p.page.wait_for_timeout(500)  # anything still on its way would land by now
+            assert box.input_value() == text
+            assert p.page.evaluate(f"() => document.activeElement === document.querySelector('{selector}')")
+            assert p.page.evaluate(DRAFT)["steps"][0][field] == text
+        with p.page.expect_download() as got:
+            p.page.click("#button-story-download")
+        path = tmp_path / "typed.json"
+        got.value.save_as(path)
+        step = json.loads(path.read_text())["steps"][0]
+        assert (step["title"], step["caption"]) == (title, caption)
+
+
+def covered(p: Page) -> list:
+    """The papers whose drawn body (on screen) meets the caption's box or the step controls', with those boxes."""
+    return p.page.evaluate("""() => {
+        const c = cy.container().getBoundingClientRect();
+        const boxes = ['.present-text', '.present-controls'].map(
+            s => document.querySelector(s).getBoundingClientRect());
+        const hit = [];
+        cy.nodes('.paper').forEach(n => {
+            const b = n.renderedBoundingBox({includeLabels: false, includeOverlays: false});
+            const x1 = c.left + b.x1, x2 = c.left + b.x2, y1 = c.top + b.y1, y2 = c.top + b.y2;
+            if (boxes.some(r => x1 < r.right && r.left < x2 && y1 < r.bottom && r.top < y2)) { hit.push(n.id()); }
+        });
+        return hit;
+    }""")
+
+
+def wait_still(p: Page) -> None:
+    """Wait until no paper glides and the labels of the last zoom are chosen."""
+    p.page.wait_for_function("() => cy.nodes().filter(n => n.animated()).length === 0", timeout=10000)
+    p.page.wait_for_timeout(400)
+
+
+def test_the_caption_covers_no_paper_on_any_step(browser, default_server) -> None:
+    steps = story_steps()
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open("?story=seeds")
+        for k in range(len(steps)):
+            if k:
+                p.page.keyboard.press("ArrowRight")
+                p.page.wait_for_function("q => window.location.search === q", arg=f"?story=seeds&step={k + 1}",
+                                         timeout=15000)
+                p.settle()
+            wait_still(p)
+            assert p.text("#div-present-title") == steps[k]["title"]
+            assert covered(p) == [], f"step {k + 1}: papers under the caption"
+
+
+def test_a_timelines_ticks_are_a_projectors_size_when_presenting(browser, default_server) -> None:
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open("?story=seeds&step=3")  # the default story's timeline
+        wait_still(p)
+        ticks = p.page.evaluate("""() => {
+            const c = cy.container().getBoundingClientRect();
+            const top = document.querySelector('#div-present').getBoundingClientRect().top - c.top;
+            return cy.nodes('.axis').map(n => {
+                const b = n.renderedBoundingBox({includeLabels: true});
+                return [n.data('label'), parseFloat(n.style('font-size')) * cy.zoom(),
+                        b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= top];
+            });
+        }""")
+        assert ticks and min(px for _, px, _ in ticks) >= 18, ticks  # read from the back of the room
+        assert all(inside for _, _, inside in ticks), ticks  # the fit leaves them room, above the caption
+        p.page.keyboard.press("Escape")  # the explorer: its own 15 px ticks
+        p.page.wait_for_function("() => !window.location.search.includes('story=')", timeout=15000)
+        p.settle()
+        p.page.wait_for_function("() => cy.nodes('.axis').every(n => Math.abs("
+                                 "parseFloat(n.style('font-size')) * cy.zoom() - 15) < 0.5)", timeout=5000)
+
+
+def test_a_step_added_after_zooming_keeps_the_camera_and_replays_it(browser, default_server) -> None:
+    view = "?seeds=2106.03764"
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        p.open(view)
+        p.page.click("#details-story summary")
+        add_step(p, 1)  # at the fit: no camera, the step fits its map
+        p.page.evaluate("() => { cy.zoom({level: cy.zoom() * 2.2, renderedPosition: {x: 300, y: 250}});"
+                        " cy.panBy({x: -40, y: 30}); }")
+        shown = p.page.evaluate("() => { const e = cy.extent(); return [cy.zoom(), (e.x1 + e.x2) / 2,"
+                                " (e.y1 + e.y2) / 2]; }")
+        add_step(p, 2)
+        steps = p.page.evaluate(DRAFT)["steps"]
+        assert "camera" not in steps[0]
+        camera = steps[1]["camera"]
+        assert set(camera) == {"zoom", "x", "y"}
+        assert abs(camera["zoom"] - shown[0]) < 1e-3 and abs(camera["x"] - shown[1]) < 0.1
+        assert abs(camera["y"] - shown[2]) < 0.1
+        p.page.click("#button-story-present")  # step 1: fitted (to a bigger canvas)
+        p.page.wait_for_function("() => document.querySelector('#span-present-count').innerText === '1 / 2'",
+                                 timeout=15000)
+        p.settle()
+        p.page.keyboard.press("ArrowRight")  # step 2: the same view, the camera it was added with
+        p.page.wait_for_function("() => document.querySelector('#span-present-count').innerText === '2 / 2'",
+                                 timeout=15000)
+        p.page.wait_for_function("z => Math.abs(cy.zoom() - z) < 1e-3", arg=camera["zoom"], timeout=15000)
+        centre = p.page.evaluate("() => { const e = cy.extent(); return [(e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2]; }")
+        assert abs(centre[0] - camera["x"]) < 0.5 and abs(centre[1] - camera["y"]) < 0.5
+        p.page.keyboard.press("ArrowLeft")  # and back to the fit
+        p.page.wait_for_function("z => Math.abs(cy.zoom() - z) > 0.05", arg=camera["zoom"], timeout=15000)
+        fitted = p.page.evaluate("""() => { const b = cy.nodes('.paper').renderedBoundingBox(
+            {includeLabels: false}); return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height(); }""")
+        assert fitted
