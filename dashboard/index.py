@@ -153,13 +153,18 @@ def compute_arrays(papers: pa.Table, edges: pa.Table | EdgeRows) -> tuple[dict[s
 
 def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, authors: pa.ChunkedArray | pa.Array,
                        rank_rows: np.ndarray) -> None:
-    """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited)."""
+    """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited).
+
+    ``detail=none, columnsize=0``: the index keeps which papers hold a word, not where or in which column.
+    ``Store.search`` asks only for papers holding all the words (the last as a prefix), most cited first (by rowid):
+    no phrases, columns, NEAR or bm25, which are what positions serve. Without them the index is built 2-3x
+    faster and is a third of the size (300k works: 4 s and 27 MB against 10-14 s and 90 MB)."""
     con = sqlite3.connect(path)
     try:
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
         con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
-                    "tokenize='unicode61 remove_diacritics 2')")
+                    "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')")
         for start in range(0, len(rank_rows), BATCH):  # a batch of Python strings at a time
             take = pa.array(rank_rows[start:start + BATCH])
             ordered = pc.take(titles, take).to_pylist()

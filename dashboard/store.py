@@ -26,7 +26,9 @@ from dashboard import builds, index, integrity
 from dashboard.dataset import CITATIONS_FILE, PAPERS_FILE, DatasetError, read_meta
 
 log = logging.getLogger(__name__)
-WORD = re.compile(r"\w+", re.UNICODE)
+# a search word: letters and digits, as the index's tokenizer (unicode61) cuts them; "_" separates there too, and a
+# quoted word it cuts in two is a phrase, which an index without positions (detail=none) refuses
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
