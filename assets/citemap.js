@@ -275,6 +275,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var got = window.dash_clientside.citemap.elementsFromPayload(text, library, libraryFilter);
       if (!(await citemapDraw(cy, got[0]))) { return [nu, nu, nu]; }  /* superseded: the newer call answers */
       citemapCamera(cy, citemapStoryStep(story, query));
+      citemapPrefetchNext(story, query);
       return [got[1], got[1], got[2]];
     },
     /* A library file chosen in the page -> POST /library -> {name, entries, matched, ids}; nothing is kept on
@@ -476,6 +477,24 @@ function citemapStoryStep(story, query) {
   }
   var index = Math.min(Math.max(n, 1), story.steps.length) - 1;
   return {step: story.steps[index], index: index};
+}
+
+/* Presenting: the next step's map is asked for while this one is shown. /graph answers are public for an hour, so the
+   browser's cache keeps it and Right draws the next step without waiting for the server (a presenter's slides are
+   ready before they are shown). Nothing is drawn here; a failure changes nothing. */
+function citemapPrefetchNext(story, query) {
+  var cur = citemapStoryStep(story, query);
+  if (!cur || cur.index + 1 >= story.steps.length) { return; }
+  var next = cur.index + 2, q;  /* step numbers count from 1 */
+  if (story.source === "dataset") {
+    q = /[?&]step=\d+/.test(query) ? query.replace(/([?&]step=)\d+/, "$1" + next) : query + "&step=" + next;
+  } else {
+    q = story.steps[cur.index + 1].view;
+  }
+  setTimeout(function () {  /* once presenting has been set up (another callback of the same change) */
+    if (!document.documentElement.classList.contains("presenting") || typeof q !== "string") { return; }
+    fetch(citemapPrefix() + "graph" + q, {headers: {Accept: "application/json"}}).catch(function () {});
+  }, 150);
 }
 
 /* A step's camera: a zoom centred on a model point, after the map is drawn (else the map is fitted as always). */

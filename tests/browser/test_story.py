@@ -318,3 +318,28 @@ def test_a_step_added_after_zooming_keeps_the_camera_and_replays_it(browser, def
         fitted = p.page.evaluate("""() => { const b = cy.nodes('.paper').renderedBoundingBox(
             {includeLabels: false}); return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height(); }""")
         assert fitted
+
+
+GRAPH_FETCHES = """q => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/graph' + q))
+  .map(e => ({transfer: e.transferSize, start: e.startTime}))"""
+
+
+def test_the_next_steps_map_is_fetched_while_a_step_is_shown(browser, default_server) -> None:
+    """Presenting step 1, the page asks for step 2's map ahead; Right then draws it from the browser's cache (no
+    bytes over the network: transferSize 0) instead of waiting for the server."""
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open("?story=seeds")
+        p.page.wait_for_function(f"() => ({GRAPH_FETCHES})('?story=seeds&step=2').length === 1", timeout=15000)
+        ahead = p.page.evaluate(GRAPH_FETCHES, "?story=seeds&step=2")[0]
+        assert ahead["transfer"] > 0  # fetched from the server, before Right
+        p.page.keyboard.press("ArrowRight")
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=2'", timeout=15000)
+        p.settle()
+        fetches = p.page.evaluate(GRAPH_FETCHES, "?story=seeds&step=2")
+        assert len(fetches) == 2 and fetches[1]["start"] > ahead["start"] and fetches[1]["transfer"] == 0, fetches
+        p.page.wait_for_function(f"() => ({GRAPH_FETCHES})('?story=seeds&step=3').length === 1", timeout=15000)
+        p.page.keyboard.press("End")  # the last step: nothing after it to fetch
+        p.page.wait_for_function("() => window.location.search === '?story=seeds&step=5'", timeout=15000)
+        p.settle()
+        p.page.wait_for_timeout(500)
+        assert p.page.evaluate(GRAPH_FETCHES, "?story=seeds&step=6") == []
