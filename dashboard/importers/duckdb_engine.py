@@ -171,7 +171,9 @@ SELECT id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, ref_c
 FROM paper ORDER BY ord
 """
 # builder order: by the citing paper's row, then the cited paper's
-CITATIONS_SQL = "SELECT citing, cited FROM edge ORDER BY citing, cited"
+# int32 from DuckDB itself (rows fit: write_dataset takes int32 rows): fetched as BIGINT, 40M citations were two
+# 320 MB int64 arrays and then a 320 MB int32 copy at the import's peak
+CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge ORDER BY citing, cited"
 
 
 @dataclass
