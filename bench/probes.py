@@ -15,6 +15,7 @@ import gc
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,14 +117,15 @@ def probe_networkx(folder: str) -> dict[str, Any]:
             "papers": graph.number_of_nodes(), "citations": graph.number_of_edges()}
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("store", "networkx"):
-        print(__doc__, file=sys.stderr)
+def cli(argv: list[str], probes: dict[str, Callable[[str], dict[str, Any]]], usage: str) -> int:
+    """``KIND DIR``: run the probe named KIND on DIR and print its result as one JSON line (bench/run.py reads
+    the last line); else ``usage`` on stderr and exit status 2. bench/probes_big.py runs its probes through it."""
+    if len(argv) != 2 or argv[0] not in probes:
+        print(usage, file=sys.stderr)
         return 2
-    result = (probe_store if argv[0] == "store" else probe_networkx)(argv[1])
-    print(json.dumps(result))
+    print(json.dumps(probes[argv[0]](argv[1])))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(cli(sys.argv[1:], {"store": probe_store, "networkx": probe_networkx}, __doc__))

@@ -12,7 +12,6 @@ paper). ``checksums`` times :func:`dashboard.integrity.problems` over the build'
 from __future__ import annotations
 
 import gc
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ for p in (ROOT, ROOT / "bench"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from probes import _rss, _warm_libraries  # noqa: E402
+from probes import _rss, _warm_libraries, cli  # noqa: E402
 
 
 def probe_tables(folder: str) -> dict[str, Any]:
@@ -62,14 +61,5 @@ def probe_checksums(folder: str) -> dict[str, Any]:
     return {"seconds": seconds, "files": len(recorded), "bytes": sum(v["size"] for v in recorded.values())}
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("tables", "checksums"):
-        print(__doc__, file=sys.stderr)
-        return 2
-    result = (probe_tables if argv[0] == "tables" else probe_checksums)(argv[1])
-    print(json.dumps(result))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(cli(sys.argv[1:], {"tables": probe_tables, "checksums": probe_checksums}, __doc__))

@@ -222,10 +222,11 @@ def disk_bytes(folder: Path) -> int:
 
 
 # -- startup and memory: fresh processes ---------------------------------------------------------------
-def probe(kind: str, folder: Path) -> dict[str, Any]:
-    res = _run_child([sys.executable, str(BENCH / "probes.py"), kind, str(folder)], timeout=900)
+def probe(kind: str, folder: Path, script: str = "probes.py", timeout: float = 900) -> dict[str, Any]:
+    """The JSON line a probe of ``bench/<script>`` prints, run in a fresh process."""
+    res = _run_child([sys.executable, str(BENCH / script), kind, str(folder)], timeout=timeout)
     if res.returncode:
-        raise SystemExit(f"bench/probes.py {kind} failed:\n{res.stderr[-3000:]}")
+        raise SystemExit(f"bench/{script} {kind} failed:\n{res.stderr[-3000:]}")
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -245,23 +246,16 @@ def measure_startup(size: str, folder: Path, repeats: int) -> list[Row]:
     ]
 
 
-def probe_big(kind: str, folder: Path) -> dict[str, Any]:
-    res = _run_child([sys.executable, str(BENCH / "probes_big.py"), kind, str(folder)], timeout=1800)
-    if res.returncode:
-        raise SystemExit(f"bench/probes_big.py {kind} failed:\n{res.stderr[-3000:]}")
-    return json.loads(res.stdout.strip().splitlines()[-1])
-
-
 def measure_startup_big(size: str, folder: Path, repeats: int) -> list[Row]:
     """Start-up and memory of a size too big for the DiGraph baseline (NETWORKX_SKIP): the store's seconds against
     issue 14's bound, and the store against reading the two tables into memory (Arrow); the checksums' share."""
     stores = [probe("store", folder) for _ in range(repeats)]
     log(f"[{size}] store: " + ", ".join(f"{s['seconds']:.3f} s" for s in stores))
-    checks = [probe_big("checksums", folder) for _ in range(repeats)]
+    checks = [probe("checksums", folder, "probes_big.py", timeout=1800) for _ in range(repeats)]
     log(f"[{size}] checksums of the build's files alone (what Store.load checks first): "
         + ", ".join(f"{c['seconds']:.3f} s" for c in checks) + f" ({checks[0]['files']} files, "
         f"{checks[0]['bytes'] / 2**30:.2f} GiB)")
-    tables = probe_big("tables", folder)
+    tables = probe("tables", folder, "probes_big.py", timeout=1800)
     tables_mem = (tables["rss_full"] - tables["rss_base"]) / 2**20
     log(f"[{size}] the two tables read into memory (Arrow): {tables['seconds']:.1f} s, {tables_mem:,.0f} MB "
         f"({tables['papers']:,} papers, {tables['citations']:,} citations)")
