@@ -3,6 +3,7 @@ sorts bytes, node text past Arrow's 2 GiB string limit read back the same."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -12,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from dashboard import index
-from dashboard.dataset import read_tables
+from dashboard.dataset import PAPERS_SCHEMA, citations_table, papers_table, read_tables
 from dashboard.store import Store
 from tests.conftest import seed_data
 
@@ -71,3 +72,42 @@ def test_node_text_past_the_string_limit_reads_back_the_same(tmp_path: Path,
     text = store.node_json(rows)
     store._node_json = large
     assert store.node_json(rows) == text and text.count("],[") == len(rows) - 1
+
+
+def expected_node(rec: dict, in_cited: int) -> list:
+    """A paper's node fields as the store's reader expects them (``index.NODE_FIELDS``), built in Python."""
+    people = rec["authors"] or []
+    if len(people) > index.NODE_AUTHORS:
+        people = [*people[:index.NODE_AUTHORS], "et al."]
+    return [rec["id"], rec["title"] or "", rec["year"], rec["areas"] or [index.UNKNOWN_AREA], in_cited,
+            rec["cited_by"], people]
+
+
+def test_node_text_parses_to_each_papers_fields(tmp_path: Path) -> None:
+    """The node text DuckDB writes, on titles and names JSON must escape (quotes, backslashes, control characters,
+    line separators), non-ASCII text, missing values, and more authors than a node carries."""
+    odd = ['a "q" \\ b', "tab\there\nnl\r\x01\x1f\x7f", "ünïcödé — 𝔘 😀", "\u2028\u2029 sep", "</script>", None]
+    n = len(odd)
+    cols = {name: [None] * n for name in PAPERS_SCHEMA.names}
+    cols.update(id=[f"p{i}" for i in range(n)], title=odd, year=[2001, None, 1999, 2020, None, 2024],
+                areas=[["cs.LG", 'x"y'], [], ["ü"], None, ["a", "b", "c"], []],
+                cited_by=[5, None, 0, 2**40, 7, None],
+                authors=[["A", "B", "C", "D"], [], None, ['Q "x" \\'], ["α", "β", "γ"], ["\x00z"]],
+                sources=[["t"]] * n)
+    papers = papers_table(cols)
+    citations = citations_table(["p0", "p1", "p2", "p5"], ["p4", "p4", "p0", "p4"])
+    index.write_index(tmp_path, papers, citations, "x")
+    nodes = index.load_node_json(tmp_path).to_pylist()
+    in_cited = index.load_arrays(tmp_path)["in_cited"]
+    assert in_cited.tolist() == [1, 0, 0, 0, 3, 0]
+    assert [text[-1] for text in nodes] == [","] * n
+    assert [json.loads(text[:-1]) for text in nodes] == [expected_node(rec, int(c))
+                                                         for rec, c in zip(papers.to_pylist(), in_cited, strict=True)]
+
+
+def test_node_text_of_the_seed_data_is_each_papers_fields() -> None:
+    store = Store.load(seed_data())
+    nodes = json.loads("[" + store.node_json(range(store.n)) + "]")
+    recs = store.papers.to_pylist()
+    assert len(nodes) == store.n > 100
+    assert nodes == [expected_node(rec, int(c)) for rec, c in zip(recs, store.in_cited, strict=True)]
