@@ -111,3 +111,35 @@ def test_node_text_of_the_seed_data_is_each_papers_fields() -> None:
     recs = store.papers.to_pylist()
     assert len(nodes) == store.n > 100
     assert nodes == [expected_node(rec, int(c)) for rec, c in zip(recs, store.in_cited, strict=True)]
+
+
+def search_results(folder: Path) -> list[list[tuple[int]]]:
+    con = sqlite3.connect(folder / index.INDEX_DIR / "search.sqlite")
+    try:
+        return [con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
+                for q in ("attention", "learning", "graph", '"ne"*', "et")]
+    finally:
+        con.close()
+
+
+def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    papers, citations = read_tables(seed_data())
+    index.write_index(tmp_path / "here", papers, citations, "x")
+    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    started = []
+    monkeypatch.setattr(index, "search_child", lambda folder, real=index.search_child:
+                        started.append(folder) or real(folder))
+    index.write_index(tmp_path / "child", papers, citations, "x")
+    assert started == [tmp_path / "child"]
+    assert search_results(tmp_path / "here") == search_results(tmp_path / "child")
+    assert all(search_results(tmp_path / "here")[:4])
+    assert index.load_node_json(tmp_path / "here").equals(index.load_node_json(tmp_path / "child"))
+
+
+def test_a_failed_search_child_fails_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    papers, citations = read_tables(seed_data())
+    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    (tmp_path / index.INDEX_DIR / "search.sqlite").mkdir(parents=True)  # the child cannot open it
+    with pytest.raises(RuntimeError, match=r"search\.sqlite: the process writing it failed \(exit code 1\)"):
+        index.write_index(tmp_path, papers, citations, "x")
