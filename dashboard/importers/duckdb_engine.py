@@ -44,7 +44,7 @@ CREATE MACRO collapse(s) AS CASE WHEN regexp_matches(s, '{WS_ODD}')
     THEN nullif(trim(regexp_replace(s, '{WS}+', ' ', 'g')), '') ELSE nullif(s, '') END;
 CREATE MACRO ascii(x) AS (x IS NULL OR strlen(CAST(x AS VARCHAR)) = length(CAST(x AS VARCHAR)));
 CREATE MACRO title_key(t) AS CASE WHEN strlen(t) = length(t)
-    THEN array_to_string(regexp_extract_all(lower(t), '[a-z0-9]+'), ' ') ELSE py_norm(t) END;
+    THEN trim(regexp_replace(lower(t), '[^a-z0-9]+', ' ', 'g')) ELSE py_norm(t) END;
 CREATE MACRO pystrip(s) AS regexp_replace(s, '^{WS}+|{WS}+$', '', 'g');
 CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFIX}', '')));
 CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')

@@ -101,8 +101,7 @@ SELECT
   hash(title_key(title)) AS tkey  -- 8 bytes: equal titles, equal hashes (a collision only adds a candidate)
 FROM (
  SELECT *,
-  (json_type(j) = 'OBJECT'
-   AND NOT contains(j, '\\')  -- an escape (a quote, a newline, \\uD800...) in any string: Python reads it
+  (NOT contains(j, '\\')  -- an escape (a quote, a newline, \\uD800...) in any string: Python reads it
    AND jis(v_id, '"') AND regexp_full_match(jraw(v_id), '{WORK_ID}')
    AND title IS NOT NULL AND jstr({V['display_name']}) AND jstr({V['title']})
    AND jint({V['publication_year']}, 1, 9999)
@@ -125,7 +124,7 @@ FROM (
        lambda p: p IS NOT NULL AND jobj(p[1]) AND jstr(p[2]) AND jstr(p[3]))), true)
   ) IS TRUE AS fast
  FROM (
-  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_parts, cby_years,
+  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_parts, cby_years, cby_counts,
     'W' || regexp_extract(jraw(v_id), '([0-9]+)$', 1) AS wid,
     coalesce(jtext({V['display_name']}), jtext({V['title']})) AS title,
     coalesce(jintv({V['publication_year']}), TRY_CAST(left(jraw(v_date), 4) AS INTEGER)) AS year,
@@ -149,7 +148,7 @@ FROM (
     coalesce(jintv({V['referenced_works_count']}),
              CASE WHEN jis(v_refs, '[') THEN len(refnums) END) AS ref_count,
     CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': TRY_CAST(y AS BIGINT),
-        'count': TRY_CAST(regexp_extract_all(CAST(v_cby AS VARCHAR), '"cited_by_count":([0-9]+)', 1)[i] AS BIGINT)}})
+        'count': TRY_CAST(cby_counts[i] AS BIGINT)}})
     END AS cby,
     CASE WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(author_parts,
         lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors,
@@ -158,6 +157,7 @@ FROM (
    SELECT filename, j, v, {V['id']} AS v_id, {V['publication_date']} AS v_date, {V['referenced_works']} AS v_refs,
      {V['counts_by_year']} AS v_cby,
      regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"year":([0-9]+)', 1) AS cby_years,
+     regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"cited_by_count":([0-9]+)', 1) AS cby_counts,
      CASE WHEN jis({V['authorships']}, '[') THEN list_transform(json_extract({V['authorships']}, '$[*]'),
        lambda a: CASE WHEN jis(a, '{{') THEN json_extract(a, ['$.author', '$.author.display_name', '$.raw_author_name'])
                       WHEN jnull(a) THEN [NULL, NULL, NULL] END) END AS author_parts
