@@ -152,19 +152,22 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table | tuple
         count = len(citations[0])
     out = Path(out).resolve()
     with builds.new_build(out) as tmp:
-        pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
-        if isinstance(citations, pa.Table):
-            pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
-        else:
-            _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), *citations)
+
+        def write_tables() -> str:  # called by write_index while a big dataset's search index is written
+            pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
+            if isinstance(citations, pa.Table):
+                pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
+            else:
+                _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), *citations)
+            return _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE)
+
         full_meta = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             **meta,
             "counts": {"papers": papers.num_rows, "citations": count},
-            "build_id": _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE),
+            "build_id": index.write_index(tmp, papers, citations, write_tables),
         }
-        index.write_index(tmp, papers, citations, full_meta["build_id"])
         full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
         builds.publish(out, tmp, full_meta["build_id"])

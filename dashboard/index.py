@@ -43,7 +43,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -264,9 +264,13 @@ def search_child(folder: Path) -> subprocess.Popen:
                              "index.write_search_of(sys.argv[1])", str(folder)], env=env)
 
 
-def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows, build_id: str) -> None:
+def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows,
+                build_id: str | Callable[[], str]) -> str:
     """Write ``folder/index/`` for the given tables (``folder`` is a dataset being written); the citations may
-    come as rows of the papers table (:data:`EdgeRows`), as a snapshot-scale import gives them."""
+    come as rows of the papers table (:data:`EdgeRows`), as a snapshot-scale import gives them.
+
+    ``build_id`` is the build's id, or a function that writes the dataset's tables and returns it (run while a
+    child process writes the search index, so that both take the time of one). Returns the build id."""
     out = Path(folder) / INDEX_DIR
     out.mkdir(parents=True, exist_ok=True)
     edges = edge_rows(papers, citations) if isinstance(citations, pa.Table) else citations
@@ -277,6 +281,7 @@ def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows, 
     # a big dataset's search index is written by a child process while this one writes the rest
     child = search_child(Path(folder)) if papers.num_rows >= PARALLEL_SEARCH else None
     try:
+        build_id = build_id if isinstance(build_id, str) else build_id()
         arrays, names = compute_arrays(papers, edges, ranks)
         for name, arr in arrays.items():
             if name != "rank_rows":
@@ -293,6 +298,7 @@ def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows, 
     meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
             "citations": count, "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return build_id
 
 
 def read_index_meta(folder: Path) -> dict | None:
