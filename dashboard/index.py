@@ -43,12 +43,15 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from dashboard.dataset import PAPERS_SCHEMA
 
 INDEX_DIR = "index"
 INDEX_VERSION = 5
@@ -58,7 +61,6 @@ UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside nodes.arrow
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
 BATCH = 500_000  # papers turned into Python objects at a time while writing the index
-STRING_LIMIT = 2**31  # bytes of an Arrow string array (32-bit offsets); nodes.arrow is a large_string array beyond
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
@@ -119,38 +121,30 @@ def edge_rows(papers: pa.Table, citations: pa.Table) -> EdgeRows:
 
 
 def rank_arrays(n: int, src: np.ndarray, dst: np.ndarray) -> dict[str, np.ndarray]:
-    """Citation counts inside the dataset and the rank they give (most cited first, ties by row): what the
-    search index needs, so that it can be written while the rest is computed."""
-    in_cited = np.bincount(dst, minlength=n).astype(np.int32)
-    in_refs = np.bincount(src, minlength=n).astype(np.int32)
+    """Citation counts inside the dataset and the rank they give (:func:`ranks_of`)."""
+    return ranks_of(np.bincount(dst, minlength=n).astype(np.int32), np.bincount(src, minlength=n).astype(np.int32))
+
+
+def ranks_of(in_cited: np.ndarray, in_refs: np.ndarray) -> dict[str, np.ndarray]:
+    """The rank citation counts give (most cited first, ties by row), with the counts: what the search index
+    needs, so that it can be written while the rest is computed."""
+    n = len(in_cited)
     rank_rows = np.argsort(-in_cited.astype(np.int64), kind="stable").astype(np.int32)
     row_rank = np.empty(n, dtype=np.int32)
     row_rank[rank_rows] = np.arange(n, dtype=np.int32)
     return {"in_cited": in_cited, "in_refs": in_refs, "rank_rows": rank_rows, "row_rank": row_rank}
 
 
-def compute_arrays(papers: pa.Table, edges: pa.Table | EdgeRows, ranks: dict[str, np.ndarray] | None = None
-                   ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """All index arrays of a dataset (its citations as a table, or as rows), and the area names their codes
-    point to; ``ranks``: :func:`rank_arrays` of the same, if already computed."""
-    n = papers.num_rows
-    ids = papers.column("id").combine_chunks()
-    src, dst = edge_rows(papers, edges) if isinstance(edges, pa.Table) else edges
-    src, dst = np.asarray(src), np.asarray(dst)  # int32 rows stay int32 (4 bytes a citation, not 8)
-    ranks = ranks or rank_arrays(n, src, dst)
-    in_cited, in_refs, rank_rows, row_rank = (ranks[k] for k in ("in_cited", "in_refs", "rank_rows", "row_rank"))
-    ref_offsets, ref_targets = _csr(src, dst, n, row_rank, rank_rows)
-    cit_offsets, cit_sources = _csr(dst, src, n, row_rank, rank_rows)
-
-    year = papers.column("year").to_numpy(zero_copy_only=False)
+def key_arrays(n: int, ids: pa.Array, dois: pa.Array, years: pa.Array, areas: pa.Array
+               ) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The index arrays of the papers' own fields (years, sorted ids and DOIs, area codes), and the area names
+    the codes point to."""
+    year = years.to_numpy(zero_copy_only=False)
     year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
-
     id_bytes, id_order = _sorted_keys(ids)
-    doi_bytes, doi_order = _sorted_keys(papers.column("doi"))
-
-    areas_col = papers.column("areas").combine_chunks()
-    flat = pc.list_flatten(areas_col)
-    lengths = pc.fill_null(pc.list_value_length(areas_col), 0).to_numpy(zero_copy_only=False).astype(np.int64)
+    doi_bytes, doi_order = _sorted_keys(dois)
+    flat = pc.list_flatten(areas)
+    lengths = pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False).astype(np.int64)
     area_counts = pc.value_counts(flat).to_pylist() if len(flat) else []
     names = [d["values"] for d in sorted(area_counts, key=lambda d: (-d["counts"], d["values"]))]
     if (lengths == 0).any():
@@ -163,17 +157,55 @@ def compute_arrays(papers: pa.Table, edges: pa.Table | EdgeRows, ranks: dict[str
     has = lengths > 0
     primary[has] = area_codes[area_offsets[:-1][has]]
     arrays = {
-        "year": year, "in_cited": in_cited, "in_refs": in_refs,
-        "rank_rows": rank_rows, "row_rank": row_rank,
-        "ref_offsets": ref_offsets, "ref_targets": ref_targets,
-        "cit_offsets": cit_offsets, "cit_sources": cit_sources,
-        "id_sorted": id_bytes, "id_sorted_rows": id_order, "doi_sorted": doi_bytes, "doi_sorted_rows": doi_order,
-        "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary,
+        "year": year, "id_sorted": id_bytes, "id_sorted_rows": id_order, "doi_sorted": doi_bytes,
+        "doi_sorted_rows": doi_order, "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary,
     }
     return arrays, names
 
 
-def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, authors: pa.ChunkedArray | pa.Array,
+@dataclass
+class Source:
+    """What an index is written from: the papers in row order, a batch at a time (the papers table's schema), the
+    citation counts and rank (:func:`ranks_of`), and each paper's references and citers as rows, most cited
+    first, row after row (the CSR lists, in chunks). From tables in memory (:func:`tables_source`) or streamed by
+    a snapshot-scale import, so that the index is written without the whole dataset in memory."""
+
+    n: int
+    citations: int
+    batches: Callable[[], Iterable[pa.RecordBatch]]
+    ranks: dict[str, np.ndarray]
+    references: Callable[[], Iterable[np.ndarray]]
+    citers: Callable[[], Iterable[np.ndarray]]
+
+
+def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
+    """The :class:`Source` of tables in memory (the citations as a table, or as rows of the papers table)."""
+    src, dst = edge_rows(papers, citations) if isinstance(citations, pa.Table) else citations
+    src, dst = np.asarray(src), np.asarray(dst)  # int32 rows stay int32 (4 bytes a citation, not 8)
+    n = papers.num_rows
+    ranks = rank_arrays(n, src, dst)
+    return Source(n, len(src), lambda: papers.to_batches(max_chunksize=BATCH), ranks,
+                  lambda: [_csr(src, dst, n, ranks["row_rank"], ranks["rank_rows"])[1]],
+                  lambda: [_csr(dst, src, n, ranks["row_rank"], ranks["rank_rows"])[1]])
+
+
+def write_list(path: Path, count: int, n: int, chunks: Iterable[np.ndarray]) -> None:
+    """A CSR list (``count`` rows of ``n`` papers, int32) as a ``.npy`` file written a chunk at a time; every row
+    checked to be a paper's."""
+    with open(path, "wb") as f:
+        np.lib.format.write_array_header_1_0(f, {"descr": "<i4", "fortran_order": False, "shape": (count,)})
+        written = 0
+        for chunk in chunks:
+            chunk = np.ascontiguousarray(chunk, dtype="<i4")
+            if len(chunk) and (int(chunk.min()) < 0 or int(chunk.max()) >= n):
+                raise ValueError(f"{path.name}: a row outside the papers (0..{n - 1})")
+            f.write(chunk.tobytes())
+            written += len(chunk)
+    if written != count:
+        raise ValueError(f"{path.name}: {written} rows written, {count} expected")
+
+
+def write_search_index(path: Path, titles: Column, authors: Column,
                        rank_rows: np.ndarray) -> None:
     """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited).
 
@@ -194,9 +226,9 @@ def write_search_index(path: Path, titles: pa.ChunkedArray | pa.Array, authors: 
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
         for start in range(0, len(rank_rows), BATCH):  # a batch of Python strings at a time
-            take = pa.array(rank_rows[start:start + BATCH])
-            ordered = pc.fill_null(pc.take(titles, take), "").to_pylist()
-            names = pc.fill_null(pc.binary_join(pc.take(authors, take), "; "), "").to_pylist()
+            rows = rank_rows[start:start + BATCH]
+            ordered = pc.fill_null(take(titles, rows), "").to_pylist()
+            names = pc.fill_null(pc.binary_join(take(authors, rows), "; "), "").to_pylist()
             con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
                             zip(range(start, start + len(ordered)), ordered, names, strict=True))
         con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
@@ -217,33 +249,25 @@ FROM nodes
 """
 
 
-def node_json(papers: pa.Table, in_cited: np.ndarray) -> Iterator[pa.Array]:
-    """The node text of the papers (:data:`NODE_SQL`), ``BATCH`` papers at a time, in row order."""
+def write_node_json(path: Path, papers: pa.Table, in_cited: np.ndarray) -> None:
+    """``nodes.arrow``: the node text of the papers (:data:`NODE_SQL`), one array per batch of the papers table
+    (the store reads the chunks from the memory map without a copy)."""
     import duckdb
 
-    nodes = papers.select(["id", "title", "year", "areas", "cited_by", "authors"]).append_column(  # noqa: F841
-        "in_cited", pa.array(np.asarray(in_cited, dtype=np.int32)))  # read by DuckDB by name
     con = duckdb.connect()
     try:
         con.execute("SET preserve_insertion_order = true")
-        reader = con.sql(NODE_SQL).to_arrow_reader(BATCH)
-        for batch in reader:
-            yield batch.column(0)
+        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, pa.schema([("json", pa.string())])) as w:
+            start = 0
+            for batch in papers.to_batches():
+                nodes = pa.Table.from_batches([batch]).select(  # noqa: F841 (read by DuckDB by name)
+                    ["id", "title", "year", "areas", "cited_by", "authors"]).append_column(
+                    "in_cited", pa.array(np.asarray(in_cited[start:start + batch.num_rows], dtype=np.int32)))
+                text = con.sql(NODE_SQL).to_arrow_table().column("json").combine_chunks()
+                w.write_batch(pa.record_batch([text.cast(pa.string())], names=["json"]))
+                start += batch.num_rows
     finally:
         con.close()
-
-
-def write_node_json(path: Path, papers: pa.Table, in_cited: np.ndarray) -> None:
-    """``nodes.arrow``: one array (the store reads it from the memory map without a copy); a large_string array
-    when the text passes 2 GiB (Arrow's string offsets are 32-bit)."""
-    parts = [part.cast(pa.large_string()) for part in node_json(papers, in_cited)]
-    column = pa.concat_arrays(parts) if parts else pa.array([], pa.large_string())
-    del parts
-    if (pc.sum(pc.binary_length(column)).as_py() or 0) < STRING_LIMIT:
-        column = column.cast(pa.string())
-    table = pa.table({"json": column})
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
-        w.write_table(table)
 
 
 def write_search_of(folder: str) -> None:
@@ -251,7 +275,7 @@ def write_search_of(folder: str) -> None:
     ``rank_rows.npy`` (memory-mapped): what :func:`write_index` runs in a child process for a big dataset."""
     out = Path(folder) / INDEX_DIR
     papers = load_papers(Path(folder))
-    write_search_index(out / "search.sqlite", papers.column("title"), papers.column("authors"),
+    write_search_index(out / "search.sqlite", column(papers.column("title")), column(papers.column("authors")),
                        np.load(out / "rank_rows.npy", mmap_mode="r", allow_pickle=False))
 
 
@@ -266,39 +290,59 @@ def search_child(folder: Path) -> subprocess.Popen:
 
 def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows,
                 build_id: str | Callable[[], str]) -> str:
-    """Write ``folder/index/`` for the given tables (``folder`` is a dataset being written); the citations may
-    come as rows of the papers table (:data:`EdgeRows`), as a snapshot-scale import gives them.
+    """Write ``folder/index/`` for tables in memory (``folder`` is a dataset being written); the citations may
+    come as rows of the papers table (:data:`EdgeRows`). See :func:`write_index_from`."""
+    return write_index_from(folder, tables_source(papers, citations), build_id)
+
+
+def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], str]) -> str:
+    """Write ``folder/index/`` from a :class:`Source`, holding a batch of papers at a time, their keys (ids, DOIs,
+    years, areas) and the arrays of one number a paper.
 
     ``build_id`` is the build's id, or a function that writes the dataset's tables and returns it (run while a
     child process writes the search index, so that both take the time of one). Returns the build id."""
     out = Path(folder) / INDEX_DIR
     out.mkdir(parents=True, exist_ok=True)
-    edges = edge_rows(papers, citations) if isinstance(citations, pa.Table) else citations
-    ranks = rank_arrays(papers.num_rows, *edges)
-    np.save(out / "rank_rows.npy", ranks["rank_rows"], allow_pickle=False)  # what the search index reads, first
-    with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, papers.schema) as w:
-        w.write_table(papers)
+    n, ranks = source.n, source.ranks
+    for name, arr in ranks.items():  # rank_rows: what the search index reads, with papers.arrow
+        np.save(out / f"{name}.npy", arr, allow_pickle=False)
+    keys: dict[str, list[pa.Array]] = {"id": [], "doi": [], "year": [], "areas": []}
+    with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, PAPERS_SCHEMA) as w:
+        for batch in source.batches():
+            w.write_batch(batch)
+            for name, parts in keys.items():
+                parts.append(batch.column(name))
     # a big dataset's search index is written by a child process while this one writes the rest
-    child = search_child(Path(folder)) if papers.num_rows >= PARALLEL_SEARCH else None
+    child = search_child(Path(folder)) if n >= PARALLEL_SEARCH else None
     try:
         build_id = build_id if isinstance(build_id, str) else build_id()
-        arrays, names = compute_arrays(papers, edges, ranks)
+        arrays, names = key_arrays(n, *(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)
+                                        for name in ("id", "doi", "year", "areas")))
         for name, arr in arrays.items():
-            if name != "rank_rows":
-                np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
-        write_node_json(out / "nodes.arrow", papers, arrays["in_cited"])
+            np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
+        del arrays
+        for kind, counts, lists in (("ref", ranks["in_refs"], source.references), ("cit", ranks["in_cited"],
+                                                                                    source.citers)):
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(counts, out=offsets[1:])
+            np.save(out / f"{kind}_offsets.npy", offsets, allow_pickle=False)
+            write_list(out / ("ref_targets.npy" if kind == "ref" else "cit_sources.npy"), source.citations, n,
+                       lists())
+        write_node_json(out / "nodes.arrow", load_papers(Path(folder)), ranks["in_cited"])
     finally:
         code = child.wait() if child else 0
     if code:
         raise RuntimeError(f"{out / 'search.sqlite'}: the process writing it failed (exit code {code})")
     if child is None:
-        write_search_index(out / "search.sqlite", papers.column("title"), papers.column("authors"),
-                           arrays["rank_rows"])
-    count = len(edges[0])
-    meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": papers.num_rows,
-            "citations": count, "areas": names}
+        write_search_of(str(folder))
+    meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": n, "citations": source.citations,
+            "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return build_id
+
+
+def _joined(parts: list[pa.Array], kind: pa.DataType) -> pa.Array:
+    return pa.concat_arrays(parts) if parts else pa.array([], kind)
 
 
 def read_index_meta(folder: Path) -> dict | None:
@@ -315,14 +359,40 @@ def load_arrays(folder: Path) -> dict[str, np.ndarray]:
     return {name: np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
 
 
-def load_node_json(folder: Path) -> pa.Array:
+def load_node_json(folder: Path) -> Column:
     source = pa.memory_map(str(Path(folder) / INDEX_DIR / "nodes.arrow"), "r")
-    return single_array(pa.ipc.open_file(source).read_all().column("json"))
+    return column(pa.ipc.open_file(source).read_all().column("json"))
 
 
-def single_array(col: pa.ChunkedArray) -> pa.Array:
-    """A column as one array, without copying when it is one chunk already (the memory map stays shared)."""
-    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+Column = pa.Array | pa.ChunkedArray  # a column of a memory-mapped file: one chunk, or one per batch written
+
+
+def column(col: pa.ChunkedArray) -> Column:
+    """A memory-mapped column as it is, never copied: its one array, or its chunks (a file written a batch at a
+    time, by a snapshot-scale import); read it with :func:`take`."""
+    if col.num_chunks <= 1:
+        return col.chunk(0) if col.num_chunks else pa.array([], col.type)
+    return col
+
+
+def take(col: Column, rows: np.ndarray | Sequence[int]) -> pa.Array:
+    """The values of ``col`` at ``rows`` (in that order), as one array. A column of several chunks is read chunk
+    by chunk: ``ChunkedArray.take`` joins all the chunks first (3M titles: 9 ms a call against 6 us)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if isinstance(col, pa.Array):
+        return col.take(pa.array(rows))
+    lengths = np.fromiter((len(c) for c in col.chunks), dtype=np.int64, count=col.num_chunks)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    if len(rows) and (rows.min() < 0 or rows.max() >= starts[-1]):
+        raise IndexError(f"row out of range 0..{starts[-1] - 1}")
+    which = np.searchsorted(starts, rows, side="right") - 1
+    order = np.argsort(which, kind="stable")
+    parts = [col.chunk(int(k)).take(pa.array(rows[order][which[order] == k] - starts[k]))
+             for k in np.unique(which)]
+    joined = pa.concat_arrays(parts) if parts else pa.array([], col.type)
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    return joined.take(pa.array(back))
 
 
 def load_papers(folder: Path) -> pa.Table:

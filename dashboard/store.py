@@ -102,9 +102,9 @@ class Store:
         self.in_cited = a["in_cited"]  # citers in the dataset: what sizes, sorts and filters use
         self.in_refs = a["in_refs"]
         self.primary_area = a["primary_area"]
-        self._ids = index.single_array(self.papers.column("id"))
-        self._titles = index.single_array(self.papers.column("title"))
-        self._cited_by = index.single_array(self.papers.column("cited_by"))
+        self._ids = index.column(self.papers.column("id"))
+        self._titles = index.column(self.papers.column("title"))
+        self._cited_by = index.column(self.papers.column("cited_by"))
         try:
             self._node_json = index.load_node_json(build)
         except (OSError, ValueError, pa.ArrowException) as e:
@@ -194,13 +194,13 @@ class Store:
         return self._ids[row].as_py()
 
     def ids(self, rows: Sequence[int] | np.ndarray) -> list[str]:
-        return self._ids.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+        return index.take(self._ids, rows).to_pylist()
 
     def node_json(self, rows: Sequence[int] | np.ndarray) -> str:
         """The fixed graph-node fields of ``rows`` as JSON objects separated by commas (see index.py)."""
         if not len(rows):
             return ""
-        taken = self._node_json.take(pa.array(np.asarray(rows, dtype=np.int64)))
+        taken = index.take(self._node_json, rows)
         # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
         width = 8 if pa.types.is_large_string(taken.type) else 4  # nodes.arrow of a huge dataset: 64-bit offsets
         offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=len(taken) + 1,
@@ -210,11 +210,11 @@ class Store:
 
     def cited_by(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """The sources' own citation figures of ``rows`` (int64; -1 where no source gives one)."""
-        col = self._cited_by.take(pa.array(np.asarray(rows, dtype=np.int64)))
+        col = index.take(self._cited_by, rows)
         return np.asarray(col.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
 
     def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
-        return self._titles.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+        return index.take(self._titles, rows).to_pylist()
 
     def areas_of(self, rows: Sequence[int] | np.ndarray) -> list[list[str]]:
         """Area names of each row; papers without areas get ``["unknown"]``."""

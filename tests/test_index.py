@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from dashboard import index
-from dashboard.dataset import PAPERS_SCHEMA, citations_table, papers_table, read_tables
+from dashboard.dataset import PAPERS_SCHEMA, citations_table, papers_table, read_tables, write_dataset
 from dashboard.store import Store
 from tests.conftest import seed_data
 
@@ -48,7 +48,10 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     one, many = index.load_arrays(tmp_path / "one"), index.load_arrays(tmp_path / "many")
     for name in index.ARRAYS:
         assert np.array_equal(one[name], many[name]), name
-    assert index.load_node_json(tmp_path / "one").equals(index.load_node_json(tmp_path / "many"))
+    nodes = index.load_node_json(tmp_path / "many")
+    assert isinstance(nodes, pa.ChunkedArray) and nodes.num_chunks == 23
+    assert index.load_papers(tmp_path / "many").column("title").num_chunks == 23
+    assert index.load_node_json(tmp_path / "one").to_pylist() == nodes.to_pylist()
     found = []
     for folder in ("one", "many"):
         con = sqlite3.connect(tmp_path / folder / index.INDEX_DIR / "search.sqlite")
@@ -58,20 +61,23 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     assert found[0] == found[1] and all(found[0][:3])
 
 
-def test_node_text_past_the_string_limit_reads_back_the_same(tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dataset_written_in_batches_serves_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot-scale dataset's files hold one chunk per batch; the store reads them without joining them."""
     papers, citations = read_tables(seed_data())
-    index.write_index(tmp_path / "small", papers, citations, "x")
-    monkeypatch.setattr(index, "STRING_LIMIT", 100)
-    index.write_index(tmp_path / "large", papers, citations, "x")
-    small, large = index.load_node_json(tmp_path / "small"), index.load_node_json(tmp_path / "large")
-    assert pa.types.is_string(small.type) and pa.types.is_large_string(large.type)
-    assert small.to_pylist() == large.to_pylist()
-    store = Store.load(seed_data())
-    rows = [0, 5, 3, len(small) - 1]
-    text = store.node_json(rows)
-    store._node_json = large
-    assert store.node_json(rows) == text and text.count("],[") == len(rows) - 1
+    write_dataset(tmp_path / "one", papers, citations, {"name": "one"})
+    monkeypatch.setattr(index, "BATCH", 10)
+    write_dataset(tmp_path / "many", papers, citations, {"name": "many"})
+    one, many = Store.load(tmp_path / "one"), Store.load(tmp_path / "many")
+    assert isinstance(many._titles, pa.ChunkedArray) and many._titles.num_chunks == 16
+    assert isinstance(many._node_json, pa.ChunkedArray) and isinstance(one._node_json, pa.Array)
+    rows = [155, 0, 37, 10, 9, 11, 37, 120]
+    assert many.node_json(rows) == one.node_json(rows) and many.node_json(rows).count("],[") == len(rows) - 1
+    assert many.ids(rows) == one.ids(rows) and many.titles(rows) == one.titles(rows)
+    assert many.cited_by(rows).tolist() == one.cited_by(rows).tolist()
+    assert [many.id(r) for r in rows] == [one.id(r) for r in rows] and many.paper(37) == one.paper(37)
+    assert many.search("attention") == one.search("attention") != []
+    assert [many.references(r).tolist() for r in rows] == [one.references(r).tolist() for r in rows]
+    assert [many.citers(r).tolist() for r in rows] == [one.citers(r).tolist() for r in rows]
 
 
 def expected_node(rec: dict, in_cited: int) -> list:
@@ -143,3 +149,19 @@ def test_a_failed_search_child_fails_the_index(tmp_path: Path, monkeypatch: pyte
     (tmp_path / index.INDEX_DIR / "search.sqlite").mkdir(parents=True)  # the child cannot open it
     with pytest.raises(RuntimeError, match=r"search\.sqlite: the process writing it failed \(exit code 1\)"):
         index.write_index(tmp_path, papers, citations, "x")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = [f"v{i}" if i % 7 else None for i in range(1000)]
+    cuts = sorted(set(rng.integers(1, 999, 5).tolist()))
+    chunks = [pa.array(values[a:b]) for a, b in zip([0, *cuts], [*cuts, 1000], strict=True)]
+    col = pa.chunked_array(chunks)
+    rows = rng.integers(0, 1000, 300)
+    assert index.take(col, rows).to_pylist() == [values[r] for r in rows]
+    assert index.take(col, []).to_pylist() == []
+    assert index.take(index.column(pa.chunked_array([pa.array(values)])), rows[:5]).to_pylist() == \
+        [values[r] for r in rows[:5]]
+    with pytest.raises(IndexError):
+        index.take(col, [1000])
