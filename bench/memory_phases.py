@@ -122,7 +122,7 @@ def instrument_write(generator: ModuleType) -> Phases:
     phases.wrap(index, "tables_source", "index: citation counts and ranks")
     phases.wrap(index, "key_arrays", "index: years, sorted ids and DOIs, areas")
     phases.wrap(index, "write_list", "index: references and citers lists")
-    phases.wrap(index, "_csr", "index: _csr (references, then citers)")
+    phases.wrap(index, "_lists", "index: _lists (references, then citers)")
     phases.wrap(index, "_sorted_keys", "index: _sorted_keys (ids, DOIs)")
     phases.wrap(index.np, "save", "index: np.save arrays")
     phases.wrap(index, "write_search_index", "index: search.sqlite (FTS5)")

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -142,31 +143,60 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table | tuple
     (what a snapshot-scale import gives: no string per edge in memory; written to Parquet a chunk at a time).
     ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns ``out``.
     """
-    from dashboard import index, integrity  # the index module reads the dataset module; import late
+    from dashboard import index  # the index module reads the dataset module; import late
 
     if isinstance(citations, pa.Table):
         _check_tables(papers, citations)
-        count = citations.num_rows
     else:
         _check_rows(papers, *citations)
-        count = len(citations[0])
+
+    def write_tables(tmp: Path) -> None:
+        pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
+        if isinstance(citations, pa.Table):
+            pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
+        else:
+            _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), [citations])
+
+    return _write_build(out, index.tables_source(papers, citations), write_tables, meta)
+
+
+def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path:
+    """:func:`write_dataset` for an import DuckDB holds (:class:`~dashboard.importers.duckdb_engine.Streamed`),
+    read from it a batch at a time: the papers, the citation lists and the citations sorted by DuckDB. The engine
+    makes the tables valid (unique ids, each citation once, between two papers); the index checks each
+    citation's rows as it writes them."""
+    from dashboard import index
+
+    def write_tables(tmp: Path) -> None:  # papers.parquet from the index's papers.arrow, read a batch at a time
+        with pa.OSFile(str(tmp / index.INDEX_DIR / "papers.arrow")) as source:
+            reader = pa.ipc.open_file(source)
+            with pq.ParquetWriter(tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd") as writer:
+                for i in range(reader.num_record_batches):
+                    writer.write_batch(reader.get_batch(i))
+        _write_citation_rows(tmp / CITATIONS_FILE, imported.ids(), imported.citation_rows())
+
+    return _write_build(out, imported.index_source(), write_tables, meta)
+
+
+def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], None], meta: dict[str, Any]) -> Path:
+    """Write a new build of the dataset folder ``out`` from an index :class:`~dashboard.index.Source`: the index,
+    the tables (``write_tables``, while a big dataset's search index is written by a child process), then
+    ``dataset.json``; then the folder serves it."""
+    from dashboard import index, integrity
+
     out = Path(out).resolve()
     with builds.new_build(out) as tmp:
 
-        def write_tables() -> str:  # called by write_index while a big dataset's search index is written
-            pq.write_table(papers, tmp / PAPERS_FILE, compression="zstd")
-            if isinstance(citations, pa.Table):
-                pq.write_table(citations, tmp / CITATIONS_FILE, compression="zstd")
-            else:
-                _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), *citations)
+        def tables() -> str:
+            write_tables(tmp)
             return _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE)
 
         full_meta = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             **meta,
-            "counts": {"papers": papers.num_rows, "citations": count},
-            "build_id": index.write_index(tmp, papers, citations, write_tables),
+            "counts": {"papers": source.n, "citations": source.citations},
+            "build_id": index.write_index_from(tmp, source, tables),
         }
         full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
@@ -187,12 +217,18 @@ def _check_rows(papers: pa.Table, citing: np.ndarray, cited: np.ndarray) -> None
         raise DatasetError("citations table has a self-citation")
 
 
-def _write_citation_rows(path: Path, ids: pa.Array, citing: np.ndarray, cited: np.ndarray) -> None:
+def _write_citation_rows(path: Path, ids: pa.Array, rows: Iterable[tuple[np.ndarray, np.ndarray]]) -> None:
+    """``citations.parquet`` from the citations as rows of the papers (citing and cited, a chunk at a time)."""
     with pq.ParquetWriter(path, CITATIONS_SCHEMA, compression="zstd") as writer:
-        for start in range(0, len(citing), EDGE_CHUNK) or [0]:
-            stop = start + EDGE_CHUNK
-            writer.write_table(citations_table(ids.take(pa.array(citing[start:stop])),
-                                               ids.take(pa.array(cited[start:stop]))))
+        empty = True
+        for citing, cited in rows:
+            for start in range(0, len(citing), EDGE_CHUNK):
+                stop = start + EDGE_CHUNK
+                writer.write_table(citations_table(ids.take(pa.array(citing[start:stop])),
+                                                   ids.take(pa.array(cited[start:stop]))))
+                empty = False
+        if empty:
+            writer.write_table(citations_table([], []))
 
 
 def _content_hash(*paths: Path) -> str:

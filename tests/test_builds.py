@@ -83,7 +83,7 @@ def test_a_failed_import_leaves_the_served_build_and_no_leftover(tmp_path: Path,
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(index, "write_index", broken)
+    monkeypatch.setattr(index, "write_index_from", broken)
     with pytest.raises(OSError, match="disk full"):
         write_records(data, *world("b", "Lost"))
     assert current(data) == served and names(data) == [served.removeprefix("builds/")]

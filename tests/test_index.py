@@ -165,3 +165,31 @@ def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
         [values[r] for r in rows[:5]]
     with pytest.raises(IndexError):
         index.take(col, [1000])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
+    """The references (citers) of each paper, most cited first, made a chunk of citations at a time as DuckDB
+    streams them (ordered by their owner only), are the lists made of all the citations at once."""
+    rng = np.random.default_rng(seed)
+    n, m = 60, 700
+    src, dst = rng.integers(0, n, m).astype(np.int32), rng.integers(0, n, m).astype(np.int32)
+    keep = src != dst
+    pairs = np.unique(np.stack([src[keep], dst[keep]], axis=1), axis=0)
+    src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
+    ranks = index.rank_arrays(n, src, dst)
+    for owner, other in ((src, dst), (dst, src)):
+        whole = index._lists(owner, other, ranks)
+        order = np.argsort(owner, kind="stable")
+        shuffled = rng.permutation(len(order))  # within an owner, any order
+        order = order[np.lexsort((shuffled, owner[order]))]
+        cuts = sorted(rng.choice(np.arange(1, len(order)), 9, replace=False).tolist())
+        chunks = [(owner[order][a:b], other[order][a:b]) for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
+        streamed = np.concatenate(list(index.lists_of(chunks, ranks)))
+        assert streamed.tolist() == whole.tolist()
+        counts = np.bincount(owner, minlength=n)
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        for row in (0, 7, n - 1):  # each list: the owner's citations, most cited inside the dataset first
+            got = whole[starts[row]:starts[row + 1]]
+            assert sorted(got.tolist()) == sorted(other[owner == row].tolist())
+            assert np.all(np.diff(ranks["row_rank"][got]) > 0)

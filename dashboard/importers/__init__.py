@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dashboard.dataset import write_dataset
+from dashboard.dataset import write_dataset, write_streamed
 from dashboard.importers.common import DatasetBuilder, InputError, expand_sources, for_source
 
 
@@ -125,21 +125,17 @@ def use_duckdb(fmt: str, paths: list[Path], engine: str, needs_builder: bool) ->
     return not needs_builder and (openalex_duckdb if fmt == "openalex" else csv_duckdb).usable(paths)
 
 
-def duckdb_import(fmt: str, paths: list[Path], options: dict[str, Any]) -> Any:
-    """The :class:`~dashboard.importers.duckdb_engine.Imported` of the sources, or None when DuckDB does not read
-    a CSV file as the Python importer does (that importer then reads it)."""
+def duckdb_reader(fmt: str, paths: list[Path], options: dict[str, Any]) -> Any:
+    """The :class:`~dashboard.importers.duckdb_engine.Reader` of the sources, or None when the Python importer
+    is to say why they cannot be read."""
     from dashboard.importers import csv_duckdb, openalex_duckdb
     from dashboard.importers.csv_tables import parse_mapping
 
-    progress = options.get("progress", True)
     if fmt == "openalex":
-        return openalex_duckdb.build(paths, progress=progress)
+        return openalex_duckdb.OpenAlexLines(openalex_duckdb.source_files(paths))
     if not 1 <= len(paths) <= 2:
-        return None  # the Python importer says why
-    try:
-        return csv_duckdb.build(paths, parse_mapping(options.get("mapping")), progress=progress)
-    except csv_duckdb.NotForDuckDB:
         return None
+    return csv_duckdb.CsvTables(paths[0], paths[1] if len(paths) > 1 else None, parse_mapping(options.get("mapping")))
 
 
 def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
@@ -154,23 +150,29 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     paths = expand_sources(sources)
     merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
     engine = options.pop("engine", "auto")
-    imported = duckdb_import(fmt, paths, options) if use_duckdb(fmt, paths, engine, bool(merged)
-                                                                or callable(extra_meta)) else None
-    duck = imported is not None
-    if imported is not None:
-        papers, citations = imported.papers, (imported.citing, imported.cited)
-        summary, info, extra = imported.summary, imported.info, extra_meta or {}
-    else:
-        builder, info = FORMATS[fmt](paths, **options)
-        others = []
-        for other, other_paths in merged:
-            builder, other_info = FORMATS[other](other_paths, **options, builder=builder)
-            others.append(other_info)
-        info = merge_info(info, others)
-        papers, citations, summary = builder.build()
-        extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
     command = argv if argv is not None else ["citemap", *sys.argv[1:]]
-    meta = {**info, **extra, "format_in": fmt, "engine": "duckdb" if duck else "python",
-            "built_with": shlex.join(command), "summary": summary}
+    if use_duckdb(fmt, paths, engine, bool(merged) or callable(extra_meta)):
+        from dashboard.importers import csv_duckdb, duckdb_engine
+
+        try:
+            reader = duckdb_reader(fmt, paths, options)
+            if reader is not None:
+                with duckdb_engine.streamed(reader, progress=options.get("progress", True)) as imported:
+                    write_streamed(out, imported, {**imported.info, **(extra_meta or {}), "format_in": fmt,
+                                                   "engine": "duckdb", "built_with": shlex.join(command),
+                                                   "summary": imported.summary})
+                    return imported.summary
+        except csv_duckdb.NotForDuckDB:
+            pass  # a CSV file DuckDB does not read as the Python importer does: that importer reads it
+    builder, info = FORMATS[fmt](paths, **options)
+    others = []
+    for other, other_paths in merged:
+        builder, other_info = FORMATS[other](other_paths, **options, builder=builder)
+        others.append(other_info)
+    info = merge_info(info, others)
+    papers, citations, summary = builder.build()
+    extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
+    meta = {**info, **extra, "format_in": fmt, "engine": "python", "built_with": shlex.join(command),
+            "summary": summary}
     write_dataset(out, papers, citations, meta)
     return summary

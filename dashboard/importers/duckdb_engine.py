@@ -19,6 +19,8 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,6 +31,7 @@ import pyarrow as pa
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
 
 MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
+OUTPUT_MEMORY_LIMIT = "400MB"  # DuckDB's while the dataset is read from it, beside the index being written
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
 # whitespace other than one space between words: only then is a text collapsed (most are not)
@@ -59,6 +62,10 @@ def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -
     con.execute(f"SET memory_limit = '{memory_limit}'")
     con.execute(f"SET temp_directory = '{workdir / 'spill'}'")
     con.execute("SET preserve_insertion_order = true")
+    # memory it frees goes back to the system at once (by default it keeps up to 128 MB a thread, 512 MB after
+    # a bulk free: 0.4 GB of a 3M-work import's resident memory while the index is written)
+    con.execute("SET allocator_flush_threshold = '32MB'")
+    con.execute("SET allocator_bulk_deallocation_flush_threshold = '32MB'")
     con.create_function("py_norm", normalise_title, ["VARCHAR"], "VARCHAR", side_effects=False)
     for statement in (MACROS + macros).strip().split(";\n"):
         if statement.strip():
@@ -178,7 +185,8 @@ CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM 
 
 @dataclass
 class Imported:
-    """What an import gives: the papers table, the citations as rows of it, the summary and the metadata."""
+    """What an import gives in memory: the papers table, the citations as rows of it, the summary and the
+    metadata (:func:`run`; tests compare it with the Python importers'; ``citemap import`` streams instead)."""
 
     papers: pa.Table
     citing: np.ndarray
@@ -187,11 +195,76 @@ class Imported:
     info: dict[str, Any]
 
     def citations(self) -> pa.Table:
-        """The citations table (ids): for tests and small imports; a big one is written from the rows."""
+        """The citations table (ids)."""
         from dashboard.dataset import citations_table
 
         ids = self.papers.column("id")
         return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
+
+
+# each citation as (owner, other): by the citing paper (references) or by the cited paper (citers)
+PAIRS_SQL = "SELECT {owner}::INTEGER, {other}::INTEGER FROM edge ORDER BY {owner}"
+STREAM_ROWS = 1 << 22  # citations a chunk
+
+
+@dataclass
+class Streamed:
+    """An import held by DuckDB, read from it while the connection is open (:func:`streamed`): the papers a
+    batch at a time, the citation lists and the citations sorted by DuckDB; nothing of the
+    size of the dataset in Python's memory but one number a paper."""
+
+    con: Any
+    source: str
+    summary: dict[str, Any]
+    info: dict[str, Any]
+
+    @property
+    def n(self) -> int:
+        return int(self.summary["papers"])
+
+    def papers(self, batch: int) -> Iterator[pa.RecordBatch]:
+        """The papers table, in row order, ``batch`` rows at a time."""
+        from dashboard.dataset import PAPERS_SCHEMA
+
+        for b in self.con.sql(PAPERS_SQL, params={"source": self.source}).to_arrow_reader(batch):
+            yield pa.Table.from_batches([b]).cast(PAPERS_SCHEMA).combine_chunks().to_batches()[0]
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Citers and references inside the dataset of each row (int32)."""
+        out = []
+        for end in ("cited", "citing"):
+            got = self.con.sql(f"SELECT {end} AS r, count(*)::INTEGER AS c FROM edge GROUP BY {end}").fetchnumpy()
+            arr = np.zeros(self.n, dtype=np.int32)
+            arr[np.asarray(got["r"], dtype=np.int64)] = got["c"]
+            out.append(arr)
+        return out[0], out[1]
+
+    def pairs(self, owner: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Each citation as (``owner``, other) rows, in order of ``owner`` (``citing`` or ``cited``), a chunk at a
+        time: what :func:`dashboard.index.lists_of` makes the index's lists of."""
+        other = "cited" if owner == "citing" else "citing"
+        for b in self.con.sql(PAIRS_SQL.format(owner=owner, other=other)).to_arrow_reader(STREAM_ROWS):
+            yield (b.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
+                   b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
+
+    def index_source(self) -> Any:
+        """The :class:`~dashboard.index.Source` the dataset's index is written from."""
+        from dashboard import index
+
+        ranks = index.ranks_of(*self.counts())
+        return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
+                            lambda: index.lists_of(self.pairs("citing"), ranks),
+                            lambda: index.lists_of(self.pairs("cited"), ranks))
+
+    def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Each citation as the rows of its two papers (int32), in the builder's order, a chunk at a time."""
+        for b in self.con.sql(CITATIONS_SQL).to_arrow_reader(STREAM_ROWS):
+            yield (b.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
+                   b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
+
+    def ids(self) -> pa.Array:
+        """The papers' ids in row order."""
+        return self.con.sql("SELECT id FROM rank ORDER BY r").to_arrow_table().column("id").combine_chunks()
 
 
 class Reader(Protocol):
@@ -213,10 +286,24 @@ class Reader(Protocol):
 
 def run(reader: Reader, progress: bool = True, workdir: Path | None = None,
         memory_limit: str = MEMORY_LIMIT) -> Imported:
-    """Extract, merge, link and output one format's records (DuckDB spills into a folder under ``workdir``)."""
+    """One format's dataset in memory (see :func:`streamed`)."""
     from dashboard.dataset import PAPERS_SCHEMA
 
+    with streamed(reader, progress, workdir, memory_limit) as imported:
+        papers = pa.concat_tables([pa.Table.from_batches([b]) for b in imported.papers(1 << 20)]
+                                  or [PAPERS_SCHEMA.empty_table()])
+        rows = list(imported.citation_rows())
+        citing, cited = (np.concatenate([r[k] for r in rows] or [np.zeros(0, np.int32)]) for k in (0, 1))
+        return Imported(papers, citing, cited, imported.summary, imported.info)
+
+
+@contextmanager
+def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
+             memory_limit: str = MEMORY_LIMIT) -> Iterator[Streamed]:
+    """Extract, merge and link one format's records, then hand the open import on (DuckDB spills into a folder
+    under ``workdir``, removed after)."""
     tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
+    con = None
     try:
         con = connect(tmp, memory_limit, reader.macros)
         steps: dict[str, float] = {}
@@ -231,23 +318,22 @@ def run(reader: Reader, progress: bool = True, workdir: Path | None = None,
         for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
                      "TABLE ordrank"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
-        with _step(steps, "tables", progress):
-            papers = con.sql(PAPERS_SQL, params={"source": reader.source}).to_arrow_table().cast(PAPERS_SCHEMA)
-            rows = con.sql(CITATIONS_SQL).fetchnumpy()
-            with_areas, with_authors = con.execute(
-                "SELECT count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper").fetchall()[0]
-        con.close()
+        con.execute(f"SET memory_limit = '{OUTPUT_MEMORY_LIMIT}'")  # tables it holds go to disk beyond it
+        papers, with_areas, with_authors = con.execute(
+            "SELECT count(*), count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper"
+        ).fetchall()[0]
+        summary: dict[str, Any] = {
+            **counts, "merged": counts["records"] - papers,
+            **{k: v for k, v in stats.items() if k != "citations"},
+            "papers": papers, "citations": stats["citations"], "papers_with_areas": with_areas,
+        }
+        if with_authors:
+            summary["papers_with_authors"] = with_authors
+        yield Streamed(con, reader.source, _order(summary), reader.info(stats["edges_outside"]))
     finally:
+        if con is not None:
+            con.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    summary: dict[str, Any] = {
-        **counts, "merged": counts["records"] - papers.num_rows,
-        **{k: v for k, v in stats.items() if k != "citations"},
-        "papers": papers.num_rows, "citations": stats["citations"], "papers_with_areas": with_areas,
-    }
-    if with_authors:
-        summary["papers_with_authors"] = with_authors
-    return Imported(papers, np.asarray(rows["citing"], np.int32), np.asarray(rows["cited"], np.int32),
-                    _order(summary), reader.info(stats["edges_outside"]))
 
 
 def _order(summary: dict[str, Any]) -> dict[str, Any]:
