@@ -1,8 +1,11 @@
 """Derived index files of a dataset: what the store memory-maps instead of rebuilding at start-up.
 
-Written by :func:`write_index` into ``<dataset>/index/`` (importers call it through
-``dataset.write_dataset``). Every array is a ``.npy`` file opened with ``mmap_mode="r"``, so that
-start-up costs milliseconds and gunicorn workers share the pages.
+Written by :func:`write_index_from` into ``<dataset>/index/`` (importers call it through
+``dataset.write_dataset`` or ``dataset.write_streamed``) from a :class:`Source`: the papers a batch at a time and
+the citation lists a chunk at a time, so that a snapshot-scale import never holds the dataset in memory. Every
+array is a ``.npy`` file opened with ``mmap_mode="r"``, so that start-up costs milliseconds and gunicorn workers
+share the pages. The two Arrow files hold one chunk per batch of ``BATCH`` papers; the store reads them where
+they are mapped (:func:`column`, :func:`take`), never joined into memory.
 
 =========================  ===========  ====================================================
 file                       dtype        content
@@ -27,6 +30,7 @@ file                       dtype        content
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
+                                        (written by a child process for 200k papers or more)
 ``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
                                         and a comma (``NODE_FIELDS``: id, title, year, areas,
                                         in_cited, cited_by, authors), so that a view's payload copies text
@@ -60,6 +64,7 @@ NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, the
 UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside nodes.arrow
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
+SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
 BATCH = 500_000  # papers turned into Python objects at a time while writing the index
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
@@ -92,6 +97,8 @@ def lists_of(pairs: Iterable[tuple[np.ndarray, np.ndarray]], ranks: dict[str, np
         owner, other = np.concatenate([held_owner, owner]), np.concatenate([held_other, other])
         if not len(owner):
             continue
+        if np.any(owner[1:] < owner[:-1]):
+            raise ValueError("citations out of order: each chunk's owners must follow the previous chunk's")
         cut = int(np.searchsorted(owner, owner[-1], side="left"))
         yield _lists(owner[:cut], other[:cut], ranks)
         held_owner, held_other = owner[cut:], other[cut:]
@@ -236,8 +243,8 @@ def write_search_index(path: Path, titles: Column, authors: Column,
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option: the default, slower
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
-        for start in range(0, len(rank_rows), BATCH):  # a batch of Python strings at a time
-            rows = rank_rows[start:start + BATCH]
+        for start in range(0, len(rank_rows), SEARCH_BATCH):  # a batch of Python strings at a time
+            rows = rank_rows[start:start + SEARCH_BATCH]
             ordered = pc.fill_null(take(titles, rows), "").to_pylist()
             names = pc.fill_null(pc.binary_join(take(authors, rows), "; "), "").to_pylist()
             con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",

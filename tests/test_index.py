@@ -187,6 +187,8 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
         chunks = [(owner[order][a:b], other[order][a:b]) for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
         streamed = np.concatenate(list(index.lists_of(chunks, ranks)))
         assert streamed.tolist() == whole.tolist()
+        with pytest.raises(ValueError, match="out of order"):
+            list(index.lists_of(chunks[::-1], ranks))
         counts = np.bincount(owner, minlength=n)
         starts = np.concatenate([[0], np.cumsum(counts)])
         for row in (0, 7, n - 1):  # each list: the owner's citations, most cited inside the dataset first

@@ -9,9 +9,13 @@ format's Python parser does, the parser itself for the rest); then, the same for
    Every other record is a paper as it is.
 3. **Edges** (SQL): the citations the input states, resolved through every id of every paper; self-citations
    and duplicates counted and dropped, as the builder does; papers in order of first appearance, edges sorted
-   the same way, handed on as rows of the papers table (no string per edge).
+   the same way, as rows of the papers table (no string per edge).
+4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset while DuckDB holds it
+   (:func:`dashboard.dataset.write_streamed`), reading the papers a batch at a time and the citations a chunk at
+   a time in the orders the index wants; :func:`run` reads the same into memory (for tests).
 
-DuckDB runs in memory up to ``memory_limit`` and spills to a temporary folder beyond it.
+DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_MEMORY_LIMIT`` while the output is read) and spills to a
+temporary folder beyond it.
 """
 
 from __future__ import annotations
@@ -147,8 +151,11 @@ CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INT
 CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
 CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
 """
+# sorted once here, in the builder's order (by the citing paper's row, then the cited paper's): the citations
+# table and the references lists read it in that order without sorting it again (preserve_insertion_order)
 EDGE_SQL = """CREATE TABLE edge AS
   SELECT DISTINCT citing, cited FROM refs WHERE citing IS NOT NULL AND cited IS NOT NULL AND citing <> cited
+  ORDER BY citing, cited
 """
 
 
@@ -180,7 +187,7 @@ FROM paper ORDER BY ord
 # builder order: by the citing paper's row, then the cited paper's
 # int32 from DuckDB itself (rows fit: write_dataset takes int32 rows) rather than BIGINT converted after: no 640 MB
 # of int64 arrays and int32 copy for 40M citations (the import's measured peak, elsewhere, did not change)
-CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge ORDER BY citing, cited"
+CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge"  # in edge's order
 
 
 @dataclass
@@ -203,7 +210,8 @@ class Imported:
 
 
 # each citation as (owner, other): by the citing paper (references) or by the cited paper (citers)
-PAIRS_SQL = "SELECT {owner}::INTEGER, {other}::INTEGER FROM edge ORDER BY {owner}"
+PAIRS_SQL = {"citing": "SELECT citing::INTEGER, cited::INTEGER FROM edge",  # in edge's order
+             "cited": "SELECT cited::INTEGER, citing::INTEGER FROM edge ORDER BY cited"}
 STREAM_ROWS = 1 << 22  # citations a chunk
 
 
@@ -242,10 +250,7 @@ class Streamed:
     def pairs(self, owner: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows, in order of ``owner`` (``citing`` or ``cited``), a chunk at a
         time: what :func:`dashboard.index.lists_of` makes the index's lists of."""
-        other = "cited" if owner == "citing" else "citing"
-        for b in self.con.sql(PAIRS_SQL.format(owner=owner, other=other)).to_arrow_reader(STREAM_ROWS):
-            yield (b.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
-                   b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
+        return self._row_pairs(PAIRS_SQL[owner])
 
     def index_source(self) -> Any:
         """The :class:`~dashboard.index.Source` the dataset's index is written from."""
@@ -258,7 +263,10 @@ class Streamed:
 
     def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as the rows of its two papers (int32), in the builder's order, a chunk at a time."""
-        for b in self.con.sql(CITATIONS_SQL).to_arrow_reader(STREAM_ROWS):
+        return self._row_pairs(CITATIONS_SQL)
+
+    def _row_pairs(self, sql: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for b in self.con.sql(sql).to_arrow_reader(STREAM_ROWS):
             yield (b.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
                    b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
 
