@@ -35,7 +35,7 @@ import pyarrow as pa
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
 
 MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
-OUTPUT_MEMORY_LIMIT = "400MB"  # DuckDB's while the dataset is read from it, beside the index being written
+OUTPUT_MEMORY_LIMIT = "200MB"  # DuckDB's while the dataset is read from it, beside the index being written
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
 # whitespace other than one space between words: only then is a text collapsed (most are not)
