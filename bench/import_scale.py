@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -58,9 +59,37 @@ print(imported.summary["papers"], imported.summary["citations"])
 """
 
 
+def tree_rss(pid: int) -> int:
+    """Resident bytes of process ``pid`` and all its descendants now (a child writing the search index runs
+    beside the import: their sum is the memory the import takes)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    tree, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        tree.add(p)
+        todo.extend(c for c, parent in parents.items() if parent == p and c not in tree)
+    total = 0
+    for p in tree:
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
 def run(args: list[str]) -> tuple[float, float, str]:
-    """Run a command in a child process: its wall time (s), its own peak resident memory (GB, from wait4), its
-    stdout. Forked by hand: subprocess reaps its children itself, and their resource usage with them."""
+    """Run a command in a child process: its wall time (s), its peak resident memory (GB: the higher of its own
+    peak from wait4 and the sum over it and its child processes, sampled every 50 ms), its stdout. Forked by
+    hand: subprocess reaps its children itself, and their resource usage with them."""
     t0 = time.perf_counter()
     r, w = os.pipe()
     pid = os.fork()
@@ -71,13 +100,24 @@ def run(args: list[str]) -> tuple[float, float, str]:
         os.chdir(ROOT)
         os.execvp(args[0], args)
     os.close(w)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.05):
+            peak[0] = max(peak[0], tree_rss(pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with os.fdopen(r) as f:
         out = f.read()
+    done.set()
+    sampler.join()
     _, status, usage = os.wait4(pid, 0)
     seconds = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"{' '.join(args[:5])} failed (exit {os.waitstatus_to_exitcode(status)})")
-    return seconds, usage.ru_maxrss / 2**20, out
+    return seconds, max(usage.ru_maxrss * 1024, peak[0]) / 2**30, out
 
 
 def measure(works: int, seed: int, repeat: int) -> dict[str, float]:

@@ -49,7 +49,7 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     for name in index.ARRAYS:
         assert np.array_equal(one[name], many[name]), name
     nodes = index.load_node_json(tmp_path / "many")
-    assert isinstance(nodes, pa.ChunkedArray) and nodes.num_chunks == 23
+    assert isinstance(nodes, index.Chunks) and nodes.col.num_chunks == 23
     assert index.load_papers(tmp_path / "many").column("title").num_chunks == 23
     assert index.load_node_json(tmp_path / "one").to_pylist() == nodes.to_pylist()
     found = []
@@ -68,8 +68,8 @@ def test_a_dataset_written_in_batches_serves_the_same(tmp_path: Path, monkeypatc
     monkeypatch.setattr(index, "BATCH", 10)
     write_dataset(tmp_path / "many", papers, citations, {"name": "many"})
     one, many = Store.load(tmp_path / "one"), Store.load(tmp_path / "many")
-    assert isinstance(many._titles, pa.ChunkedArray) and many._titles.num_chunks == 16
-    assert isinstance(many._node_json, pa.ChunkedArray) and isinstance(one._node_json, pa.Array)
+    assert isinstance(many._titles, index.Chunks) and many._titles.col.num_chunks == 16
+    assert isinstance(many._node_json, index.Chunks) and isinstance(one._node_json, pa.Array)
     rows = [155, 0, 37, 10, 9, 11, 37, 120]
     assert many.node_json(rows) == one.node_json(rows) and many.node_json(rows).count("],[") == len(rows) - 1
     assert many.ids(rows) == one.ids(rows) and many.titles(rows) == one.titles(rows)
@@ -157,9 +157,12 @@ def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
     values = [f"v{i}" if i % 7 else None for i in range(1000)]
     cuts = sorted(set(rng.integers(1, 999, 5).tolist()))
     chunks = [pa.array(values[a:b]) for a, b in zip([0, *cuts], [*cuts, 1000], strict=True)]
-    col = pa.chunked_array(chunks)
+    col = index.column(pa.chunked_array(chunks))
     rows = rng.integers(0, 1000, 300)
     assert index.take(col, rows).to_pylist() == [values[r] for r in rows]
+    inside = rows[(rows >= cuts[0]) & (rows < cuts[1])]  # all in one chunk
+    assert index.take(col, inside).to_pylist() == [values[r] for r in inside]
+    assert [col[int(r)].as_py() for r in rows[:20]] == [values[r] for r in rows[:20]] and len(col) == 1000
     assert index.take(col, []).to_pylist() == []
     assert index.take(index.column(pa.chunked_array([pa.array(values)])), rows[:5]).to_pylist() == \
         [values[r] for r in rows[:5]]
