@@ -348,8 +348,12 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
             write_list(out / ("ref_targets.npy" if kind == "ref" else "cit_sources.npy"), source.citations, n,
                        lists())
         write_node_json(out / "nodes.arrow", load_papers(Path(folder)), ranks["in_cited"])
-    finally:
-        code = child.wait() if child else 0
+    except BaseException:
+        if child:  # the import failed: its search index is not waited for
+            child.kill()
+            child.wait()
+        raise
+    code = child.wait() if child else 0
     if code:
         raise RuntimeError(f"{out / 'search.sqlite'}: the process writing it failed (exit code {code})")
     if child is None:

@@ -198,3 +198,18 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
             got = whole[starts[row]:starts[row + 1]]
             assert sorted(got.tolist()) == sorted(other[owner == row].tolist())
             assert np.all(np.diff(ranks["row_rank"][got]) > 0)
+
+
+def test_a_failed_index_stops_its_search_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    papers, citations = read_tables(seed_data())
+    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    children = []
+    monkeypatch.setattr(index, "search_child", lambda folder, real=index.search_child:
+                        children.append(real(folder)) or children[-1])
+
+    def full() -> str:  # writing the tables fails
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        index.write_index(tmp_path, papers, citations, full)
+    assert len(children) == 1 and children[0].returncode is not None and children[0].returncode < 0  # killed
