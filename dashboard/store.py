@@ -202,7 +202,7 @@ class Store:
             return ""
         taken = index.take(self._node_json, rows)
         # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
-        width = 8 if pa.types.is_large_string(taken.type) else 4  # nodes.arrow of a huge dataset: 64-bit offsets
+        width = 8 if pa.types.is_large_string(taken.type) else 4  # 64-bit: one chunk past 2 GiB (an older citemap)
         offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=len(taken) + 1,
                                 offset=taken.offset * width)
         data = taken.buffers()[2]
