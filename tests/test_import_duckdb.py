@@ -330,3 +330,33 @@ def test_csv_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -
         errors.append(str(e.value))
         assert not (tmp_path / engine).exists()
     assert errors[0] == errors[1] and "line " in errors[0]
+
+
+def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """citemap import on DuckDB writes the dataset while DuckDB holds it, a few papers and citations at a time:
+    every index file (arrays, node text, search, the papers read back) is the Python importer's."""
+    import numpy as np
+
+    from dashboard import index
+    from dashboard.store import Store
+
+    works = odd_works() + [work(100 + i, f"Paper number {i} on graphs", referenced_works=[
+        f"{W}W{100 + (i * 7 + k) % 40}" for k in range(1, 1 + i % 6)] + [f"{W}W{(i % 17) + 1}"]) for i in range(40)]
+    src = write_jsonl(tmp_path / "part_000.jsonl", works)
+    run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
+    monkeypatch.setattr(index, "BATCH", 4)  # papers a batch
+    monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", 3)  # citations a chunk
+    run_import("openalex", [src], tmp_path / "duck", engine="duckdb", progress=False)
+    assert read_meta(tmp_path / "duck")["engine"] == "duckdb"
+    py, duck = Store.load(tmp_path / "py"), Store.load(tmp_path / "duck")
+    assert py.n == duck.n > 50 and py.n_citations == duck.n_citations > 100
+    assert isinstance(duck._node_json, index.Chunks) and duck._titles.col.num_chunks == -(-duck.n // 4)
+    for name in index.ARRAYS:
+        assert np.array_equal(py.arrays[name], duck.arrays[name]), name
+    rows = list(range(py.n))
+    assert json.loads(f"[{duck.node_json(rows)}]") == json.loads(f"[{py.node_json(rows)}]")
+    assert duck.papers.to_pylist() == py.papers.to_pylist()
+    for query in ("paper", "graphs", "chain", "preprint", "ada"):
+        assert duck.search(query, 20) == py.search(query, 20)
+    assert read_tables(tmp_path / "duck")[1].equals(read_tables(tmp_path / "py")[1])
