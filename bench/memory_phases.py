@@ -118,7 +118,7 @@ def instrument_write(generator: ModuleType) -> Phases:
     phases.wrap(pq, "write_table", "papers.parquet (pq.write_table)")
     phases.wrap(dataset, "_write_citation_rows", "citations.parquet from rows")
     phases.wrap(dataset, "_content_hash", "build_id hash")
-    phases.wrap(index, "write_index")
+    phases.wrap(index, "write_index_from")
     phases.wrap(index, "tables_source", "index: citation counts and ranks")
     phases.wrap(index, "key_arrays", "index: years, sorted ids and DOIs, areas")
     phases.wrap(index, "write_list", "index: references and citers lists")

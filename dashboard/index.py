@@ -63,10 +63,10 @@ INDEX_VERSION = 5
 NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
-PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside nodes.arrow
+PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
 SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
-BATCH = 500_000  # papers turned into Python objects at a time while writing the index
+BATCH = 500_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
@@ -257,7 +257,7 @@ def write_search_index(path: Path, titles: Column, authors: Column,
 
 
 # Each paper's graph-node fields (NODE_FIELDS) as a JSON array followed by a comma, in row order. DuckDB writes the
-# JSON on every core (3M papers: about 6 s, against 17 s one orjson.dumps a paper); its text differs from orjson's
+# JSON on every core (3M papers: about 2 s, against 17 s one orjson.dumps a paper); its text differs from orjson's
 # only in the case of \u001F escapes, and parses to the same values (tests/test_index.py).
 NODE_SQL = f"""
 SELECT json_array(id, coalesce(title, ''), year, CASE WHEN len(areas) > 0 THEN areas ELSE ['{UNKNOWN_AREA}'] END,
@@ -340,13 +340,12 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
         for name, arr in arrays.items():
             np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
         del arrays
-        for kind, counts, lists in (("ref", ranks["in_refs"], source.references), ("cit", ranks["in_cited"],
-                                                                                    source.citers)):
+        for offsets_name, list_name, counts, lists in (("ref_offsets", "ref_targets", "in_refs", source.references),
+                                                       ("cit_offsets", "cit_sources", "in_cited", source.citers)):
             offsets = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(counts, out=offsets[1:])
-            np.save(out / f"{kind}_offsets.npy", offsets, allow_pickle=False)
-            write_list(out / ("ref_targets.npy" if kind == "ref" else "cit_sources.npy"), source.citations, n,
-                       lists())
+            np.cumsum(ranks[counts], out=offsets[1:])
+            np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
+            write_list(out / f"{list_name}.npy", source.citations, n, lists())
         write_node_json(out / "nodes.arrow", load_papers(Path(folder)), ranks["in_cited"])
     except BaseException:
         if child:  # the import failed: its search index is not waited for
@@ -393,7 +392,6 @@ class Chunks:
 
     def __init__(self, col: pa.ChunkedArray) -> None:
         self.col = col
-        self.type = col.type
         self.starts = np.concatenate([[0], np.cumsum([len(c) for c in col.chunks])]).astype(np.int64)
 
     def __len__(self) -> int:
