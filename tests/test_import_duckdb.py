@@ -163,8 +163,9 @@ def python_error(src: Path, tmp_path: Path) -> str:
     return str(e.value)
 
 
-@pytest.mark.parametrize("case", ["bad json", "year as text", "bad reference", "bad date", "no title", "surrogate",
-                                  "truncated gzip", "not utf-8"])
+@pytest.mark.parametrize("case", ["bad json", "year as text", "year as a float", "count as a float",
+                                  "bad reference", "bad date", "date without zeros", "date past year 9999",
+                                  "no title", "surrogate", "truncated gzip", "not utf-8"])
 def test_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> None:
     works = [work(n, f"Paper {n}") for n in range(1, 6)]
     bad = copy.deepcopy(works)
@@ -180,7 +181,10 @@ def test_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> No
         write_jsonl(path, bad)
         path.write_bytes(path.read_bytes().replace(b"Paper 3", b"Paper \xff3"))
     else:
-        field, value = {"year as text": ("publication_year", "2020"),
+        field, value = {"year as text": ("publication_year", "2020"), "year as a float": ("publication_year", 2020.0),
+                        "count as a float": ("cited_by_count", 1000.0),
+                        "date without zeros": ("publication_date", "2020-1-5"),
+                        "date past year 9999": ("publication_date", "12345-01-01"),
                         "bad reference": ("referenced_works", [f"{W}W1", "https://example.org/x"]),
                         "bad date": ("publication_date", "2020-02-30"), "no title": ("display_name", None),
                         "surrogate": ("display_name", "\ud800 x")}[case]
