@@ -83,7 +83,8 @@ CREATE MACRO arxiv_in(s) AS coalesce(nullif(regexp_extract(s, '{ARXIV_DOI}', 1),
 CREATE MACRO loc_urls(loc) AS CASE WHEN jis(loc, '{{') THEN
     list_transform(json_extract(loc, ['$.landing_page_url', '$.pdf_url', '$.id']), lambda u: jraw(u)) ELSE [] END;
 CREATE MACRO ref_keys(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: 'W' || d);
-CREATE MACRO ref_numbers(r) AS TRY_CAST(regexp_extract_all(r, '([0-9]+)"', 1) AS BIGINT[]);
+CREATE MACRO ref_numbers(r) AS TRY_CAST(list_transform(json_transform(r, '["VARCHAR"]'),
+    lambda u: regexp_extract(u, '[0-9]+$')) AS BIGINT[]);  -- of a list REFS_SHAPE matched: W ids, no escapes
 """
 QUOTED_ID = f'"{WORK_ID}"'
 REFS_SHAPE = rf"\[({QUOTED_ID}(,{QUOTED_ID})*)?\]"
