@@ -89,21 +89,29 @@ def _lists(owner: np.ndarray, other: np.ndarray, ranks: dict[str, np.ndarray]) -
     return ranks["rank_rows"].take(key).astype(np.int32, copy=False)
 
 
-def lists_of(pairs: Iterable[tuple[np.ndarray, np.ndarray]], ranks: dict[str, np.ndarray]) -> Iterator[np.ndarray]:
-    """The CSR list (:func:`_lists`) of (owner, other) chunks that come in order of owner (each chunk's owners
-    ascending, none below the previous chunk's; the others in any order), a chunk at a time: each chunk's last
-    owner is held back until the next chunk, which may hold more of its citations."""
-    held_owner = held_other = np.zeros(0, dtype=np.int32)
-    for owner, other in pairs:
-        owner, other = np.concatenate([held_owner, owner]), np.concatenate([held_other, other])
-        if not len(owner):
-            continue
-        if np.any(owner[1:] < owner[:-1]):
-            raise ValueError("citations out of order: each chunk's owners must follow the previous chunk's")
-        cut = int(np.searchsorted(owner, owner[-1], side="left"))
-        yield _lists(owner[:cut], other[:cut], ranks)
-        held_owner, held_other = owner[cut:], other[cut:]
-    yield _lists(held_owner, held_other, ranks)
+def owner_ranges(counts: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Rows ``0..len(counts)`` cut into ascending ranges ``[lo, hi)`` of owners holding at most ``size`` citations
+    each (``counts``: each row's; a row holding more is a range of its own)."""
+    cum = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+    out, lo, n = [], 0, len(counts)
+    while lo < n:
+        hi = min(max(int(np.searchsorted(cum, cum[lo] + size, side="right")) - 1, lo + 1), n)
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
+def lists_of(chunks: Iterable[tuple[np.ndarray, np.ndarray]], ranks: dict[str, np.ndarray]) -> Iterator[np.ndarray]:
+    """The CSR list (:func:`_lists`) of (owner, other) chunks that each hold every citation of a range of owners
+    (:func:`owner_ranges`), the ranges ascending and the citations in any order inside a chunk, a chunk at a time.
+    A chunk whose owners do not all follow the previous chunk's raises ``ValueError``."""
+    last = -1
+    for owner, other in chunks:
+        if len(owner):
+            if int(owner.min()) <= last:
+                raise ValueError("citations out of order: each chunk's owners must follow the previous chunk's")
+            last = int(owner.max())
+        yield _lists(owner, other, ranks)
 
 
 def _sorted_keys(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:

@@ -3,6 +3,7 @@ sorts bytes, node text past Arrow's 2 GiB string limit read back the same."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sqlite3
@@ -172,8 +173,8 @@ def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
-    """The references (citers) of each paper, most cited first, made a chunk of citations at a time as DuckDB
-    streams them (ordered by their owner only), are the lists made of all the citations at once."""
+    """The references (citers) of each paper, most cited first, made a range of owners at a time as DuckDB
+    streams them (in any order inside a range), are the lists made of all the citations at once."""
     rng = np.random.default_rng(seed)
     n, m = 60, 700
     src, dst = rng.integers(0, n, m).astype(np.int32), rng.integers(0, n, m).astype(np.int32)
@@ -183,11 +184,16 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
     ranks = index.rank_arrays(n, src, dst)
     for owner, other in ((src, dst), (dst, src)):
         whole = index._lists(owner, other, ranks)
-        order = np.argsort(owner, kind="stable")
-        shuffled = rng.permutation(len(order))  # within an owner, any order
-        order = order[np.lexsort((shuffled, owner[order]))]
-        cuts = sorted(rng.choice(np.arange(1, len(order)), 9, replace=False).tolist())
-        chunks = [(owner[order][a:b], other[order][a:b]) for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
+        counts = np.bincount(owner, minlength=n)
+        size = int(rng.integers(1, 80))
+        ranges = index.owner_ranges(counts, size)
+        assert ranges[0][0] == 0 and ranges[-1][1] == n and all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
+        assert all(counts[lo:hi].sum() <= size or hi == lo + 1 for lo, hi in ranges)
+        chunks = []
+        for lo, hi in ranges:
+            inside = np.flatnonzero((owner >= lo) & (owner < hi))
+            inside = rng.permutation(inside)  # any order inside a range
+            chunks.append((owner[inside], other[inside]))
         streamed = np.concatenate(list(index.lists_of(chunks, ranks)))
         assert streamed.tolist() == whole.tolist()
         with pytest.raises(ValueError, match="out of order"):

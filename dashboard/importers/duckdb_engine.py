@@ -12,7 +12,7 @@ format's Python parser does, the parser itself for the rest); then, the same for
    the same way, as rows of the papers table (no string per edge).
 4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset while DuckDB holds it
    (:func:`dashboard.dataset.write_streamed`), reading the papers a batch at a time and the citations a chunk at
-   a time in the orders the index wants; :func:`run` reads the same into memory (for tests).
+   a time (the index's lists a range of owners at a time); :func:`run` reads the same into memory (for tests).
 
 DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_MEMORY_LIMIT`` while the output is read) and spills to a
 temporary folder beyond it.
@@ -152,7 +152,7 @@ CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
 CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
 """
 # sorted once here, in the builder's order (by the citing paper's row, then the cited paper's): the citations
-# table and the references lists read it in that order without sorting it again (preserve_insertion_order)
+# table reads it in that order (preserve_insertion_order), and the index's lists a range of rows at a time
 EDGE_SQL = """CREATE TABLE edge AS
   SELECT DISTINCT citing, cited FROM refs WHERE citing IS NOT NULL AND cited IS NOT NULL AND citing <> cited
   ORDER BY citing, cited
@@ -209,9 +209,6 @@ class Imported:
         return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
 
 
-# each citation as (owner, other): by the citing paper (references) or by the cited paper (citers)
-PAIRS_SQL = {"citing": "SELECT citing::INTEGER, cited::INTEGER FROM edge",  # in edge's order
-             "cited": "SELECT cited::INTEGER, citing::INTEGER FROM edge ORDER BY cited"}
 STREAM_ROWS = 1 << 22  # citations a chunk
 
 
@@ -247,10 +244,19 @@ class Streamed:
             cited += np.bincount(b, minlength=self.n)
         return cited.astype(np.int32), citing.astype(np.int32)
 
-    def pairs(self, owner: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Each citation as (``owner``, other) rows, in order of ``owner`` (``citing`` or ``cited``), a chunk at a
-        time: what :func:`dashboard.index.lists_of` makes the index's lists of."""
-        return self._row_pairs(PAIRS_SQL[owner])
+    def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
+        time (``counts``: each row's citations as ``owner``): what :func:`dashboard.index.lists_of` makes the
+        index's lists of. Filtered scans, not an ORDER BY: sorting 31.7M citations by the cited paper in
+        DuckDB's 200 MB took twice as long."""
+        from dashboard.index import owner_ranges
+
+        other = {"citing": "cited", "cited": "citing"}[owner]
+        for lo, hi in owner_ranges(counts, STREAM_ROWS):
+            parts = list(self._row_pairs(f"SELECT {owner}::INTEGER, {other}::INTEGER FROM edge "
+                                         f"WHERE {owner} >= {lo} AND {owner} < {hi}"))
+            yield (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int32),
+                   np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32))
 
     def index_source(self) -> Any:
         """The :class:`~dashboard.index.Source` the dataset's index is written from."""
@@ -258,8 +264,8 @@ class Streamed:
 
         ranks = index.ranks_of(*self.counts())
         return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
-                            lambda: index.lists_of(self.pairs("citing"), ranks),
-                            lambda: index.lists_of(self.pairs("cited"), ranks))
+                            lambda: index.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
+                            lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks))
 
     def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as the rows of its two papers (int32), in the builder's order, a chunk at a time."""
