@@ -168,11 +168,9 @@ def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path
     from dashboard import index
 
     def write_tables(tmp: Path) -> None:  # papers.parquet from the index's papers.arrow, read a batch at a time
-        with pa.OSFile(str(tmp / index.INDEX_DIR / "papers.arrow")) as source:
-            reader = pa.ipc.open_file(source)
-            with pq.ParquetWriter(tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd") as writer:
-                for i in range(reader.num_record_batches):
-                    writer.write_batch(reader.get_batch(i))
+        with pq.ParquetWriter(tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd") as writer:
+            for batch in index.read_papers(tmp):
+                writer.write_batch(batch)
         _write_citation_rows(tmp / CITATIONS_FILE, imported.ids(), imported.citation_rows())
 
     return _write_build(out, imported.index_source(), write_tables, meta)

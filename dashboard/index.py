@@ -276,7 +276,7 @@ FROM nodes
 """
 
 
-def write_node_json(path: Path, papers: pa.Table, in_cited: np.ndarray) -> None:
+def write_node_json(path: Path, papers: Iterable[pa.RecordBatch], in_cited: np.ndarray) -> None:
     """``nodes.arrow``: the node text of the papers (:data:`NODE_SQL`), one array per batch of the papers table
     (the store reads the chunks from the memory map without a copy)."""
     import duckdb
@@ -286,7 +286,7 @@ def write_node_json(path: Path, papers: pa.Table, in_cited: np.ndarray) -> None:
         con.execute("SET preserve_insertion_order = true")
         with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, pa.schema([("json", pa.string())])) as w:
             start = 0
-            for batch in papers.to_batches():
+            for batch in papers:
                 nodes = pa.Table.from_batches([batch]).select(  # noqa: F841 (read by DuckDB by name)
                     ["id", "title", "year", "areas", "cited_by", "authors"]).append_column(
                     "in_cited", pa.array(np.asarray(in_cited[start:start + batch.num_rows], dtype=np.int32)))
@@ -354,7 +354,7 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
             np.cumsum(ranks[counts], out=offsets[1:])
             np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
             write_list(out / f"{list_name}.npy", source.citations, n, lists())
-        write_node_json(out / "nodes.arrow", load_papers(Path(folder)), ranks["in_cited"])
+        write_node_json(out / "nodes.arrow", read_papers(Path(folder)), ranks["in_cited"])
     except BaseException:
         if child:  # the import failed: its search index is not waited for
             child.kill()
@@ -444,6 +444,16 @@ def take(col: Column, rows: np.ndarray | Sequence[int]) -> pa.Array:
     """The values of ``col`` at ``rows`` (in that order), as one array."""
     rows = np.asarray(rows, dtype=np.int64)
     return col.take(pa.array(rows)) if isinstance(col, pa.Array) else col.take(rows)
+
+
+def read_papers(folder: Path) -> Iterator[pa.RecordBatch]:
+    """The batches of ``papers.arrow`` of the dataset being written in ``folder``, each read into memory and let go
+    after: its pages read through a memory map would stay resident (about 0.5 GB at 3M works, at the import's peak,
+    while the search index's process maps the same file)."""
+    with pa.OSFile(str(Path(folder) / INDEX_DIR / "papers.arrow")) as source:
+        reader = pa.ipc.open_file(source)
+        for i in range(reader.num_record_batches):
+            yield reader.get_batch(i)
 
 
 def load_papers(folder: Path) -> pa.Table:
