@@ -234,16 +234,6 @@ class Streamed:
         for b in self.con.sql(PAPERS_SQL, params={"source": self.source}).to_arrow_reader(batch):
             yield pa.Table.from_batches([b]).cast(PAPERS_SCHEMA).combine_chunks().to_batches()[0]
 
-    def counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Citers and references inside the dataset of each row (int32): one scan of the citations, counted by
-        numpy (two GROUP BYs took twice as long: 2.2 s for 31.7M citations)."""
-        cited = np.zeros(self.n, dtype=np.int64)
-        citing = np.zeros(self.n, dtype=np.int64)
-        for a, b in self.citation_rows():
-            citing += np.bincount(a, minlength=self.n)
-            cited += np.bincount(b, minlength=self.n)
-        return cited.astype(np.int32), citing.astype(np.int32)
-
     def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
         time (``counts``: each row's citations as ``owner``): what :func:`dashboard.index.lists_of` makes the
@@ -262,7 +252,7 @@ class Streamed:
         """The :class:`~dashboard.index.Source` the dataset's index is written from."""
         from dashboard import index
 
-        ranks = index.ranks_of(*self.counts())
+        ranks = index.rank_arrays_of(self.n, self.citation_rows())
         return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
                             lambda: index.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
                             lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks))
