@@ -44,10 +44,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import mmap
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,11 +64,13 @@ from dashboard.dataset import PAPERS_SCHEMA
 INDEX_DIR = "index"
 INDEX_VERSION = 5
 NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
+NODE_COLUMNS = ("id", "title", "year", "areas", "cited_by", "authors")  # the papers' columns they are made of
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
 SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
+KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
 BATCH = 500_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
@@ -114,27 +119,68 @@ def lists_of(chunks: Iterable[tuple[np.ndarray, np.ndarray]], ranks: dict[str, n
         yield _lists(owner, other, ranks)
 
 
-def _sorted_keys(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """The non-null, non-empty ``values`` as UTF-8 bytes in byte order (a fixed-width numpy ``S`` array, as
-    ``np.searchsorted`` wants), and the row of each (for binary search). Done with Arrow kernels, a million
-    keys without a Python object each."""
+SortedKeys = tuple[int, int, Iterable[tuple[pa.Array, np.ndarray]]]
+"""Keys in byte order (ties by row) for binary search: how many, the longest's bytes, then (keys, their rows)
+chunks: what :func:`write_sorted_keys` writes."""
+
+
+def sorted_keys(values: pa.ChunkedArray | pa.Array) -> SortedKeys:
+    """The non-null, non-empty ``values`` in byte order, stable (:data:`SortedKeys`, one chunk), sorted in
+    memory with Arrow kernels (a million keys without a Python object each)."""
     values = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
     keep = pc.and_(pc.is_valid(values), pc.greater(pc.binary_length(values), 0))
     rows = pc.indices_nonzero(pc.fill_null(keep, False))
     keys = pc.take(values, rows).cast(pa.binary())
     if not len(keys):
-        return np.array([], dtype="S1"), np.array([], dtype=np.int32)
+        return 0, 1, []
     order = pc.sort_indices(keys)  # byte order, stable
     keys = pc.take(keys, order).combine_chunks() if isinstance(keys, pa.ChunkedArray) else pc.take(keys, order)
     width = max(1, pc.max(pc.binary_length(keys)).as_py())
+    return len(keys), width, [(keys, pc.take(rows, order).to_numpy().astype(np.int32))]
+
+
+def padded(keys: pa.Array, width: int) -> np.ndarray:
+    """``keys`` (no nulls) as a fixed-width numpy ``S`` array, as ``np.searchsorted`` wants: each key's bytes,
+    left-aligned, NUL-padded as numpy's ``S`` is."""
+    keys = keys.cast(pa.binary())
     offsets = np.frombuffer(keys.buffers()[1], dtype=np.int32, count=len(keys) + 1, offset=keys.offset * 4)
-    data = np.frombuffer(keys.buffers()[2], dtype=np.uint8)
-    lengths = np.diff(offsets)
+    data = np.frombuffer(keys.buffers()[2], dtype=np.uint8) if len(keys) else np.zeros(0, np.uint8)
     out = np.zeros((len(keys), width), dtype=np.uint8)
     col = np.arange(width)
-    mask = col[None, :] < lengths[:, None]  # the bytes of each key, left-aligned, NUL-padded as numpy's S is
-    out[mask] = data[offsets[0]:offsets[-1]]
-    return out.view(f"S{width}").ravel(), pc.take(rows, order).to_numpy().astype(np.int32)
+    for a in range(0, len(keys), KEY_BLOCK):  # a block at a time: the mask is as big as the block's keys
+        b = min(a + KEY_BLOCK, len(keys))
+        out[a:b][col[None, :] < np.diff(offsets[a:b + 1])[:, None]] = data[offsets[a]:offsets[b]]
+    return out.view(f"S{width}").ravel()
+
+
+def write_sorted_keys(out: Path, name: str, keys: SortedKeys) -> None:
+    """``<name>_sorted.npy`` (the keys, fixed width) and ``<name>_sorted_rows.npy`` (their rows), written a chunk
+    at a time."""
+    count, width, chunks = keys
+    with _npy(out / f"{name}_sorted.npy", np.dtype(f"S{width}"), count) as sorted_out, \
+            _npy(out / f"{name}_sorted_rows.npy", np.dtype("<i4"), count) as rows_out:
+        for chunk, rows in chunks:
+            sorted_out(padded(chunk, width))
+            rows_out(rows)
+
+
+@contextlib.contextmanager
+def _npy(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.ndarray], None]]:
+    """A ``.npy`` file of ``count`` values written a chunk at a time (the function it gives writes one); fewer
+    or more raise ``ValueError``."""
+    written = 0
+
+    def write(chunk: np.ndarray) -> None:
+        nonlocal written
+        f.write(np.ascontiguousarray(chunk, dtype=dtype).tobytes())
+        written += len(chunk)
+
+    with open(path, "wb") as f:
+        np.lib.format.write_array_header_1_0(f, {"descr": np.lib.format.dtype_to_descr(dtype),
+                                                 "fortran_order": False, "shape": (count,)})
+        yield write
+    if written != count:
+        raise ValueError(f"{path.name}: {written} values written, {count} expected")
 
 
 EdgeRows = tuple[np.ndarray, np.ndarray]  # citing and cited papers of each citation, as rows of the papers table
@@ -173,14 +219,10 @@ def ranks_of(in_cited: np.ndarray, in_refs: np.ndarray) -> dict[str, np.ndarray]
     return {"in_cited": in_cited, "in_refs": in_refs, "rank_rows": rank_rows, "row_rank": row_rank}
 
 
-def key_arrays(n: int, ids: pa.Array, dois: pa.Array, years: pa.Array, areas: pa.Array
-               ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """The index arrays of the papers' own fields (years, sorted ids and DOIs, area codes), and the area names
-    the codes point to."""
+def field_arrays(n: int, years: pa.Array, areas: pa.Array) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The index arrays of the papers' years and areas (codes), and the area names the codes point to."""
     year = years.to_numpy(zero_copy_only=False)
     year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
-    id_bytes, id_order = _sorted_keys(ids)
-    doi_bytes, doi_order = _sorted_keys(dois)
     flat = pc.list_flatten(areas)
     lengths = pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False).astype(np.int64)
     area_counts = pc.value_counts(flat).to_pylist() if len(flat) else []
@@ -194,10 +236,7 @@ def key_arrays(n: int, ids: pa.Array, dois: pa.Array, years: pa.Array, areas: pa
     primary = np.full(n, names.index(UNKNOWN_AREA) if UNKNOWN_AREA in names else -1, dtype=np.int16)
     has = lengths > 0
     primary[has] = area_codes[area_offsets[:-1][has]]
-    arrays = {
-        "year": year, "id_sorted": id_bytes, "id_sorted_rows": id_order, "doi_sorted": doi_bytes,
-        "doi_sorted_rows": doi_order, "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary,
-    }
+    arrays = {"year": year, "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary}
     return arrays, names
 
 
@@ -214,6 +253,7 @@ class Source:
     ranks: dict[str, np.ndarray]
     references: Callable[[], Iterable[np.ndarray]]
     citers: Callable[[], Iterable[np.ndarray]]
+    sorted_keys: Callable[[str], SortedKeys] | None = None  # "id", "doi": sorted elsewhere than in memory
 
 
 def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
@@ -229,22 +269,17 @@ def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
 def write_list(path: Path, count: int, n: int, chunks: Iterable[np.ndarray]) -> None:
     """A CSR list (``count`` rows of ``n`` papers, int32) as a ``.npy`` file written a chunk at a time; every row
     checked to be a paper's."""
-    with open(path, "wb") as f:
-        np.lib.format.write_array_header_1_0(f, {"descr": "<i4", "fortran_order": False, "shape": (count,)})
-        written = 0
+    with _npy(path, np.dtype("<i4"), count) as write:
         for chunk in chunks:
-            chunk = np.ascontiguousarray(chunk, dtype="<i4")
             if len(chunk) and (int(chunk.min()) < 0 or int(chunk.max()) >= n):
                 raise ValueError(f"{path.name}: a row outside the papers (0..{n - 1})")
-            f.write(chunk.tobytes())
-            written += len(chunk)
-    if written != count:
-        raise ValueError(f"{path.name}: {written} rows written, {count} expected")
+            write(chunk)
 
 
-def write_search_index(path: Path, titles: Column, authors: Column,
-                       rank_rows: np.ndarray) -> None:
-    """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited).
+def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[str]]]) -> None:
+    """A contentless FTS5 index of titles and author names whose rowid is the paper's rank (0 = most cited), from
+    the titles and names in rank order, a block at a time (``ranked``: the first rank of each block, its titles,
+    its names; :func:`ranked_text`).
 
     ``detail=none, columnsize=0``: the index keeps which papers hold a word, not where or in which column.
     ``Store.search`` asks only for papers holding all the words (the last as a prefix), most cited first (by rowid):
@@ -262,16 +297,59 @@ def write_search_index(path: Path, titles: Column, authors: Column,
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option: the default, slower
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
-        for start in range(0, len(rank_rows), SEARCH_BATCH):  # a batch of Python strings at a time
-            rows = rank_rows[start:start + SEARCH_BATCH]
-            ordered = pc.fill_null(take(titles, rows), "").to_pylist()
-            names = pc.fill_null(pc.binary_join(take(authors, rows), "; "), "").to_pylist()
+        for start, titles, names in ranked:  # rowids ascending: FTS5 writes out its words when one goes back
             con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
-                            zip(range(start, start + len(ordered)), ordered, names, strict=True))
+                            zip(range(start, start + len(titles)), titles, names, strict=True))
         con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
         con.commit()
     finally:
         con.close()
+
+
+RANKED = pa.schema([("rank", pa.int32()), ("title", pa.string()), ("names", pa.string())])
+
+
+def ranked_text(folder: Path, row_rank: np.ndarray, block: int) -> Iterator[tuple[int, list[str], list[str]]]:
+    """The papers' titles and author names (joined by "; "; "" for none) in rank order (``row_rank``: each row's
+    rank), ``block`` ranks at a time as (first rank, titles, names): what :func:`write_search_index` reads.
+
+    Bounded memory: the papers of the dataset being written in ``folder`` are read ``block`` at a time in row
+    order (:func:`read_papers`), spread into one temporary file per block of ranks; then each file is read and
+    sorted. Taking the titles in rank order from the map instead kept the whole columns resident (3M works:
+    0.4 GB)."""
+    n = len(row_rank)
+    blocks = -(-n // block)
+    tmp = Path(tempfile.mkdtemp(prefix="search-", dir=folder / INDEX_DIR))
+    try:
+        with contextlib.ExitStack() as stack:
+            writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
+            start = 0
+            for batch in read_papers(folder, ("title", "authors"), block):
+                ranks = np.asarray(row_rank[start:start + batch.num_rows], dtype=np.int32)
+                which = ranks // block
+                order = np.argsort(which, kind="stable")
+                cuts = np.searchsorted(which[order], np.arange(blocks + 1))
+                text = pa.table([pa.array(ranks), pc.fill_null(batch.column("title"), ""),
+                                 pc.fill_null(pc.binary_join(batch.column("authors"), "; "), "")], schema=RANKED)
+                for k in np.flatnonzero(np.diff(cuts)):
+                    if k not in writers:
+                        writers[k] = stack.enter_context(pa.ipc.new_stream(str(tmp / f"{k}.arrow"), RANKED))
+                    writers[k].write_table(text.take(pa.array(order[cuts[k]:cuts[k + 1]])))
+                start += len(ranks)
+        for k in range(blocks):
+            first = k * block
+            if not (tmp / f"{k}.arrow").exists():
+                raise ValueError(f"{folder}: no row has a rank in {first}..{first + block - 1}")
+            with pa.OSFile(str(tmp / f"{k}.arrow")) as source:
+                part = pa.ipc.open_stream(source).read_all()
+            part = part.take(pc.sort_indices(part.column("rank")))
+            if not np.array_equal(part.column("rank").to_numpy(), np.arange(first, min(first + block, n))):
+                raise ValueError(f"{folder}: the ranks of rows {first}..{first + block - 1} are not each once")
+            yield first, part.column("title").to_pylist(), part.column("names").to_pylist()
+            del part
+            (tmp / f"{k}.arrow").unlink()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # Each paper's graph-node fields (NODE_FIELDS) as a JSON array followed by a comma, in row order. DuckDB writes the
@@ -297,8 +375,7 @@ def write_node_json(path: Path, papers: Iterable[pa.RecordBatch], in_cited: np.n
         with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, pa.schema([("json", pa.string())])) as w:
             start = 0
             for batch in papers:
-                nodes = pa.Table.from_batches([batch]).select(  # noqa: F841 (read by DuckDB by name)
-                    ["id", "title", "year", "areas", "cited_by", "authors"]).append_column(
+                nodes = pa.Table.from_batches([batch]).select(NODE_COLUMNS).append_column(  # noqa: F841 (DuckDB's)
                     "in_cited", pa.array(np.asarray(in_cited[start:start + batch.num_rows], dtype=np.int32)))
                 text = con.sql(NODE_SQL).to_arrow_table().column("json").combine_chunks()
                 w.write_batch(pa.record_batch([text.cast(pa.string())], names=["json"]))
@@ -309,11 +386,10 @@ def write_node_json(path: Path, papers: Iterable[pa.RecordBatch], in_cited: np.n
 
 def write_search_of(folder: str) -> None:
     """``search.sqlite`` of the index being written in ``folder`` (dataset folder), from its ``papers.arrow`` and
-    ``rank_rows.npy`` (memory-mapped): what :func:`write_index` runs in a child process for a big dataset."""
+    ``row_rank.npy``: what :func:`write_index` runs in a child process for a big dataset."""
     out = Path(folder) / INDEX_DIR
-    papers = load_papers(Path(folder))
-    write_search_index(out / "search.sqlite", column(papers.column("title")), column(papers.column("authors")),
-                       np.load(out / "rank_rows.npy", mmap_mode="r", allow_pickle=False))
+    row_rank = np.load(out / "row_rank.npy", allow_pickle=False)
+    write_search_index(out / "search.sqlite", ranked_text(Path(folder), row_rank, SEARCH_BATCH))
 
 
 def search_child(folder: Path) -> subprocess.Popen:
@@ -343,7 +419,8 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     n, ranks = source.n, source.ranks
     for name, arr in ranks.items():  # rank_rows: what the search index reads, with papers.arrow
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
-    keys: dict[str, list[pa.Array]] = {"id": [], "doi": [], "year": [], "areas": []}
+    kept = ("year", "areas") if source.sorted_keys else ("id", "doi", "year", "areas")
+    keys: dict[str, list[pa.Array]] = {name: [] for name in kept}
     with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, PAPERS_SCHEMA) as w:
         for batch in source.batches():
             w.write_batch(batch)
@@ -353,18 +430,22 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     child = search_child(Path(folder)) if n >= PARALLEL_SEARCH else None
     try:
         build_id = build_id if isinstance(build_id, str) else build_id()
-        arrays, names = key_arrays(n, *(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)
-                                        for name in ("id", "doi", "year", "areas")))
+        for name in ("id", "doi"):
+            write_sorted_keys(out, name, source.sorted_keys(name) if source.sorted_keys else
+                              sorted_keys(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)))
+        arrays, names = field_arrays(n, *(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)
+                                          for name in ("year", "areas")))
         for name, arr in arrays.items():
             np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
         del arrays
+        pa.default_memory_pool().release_unused()  # Arrow's allocator kept what the keys took (3M works: 0.4 GB)
         for offsets_name, list_name, counts, lists in (("ref_offsets", "ref_targets", "in_refs", source.references),
                                                        ("cit_offsets", "cit_sources", "in_cited", source.citers)):
             offsets = np.zeros(n + 1, dtype=np.int64)
             np.cumsum(ranks[counts], out=offsets[1:])
             np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
             write_list(out / f"{list_name}.npy", source.citations, n, lists())
-        write_node_json(out / "nodes.arrow", read_papers(Path(folder)), ranks["in_cited"])
+        write_node_json(out / "nodes.arrow", read_papers(Path(folder), NODE_COLUMNS), ranks["in_cited"])
     except BaseException:
         if child:  # the import failed: its search index is not waited for
             child.kill()
@@ -456,14 +537,26 @@ def take(col: Column, rows: np.ndarray | Sequence[int]) -> pa.Array:
     return col.take(pa.array(rows)) if isinstance(col, pa.Array) else col.take(rows)
 
 
-def read_papers(folder: Path) -> Iterator[pa.RecordBatch]:
-    """The batches of ``papers.arrow`` of the dataset being written in ``folder``, each read into memory and let go
-    after: pages read through a memory map stay resident (at 3M works the import's mapped memory at its end was
-    1.0 GB with the search index's process, 0.5 GB read so; the import's peak, earlier, did not change)."""
-    with pa.OSFile(str(Path(folder) / INDEX_DIR / "papers.arrow")) as source:
-        reader = pa.ipc.open_file(source)
+def read_papers(folder: Path, columns: Sequence[str] | None = None, rows: int | None = None
+                ) -> Iterator[pa.RecordBatch]:
+    """The batches of ``papers.arrow`` of the dataset being written in ``folder`` (``columns`` of them; in
+    slices of ``rows`` papers), read from a memory map whose pages are let go after each: pages read through a
+    map stay resident (at 3M works, 1.0 GB at the import's end with the search index's process), and a batch
+    read into memory is all its columns (500k papers: 150 MB). A batch's arrays are valid until the next."""
+    with open(Path(folder) / INDEX_DIR / "papers.arrow", "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        reader, batch = pa.ipc.open_file(pa.py_buffer(mm)), None
         for i in range(reader.num_record_batches):
-            yield reader.get_batch(i)
+            batch = reader.get_batch(i)
+            batch = batch.select(list(columns)) if columns is not None else batch
+            for start in range(0, max(batch.num_rows, 1), rows or max(batch.num_rows, 1)):
+                yield batch.slice(start, rows) if rows else batch
+                mm.madvise(mmap.MADV_DONTNEED)  # the pages stay in the page cache, not in this process
+        del reader, batch
+    finally:
+        with contextlib.suppress(BufferError):  # an array of it still held by the caller: closed when collected
+            mm.close()
 
 
 def load_papers(folder: Path) -> pa.Table:

@@ -28,17 +28,31 @@ def numpy_sorted_keys(values: list[str | None]) -> tuple[np.ndarray, np.ndarray]
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_sorted_keys_are_numpys_byte_order(seed: int) -> None:
+def test_sorted_keys_are_numpys_byte_order(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys sorted in memory by Arrow, or by DuckDB a chunk at a time (a snapshot-scale import), and written in
+    chunks padded a block at a time: the files hold what numpy's own sort gives."""
+    import duckdb
+
+    from dashboard.importers.duckdb_engine import Streamed
+
     rng = random.Random(seed)
     alphabet = "ab.-_/09éΩ𝄞"
     values = [None if rng.random() < 0.1 else "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 7)))
               for _ in range(300)]
-    keys, rows = index._sorted_keys(pa.array(values, pa.string()))
     want_keys, want_rows = numpy_sorted_keys(values)
-    assert keys.dtype == want_keys.dtype and keys.tolist() == want_keys.tolist()
-    assert rows.tolist() == want_rows.tolist()
-    assert np.all(keys[:-1] <= keys[1:])
-    assert np.searchsorted(keys, values[rows[5]].encode()) <= 5
+    monkeypatch.setattr(index, "KEY_BLOCK", 7)
+    monkeypatch.setattr("dashboard.importers.duckdb_engine.STREAM_ROWS", 16)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE rank AS SELECT * FROM (VALUES (NULL::VARCHAR, 0)) t(id, r) LIMIT 0")
+    con.executemany("INSERT INTO rank VALUES (?, ?)", list(zip(values, range(len(values)), strict=True)))
+    for how, keys in (("arrow", index.sorted_keys(pa.array(values, pa.string()))),
+                      ("duckdb", Streamed(con, "x", {}, {}).sorted_keys("id"))):
+        index.write_sorted_keys(tmp_path, how, keys)
+        got, rows = np.load(tmp_path / f"{how}_sorted.npy"), np.load(tmp_path / f"{how}_sorted_rows.npy")
+        assert got.dtype == want_keys.dtype and got.tolist() == want_keys.tolist(), how
+        assert rows.tolist() == want_rows.tolist(), how
+        assert np.all(got[:-1] <= got[1:])
+        assert np.searchsorted(got, values[rows[5]].encode()) <= 5
 
 
 def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,6 +74,29 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
                       for q in ("attention", "learning", "graph", "et")])
         con.close()
     assert found[0] == found[1] and all(found[0][:3])
+
+
+def test_search_text_comes_in_rank_order_from_any_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search index's text is read in row order, a batch at a time, and comes out in rank order a block at a
+    time; ranks that are not a permutation are refused."""
+    papers, citations = read_tables(seed_data())
+    monkeypatch.setattr(index, "BATCH", 7)
+    index.write_index(tmp_path, papers, citations, "x")
+    out = tmp_path / index.INDEX_DIR
+    row_rank = np.load(out / "row_rank.npy")
+    rank_rows = np.load(out / "rank_rows.npy")
+    got = list(index.ranked_text(tmp_path, row_rank, 10))
+    assert [start for start, _, _ in got] == list(range(0, papers.num_rows, 10))
+    titles = [t for _, block, _ in got for t in block]
+    names = [a for _, _, block in got for a in block]
+    assert titles == [papers.column("title")[int(r)].as_py() or "" for r in rank_rows]
+    assert names == ["; ".join(papers.column("authors")[int(r)].as_py() or []) for r in rank_rows]
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in out.iterdir() if p.is_file())
+    bad = row_rank.copy()
+    bad[3] = bad[4]
+    with pytest.raises(ValueError, match="ranks"):
+        list(index.ranked_text(tmp_path, bad, 10))
+    assert all(p.is_file() for p in out.iterdir())  # no temporary folder left
 
 
 def test_a_dataset_written_in_batches_serves_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,6 +20,8 @@ temporary folder beyond it.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import shutil
 import tempfile
 import time
@@ -34,7 +36,8 @@ import pyarrow as pa
 
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
 
-MEMORY_LIMIT = "1GB"  # DuckDB's own memory; it spills to disk beyond it
+MEMORY_LIMIT = "700MB"  # DuckDB's own memory; it spills to disk beyond it
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 OUTPUT_MEMORY_LIMIT = "200MB"  # DuckDB's while the dataset is read from it, beside the index being written
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
@@ -187,6 +190,10 @@ FROM paper ORDER BY ord
 # builder order: by the citing paper's row, then the cited paper's
 # int32 from DuckDB itself (rows fit: write_dataset takes int32 rows) rather than BIGINT converted after: no 640 MB
 # of int64 arrays and int32 copy for 40M citations (the import's measured peak, elsewhere, did not change)
+KEY_SQL = {  # the keys the store finds papers by, non-empty, with each paper's row
+    "id": "SELECT id AS key, r FROM rank WHERE id <> ''",
+    "doi": "SELECT doi AS key, r FROM paper JOIN rank USING (id) WHERE doi <> ''",
+}
 CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge"  # in edge's order
 
 
@@ -255,7 +262,17 @@ class Streamed:
         ranks = index.rank_arrays_of(self.n, self.citation_rows())
         return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
                             lambda: index.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
-                            lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks))
+                            lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
+                            self.sorted_keys)
+
+    def sorted_keys(self, name: str) -> Any:
+        """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.index.SortedKeys`),
+        sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not the 3M keys and their copies in memory."""
+        sql = KEY_SQL[name]
+        count, width = self.con.execute(f"SELECT count(*), max(strlen(key)) FROM ({sql})").fetchall()[0]
+        chunks = ((b.column(0), b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
+                  for b in self.con.sql(f"{sql} ORDER BY key, r").to_arrow_reader(STREAM_ROWS))
+        return count, max(1, width or 1), chunks
 
     def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as the rows of its two papers (int32), in the builder's order, a chunk at a time."""
@@ -308,6 +325,7 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
     under ``workdir``, removed after)."""
     tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
     con = None
+    give_back_freed_memory()
     try:
         con = connect(tmp, memory_limit, reader.macros)
         steps: dict[str, float] = {}
@@ -338,6 +356,15 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
         if con is not None:
             con.close()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def give_back_freed_memory() -> None:
+    """glibc: blocks of 128 kB or more get maps of their own, given back to the system when freed. By default
+    glibc raises that threshold to the size of each big block freed (up to 32 MB), after which numpy's arrays of
+    a few MB come from its heap and stay resident once freed (3M works: 0.1 GB more at the import's peak).
+    Elsewhere than glibc: nothing."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, 128 * 1024)
 
 
 def _order(summary: dict[str, Any]) -> dict[str, Any]:
