@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -27,6 +28,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def memory_size(text: str) -> str:
+    """A memory size as DuckDB reads it (``700MB``, ``4GB``, ``1.5GiB``), else an argparse error."""
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*([KMGT]i?B)", text.strip(), flags=re.IGNORECASE):
+        raise argparse.ArgumentTypeError(f"not a memory size such as 700MB or 4GB: {text!r}")
+    return text.strip()
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from dashboard.importers import parse_merge, run_import
 
@@ -39,12 +47,16 @@ def cmd_import(args: argparse.Namespace) -> int:
         options["mapping"] = args.mapping
     options["progress"] = not args.quiet
     options["engine"] = args.engine
+    if args.memory:
+        options["memory_limit"] = args.memory
     merge = [parse_merge(m) for m in args.merge or []]
     argv = ["citemap", "import", args.format, *args.sources]
     for m in args.merge or []:
         argv += ["--merge", m]
     if args.areas_from:
         argv += ["--areas-from", args.areas_from]
+    if args.memory:
+        argv += ["--memory", args.memory]
     argv += ["--out", args.out]
     summary = run_import(args.format, args.sources, args.out, argv=argv, merge=merge, **options)
     width = max(len(k) for k in summary)
@@ -220,6 +232,9 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--engine", choices=["auto", "duckdb", "python"], default="auto",
                    help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
                         "Lines of works and nothing is merged) or in Python (the same dataset, all in memory)")
+    i.add_argument("--memory", type=memory_size, metavar="SIZE",
+                   help="DuckDB's memory (openalex, csv on DuckDB): it spills to disk beyond it; default 700MB, "
+                        "more for a snapshot of tens of millions of works, e.g. 4GB")
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
     i.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -366,3 +366,24 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     for query in ("paper", "graphs", "chain", "preprint", "ada"):
         assert duck.search(query, 20) == py.search(query, 20)
     assert read_tables(tmp_path / "duck")[1].equals(read_tables(tmp_path / "py")[1])
+
+
+def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Path, capsys) -> None:
+    """``--memory`` sets DuckDB's memory: too little for the input stops with a message naming the option (no
+    traceback, nothing published); enough builds the dataset and the rebuild command keeps the option."""
+    from dashboard.cli import main
+
+    works = [work(i, f"Paper {i} on topic {i % 97}", referenced_works=[f"{W}W{(i * 31 + k) % 20000}" for k in range(8)])
+             for i in range(20000)]
+    src = write_jsonl(tmp_path / "part_000.jsonl", works)
+    assert main(["import", "openalex", str(src), "--out", str(tmp_path / "small"), "--memory", "4MB", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "4MB" in err and "--memory" in err and "Traceback" not in err
+    assert not (tmp_path / "small").exists() or not list((tmp_path / "small").glob("**/dataset.json"))
+    assert main(["import", "openalex", str(src), "--out", str(tmp_path / "ok"), "--memory", "300MB", "--quiet"]) == 0
+    meta = read_meta(tmp_path / "ok")
+    assert meta["engine"] == "duckdb" and meta["summary"]["papers"] == 20000
+    assert "--memory 300MB" in meta["built_with"]
+    with pytest.raises(SystemExit):
+        main(["import", "openalex", str(src), "--out", str(tmp_path / "x"), "--memory", "lots"])
+    assert "not a memory size" in capsys.readouterr().err

@@ -150,6 +150,7 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     paths = expand_sources(sources)
     merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
     engine = options.pop("engine", "auto")
+    memory = options.pop("memory_limit", None)
     command = argv if argv is not None else ["citemap", *sys.argv[1:]]
     if use_duckdb(fmt, paths, engine, bool(merged) or callable(extra_meta)):
         from dashboard.importers import csv_duckdb, duckdb_engine
@@ -157,7 +158,8 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
         try:
             reader = duckdb_reader(fmt, paths, options)
             if reader is not None:
-                with duckdb_engine.streamed(reader, progress=options.get("progress", True)) as imported:
+                with duckdb_engine.streamed(reader, progress=options.get("progress", True),
+                                            memory_limit=memory or duckdb_engine.MEMORY_LIMIT) as imported:
                     write_streamed(out, imported, {**imported.info, **(extra_meta or {}), "format_in": fmt,
                                                    "engine": "duckdb", "built_with": shlex.join(command),
                                                    "summary": imported.summary})

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 
+from dashboard.errors import DatasetError
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
 
 MEMORY_LIMIT = "700MB"  # DuckDB's own memory; it spills to disk beyond it
@@ -323,6 +324,8 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
              memory_limit: str = MEMORY_LIMIT) -> Iterator[Streamed]:
     """Extract, merge and link one format's records, then hand the open import on (DuckDB spills into a folder
     under ``workdir``, removed after)."""
+    import duckdb
+
     tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
     con = None
     give_back_freed_memory()
@@ -352,6 +355,9 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
         if with_authors:
             summary["papers_with_authors"] = with_authors
         yield Streamed(con, reader.source, _order(summary), reader.info(stats["edges_outside"]))
+    except duckdb.OutOfMemoryException as e:
+        raise DatasetError(f"DuckDB needed more than its {memory_limit} of memory for this input: run the import "
+                           "again with a larger --memory (e.g. --memory 4GB)") from e
     finally:
         if con is not None:
             con.close()
