@@ -70,6 +70,7 @@ UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
 SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
+SEARCH_SPREAD_FILES = 256  # at most, the temporary files the search index's text is spread into (ranked_text)
 KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
 BATCH = 500_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
 ARRAYS = (
@@ -389,7 +390,8 @@ def write_search_of(folder: str) -> None:
     ``row_rank.npy``: what :func:`write_index` runs in a child process for a big dataset."""
     out = Path(folder) / INDEX_DIR
     row_rank = np.load(out / "row_rank.npy", allow_pickle=False)
-    write_search_index(out / "search.sqlite", ranked_text(Path(folder), row_rank, SEARCH_BATCH))
+    block = max(SEARCH_BATCH, -(-len(row_rank) // SEARCH_SPREAD_FILES))  # files open at once: within the limit
+    write_search_index(out / "search.sqlite", ranked_text(Path(folder), row_rank, block))
 
 
 def search_child(folder: Path) -> subprocess.Popen:
@@ -417,7 +419,7 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     out = Path(folder) / INDEX_DIR
     out.mkdir(parents=True, exist_ok=True)
     n, ranks = source.n, source.ranks
-    for name, arr in ranks.items():  # rank_rows: what the search index reads, with papers.arrow
+    for name, arr in ranks.items():  # row_rank: what the search index reads, with papers.arrow
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
     kept = ("year", "areas") if source.sorted_keys else ("id", "doi", "year", "areas")
     keys: dict[str, list[pa.Array]] = {name: [] for name in kept}

@@ -352,6 +352,7 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     monkeypatch.setattr(index, "BATCH", 4)  # papers a batch
     monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", 3)  # citations a chunk
     monkeypatch.setattr(index, "SEARCH_BATCH", 6)  # the search index's text: ranks a block
+    monkeypatch.setattr(index, "SEARCH_SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
     monkeypatch.setattr(index, "KEY_BLOCK", 5)  # sorted keys padded a block at a time
     run_import("openalex", [src], tmp_path / "duck", engine="duckdb", progress=False)
     assert read_meta(tmp_path / "duck")["engine"] == "duckdb"
