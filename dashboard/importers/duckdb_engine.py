@@ -29,13 +29,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pyarrow as pa
 
 from dashboard.errors import DatasetError
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
+
+if TYPE_CHECKING:
+    from dashboard.index import SortedKeys
 
 MEMORY_LIMIT = "700MB"  # DuckDB's own memory; it spills to disk beyond it
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
@@ -266,13 +269,13 @@ class Streamed:
                             lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
                             self.sorted_keys)
 
-    def sorted_keys(self, name: str) -> Any:
+    def sorted_keys(self, name: str) -> SortedKeys:
         """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.index.SortedKeys`),
         sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not the 3M keys and their copies in memory."""
         sql = KEY_SQL[name]
         count, width = self.con.execute(f"SELECT count(*), max(strlen(key)) FROM ({sql})").fetchall()[0]
-        chunks = ((b.column(0), b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
-                  for b in self.con.sql(f"{sql} ORDER BY key, r").to_arrow_reader(STREAM_ROWS))
+        batches = self.con.sql(f"{sql} ORDER BY key, r").to_arrow_reader(STREAM_ROWS)
+        chunks = ((b.column(0), _rows(b.column(1))) for b in batches)
         return count, max(1, width or 1), chunks
 
     def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -281,12 +284,16 @@ class Streamed:
 
     def _row_pairs(self, sql: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for b in self.con.sql(sql).to_arrow_reader(STREAM_ROWS):
-            yield (b.column(0).to_numpy(zero_copy_only=False).astype(np.int32, copy=False),
-                   b.column(1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False))
+            yield _rows(b.column(0)), _rows(b.column(1))
 
     def ids(self) -> pa.Array:
         """The papers' ids in row order."""
         return self.con.sql("SELECT id FROM rank ORDER BY r").to_arrow_table().column("id").combine_chunks()
+
+
+def _rows(column: pa.Array) -> np.ndarray:
+    """A column of rows DuckDB gave, as int32."""
+    return column.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
 
 
 class Reader(Protocol):
