@@ -91,7 +91,7 @@ def test_search_text_comes_in_rank_order_from_any_batches(tmp_path: Path, monkey
     names = [a for _, _, block in got for a in block]
     assert titles == [papers.column("title")[int(r)].as_py() or "" for r in rank_rows]
     assert names == ["; ".join(papers.column("authors")[int(r)].as_py() or []) for r in rank_rows]
-    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in out.iterdir() if p.is_file())
+    assert all(p.is_file() for p in out.iterdir())  # no temporary folder left
     bad = row_rank.copy()
     bad[3] = bad[4]
     with pytest.raises(ValueError, match="ranks"):
