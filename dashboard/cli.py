@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 import sys
 from pathlib import Path
 
@@ -29,9 +28,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def memory_size(text: str) -> str:
-    """A memory size as DuckDB reads it (``700MB``, ``4GB``, ``1.5GiB``), else an argparse error."""
-    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*([KMGT]i?B)", text.strip(), flags=re.IGNORECASE):
-        raise argparse.ArgumentTypeError(f"not a memory size such as 700MB or 4GB: {text!r}")
+    """A memory size as DuckDB reads it (``500MB``, ``4GB``, ``1.5GiB``), else an argparse error."""
+    from dashboard.importers.duckdb_engine import memory_bytes
+
+    try:
+        memory_bytes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text.strip()
 
 
@@ -233,7 +236,7 @@ def parser() -> argparse.ArgumentParser:
                    help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
                         "Lines of works and nothing is merged) or in Python (the same dataset, all in memory)")
     i.add_argument("--memory", type=memory_size, metavar="SIZE",
-                   help="DuckDB's memory (openalex, csv on DuckDB): it spills to disk beyond it; default 700MB, "
+                   help="DuckDB's memory (openalex, csv on DuckDB): it spills to disk beyond it; default 500MB, "
                         "more for a snapshot of tens of millions of works, e.g. 4GB")
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")

@@ -167,11 +167,11 @@ def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path
     citation's rows as it writes them."""
     from dashboard import index
 
-    def write_tables(tmp: Path) -> None:  # papers.parquet from the index's papers.arrow, read a batch at a time
+    def write_tables(tmp: Path) -> None:  # from the index's papers.arrow, read a batch at a time
         with pq.ParquetWriter(tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd") as writer:
             for batch in index.read_papers(tmp):
                 writer.write_batch(batch)
-        _write_citation_rows(tmp / CITATIONS_FILE, imported.ids(), imported.citation_rows())
+        _write_citation_rows(tmp / CITATIONS_FILE, index.read_column(tmp, "id"), imported.citation_rows())
 
     return _write_build(out, imported.index_source(), write_tables, meta)
 

@@ -70,7 +70,7 @@ UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
 SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
-SEARCH_SPREAD_FILES = 256  # at most, the temporary files the search index's text is spread into (ranked_text)
+SPREAD_FILES = 256  # at most, the temporary files rows are spread into (spread: open at once, within the limit)
 KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
 BATCH = 500_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
 ARRAYS = (
@@ -158,17 +158,17 @@ def write_sorted_keys(out: Path, name: str, keys: SortedKeys) -> None:
     """``<name>_sorted.npy`` (the keys, fixed width) and ``<name>_sorted_rows.npy`` (their rows), written a chunk
     at a time."""
     count, width, chunks = keys
-    with _npy(out / f"{name}_sorted.npy", np.dtype(f"S{width}"), count) as sorted_out, \
-            _npy(out / f"{name}_sorted_rows.npy", np.dtype("<i4"), count) as rows_out:
+    with npy_file(out / f"{name}_sorted.npy", np.dtype(f"S{width}"), count) as sorted_out, \
+            npy_file(out / f"{name}_sorted_rows.npy", np.dtype("<i4"), count) as rows_out:
         for chunk, rows in chunks:
             sorted_out(padded(chunk, width))
             rows_out(rows)
 
 
 @contextlib.contextmanager
-def _npy(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.ndarray], None]]:
-    """A ``.npy`` file of ``count`` values written a chunk at a time (the function it gives writes one); fewer
-    or more raise ``ValueError``."""
+def npy_file(path: Path, dtype: np.dtype, count: int, columns: int = 0) -> Iterator[Callable[[np.ndarray], None]]:
+    """A ``.npy`` file of ``count`` values (rows of ``columns`` values if set) written a chunk at a time (the
+    function it gives writes one); fewer or more raise ``ValueError``."""
     written = 0
 
     def write(chunk: np.ndarray) -> None:
@@ -177,8 +177,9 @@ def _npy(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.ndarr
         written += len(chunk)
 
     with open(path, "wb") as f:
+        shape = (count, columns) if columns else (count,)
         np.lib.format.write_array_header_1_0(f, {"descr": np.lib.format.dtype_to_descr(dtype),
-                                                 "fortran_order": False, "shape": (count,)})
+                                                 "fortran_order": False, "shape": shape})
         yield write
     if written != count:
         raise ValueError(f"{path.name}: {written} values written, {count} expected")
@@ -255,6 +256,7 @@ class Source:
     references: Callable[[], Iterable[np.ndarray]]
     citers: Callable[[], Iterable[np.ndarray]]
     sorted_keys: Callable[[str], SortedKeys] | None = None  # "id", "doi": sorted elsewhere than in memory
+    done: Callable[[], None] | None = None  # called once the papers and their keys are read: what it holds, freed
 
 
 def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
@@ -270,7 +272,7 @@ def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
 def write_list(path: Path, count: int, n: int, chunks: Iterable[np.ndarray]) -> None:
     """A CSR list (``count`` rows of ``n`` papers, int32) as a ``.npy`` file written a chunk at a time; every row
     checked to be a paper's."""
-    with _npy(path, np.dtype("<i4"), count) as write:
+    with npy_file(path, np.dtype("<i4"), count) as write:
         for chunk in chunks:
             if len(chunk) and (int(chunk.min()) < 0 or int(chunk.max()) >= n):
                 raise ValueError(f"{path.name}: a row outside the papers (0..{n - 1})")
@@ -315,42 +317,89 @@ def ranked_text(folder: Path, row_rank: np.ndarray, block: int) -> Iterator[tupl
     rank), ``block`` ranks at a time as (first rank, titles, names): what :func:`write_search_index` reads.
 
     Bounded memory: the papers of the dataset being written in ``folder`` are read ``block`` at a time in row
-    order (:func:`read_papers`), spread into one temporary file per block of ranks; then each file is read and
-    sorted. Taking the titles in rank order from the map instead kept the whole columns resident (3M works:
-    0.4 GB)."""
+    order (:func:`read_papers`), spread into one temporary file per block of ranks (:func:`spread`); then each
+    block is sorted. Taking the titles in rank order from the map instead kept the whole columns resident (3M
+    works: 0.4 GB)."""
     n = len(row_rank)
-    blocks = -(-n // block)
-    tmp = Path(tempfile.mkdtemp(prefix="search-", dir=folder / INDEX_DIR))
+
+    def texts() -> Iterator[tuple[np.ndarray, pa.Table]]:
+        start = 0
+        for batch in read_papers(folder, ("title", "authors"), block):
+            ranks = np.asarray(row_rank[start:start + batch.num_rows], dtype=np.int32)
+            yield ranks // block, pa.table([pa.array(ranks), pc.fill_null(batch.column("title"), ""),
+                                            pc.fill_null(pc.binary_join(batch.column("authors"), "; "), "")],
+                                           schema=RANKED)
+            start += len(ranks)
+
+    for k, part in spread(texts(), -(-n // block), folder / INDEX_DIR, RANKED):
+        first = k * block
+        if part is None:
+            raise ValueError(f"{folder}: no row has a rank in {first}..{first + block - 1}")
+        part = part.take(pc.sort_indices(part.column("rank")))
+        if not np.array_equal(part.column("rank").to_numpy(), np.arange(first, min(first + block, n))):
+            raise ValueError(f"{folder}: the ranks of rows {first}..{first + block - 1} are not each once")
+        yield first, part.column("title").to_pylist(), part.column("names").to_pylist()
+        del part
+
+
+def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: Path, schema: pa.Schema
+           ) -> Iterator[tuple[int, pa.Table | None]]:
+    """Rows regrouped on disk: ``tables`` (each with its rows' buckets, ``0..buckets - 1``) are spread into one
+    temporary Arrow file per bucket, then each bucket's rows are given, in input order, bucket after bucket
+    (``None`` for a bucket no row is in). Memory holds one table and one bucket at a time, not all the rows.
+    The files are in a temporary folder under ``folder``, removed after; keep ``buckets`` within the limit of
+    open files (:data:`SPREAD_FILES`)."""
+    tmp = Path(tempfile.mkdtemp(prefix="spread-", dir=folder))
     try:
         with contextlib.ExitStack() as stack:
             writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
-            start = 0
-            for batch in read_papers(folder, ("title", "authors"), block):
-                ranks = np.asarray(row_rank[start:start + batch.num_rows], dtype=np.int32)
-                which = ranks // block
+            for which, table in tables:
+                if len(which) and (int(which.min()) < 0 or int(which.max()) >= buckets):
+                    raise ValueError(f"a row's bucket is outside 0..{buckets - 1}")
                 order = np.argsort(which, kind="stable")
-                cuts = np.searchsorted(which[order], np.arange(blocks + 1))
-                text = pa.table([pa.array(ranks), pc.fill_null(batch.column("title"), ""),
-                                 pc.fill_null(pc.binary_join(batch.column("authors"), "; "), "")], schema=RANKED)
+                cuts = np.searchsorted(which[order], np.arange(buckets + 1))
                 for k in np.flatnonzero(np.diff(cuts)):
                     if k not in writers:
-                        writers[k] = stack.enter_context(pa.ipc.new_stream(str(tmp / f"{k}.arrow"), RANKED))
-                    writers[k].write_table(text.take(pa.array(order[cuts[k]:cuts[k + 1]])))
-                start += len(ranks)
-        for k in range(blocks):
-            first = k * block
-            if not (tmp / f"{k}.arrow").exists():
-                raise ValueError(f"{folder}: no row has a rank in {first}..{first + block - 1}")
-            with pa.OSFile(str(tmp / f"{k}.arrow")) as source:
+                        writers[k] = stack.enter_context(pa.ipc.new_stream(str(tmp / f"{k}.arrow"), schema))
+                    writers[k].write_table(table.take(pa.array(order[cuts[k]:cuts[k + 1]])))
+                del which, table, order
+        for k in range(buckets):
+            path = tmp / f"{k}.arrow"
+            if not path.exists():
+                yield k, None
+                continue
+            with pa.OSFile(str(path)) as source:
                 part = pa.ipc.open_stream(source).read_all()
-            part = part.take(pc.sort_indices(part.column("rank")))
-            if not np.array_equal(part.column("rank").to_numpy(), np.arange(first, min(first + block, n))):
-                raise ValueError(f"{folder}: the ranks of rows {first}..{first + block - 1} are not each once")
-            yield first, part.column("title").to_pylist(), part.column("names").to_pylist()
+            path.unlink()
+            yield k, part
             del part
-            (tmp / f"{k}.arrow").unlink()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+OWNED = pa.schema([("owner", pa.int32()), ("other", pa.int32())])
+
+
+def grouped(rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: np.ndarray, size: int,
+            folder: Path) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The citations (``rows``: chunks of (citing, cited) rows, in any order) as (owner, other) chunks, each
+    every citation of a range of owners (``owner``: ``"citing"`` or ``"cited"``; :func:`owner_ranges` of
+    ``counts``, each row's citations as owner, at most ``size`` a range), the ranges ascending: what
+    :func:`lists_of` takes. One pass spreads them on disk (:func:`spread`, in ``folder``); ranges grow past
+    ``size`` so that there are at most :data:`SPREAD_FILES`."""
+    total = int(np.sum(counts, dtype=np.int64))
+    ranges = owner_ranges(counts, max(size, -(-2 * total // SPREAD_FILES)))  # a range and the next: > size
+    starts = np.array([lo for lo, _ in ranges], dtype=np.int64)
+    flip = {"citing": False, "cited": True}[owner]
+
+    def tables() -> Iterator[tuple[np.ndarray, pa.Table]]:
+        for citing, cited in rows:
+            own, other = (cited, citing) if flip else (citing, cited)
+            yield np.searchsorted(starts, own, side="right") - 1, pa.table([own, other], schema=OWNED)
+
+    empty = np.zeros(0, np.int32)
+    for _, part in spread(tables(), len(ranges), folder, OWNED):
+        yield (empty, empty) if part is None else (part.column(0).to_numpy(), part.column(1).to_numpy())
 
 
 # Each paper's graph-node fields (NODE_FIELDS) as a JSON array followed by a comma, in row order. DuckDB writes the
@@ -390,7 +439,7 @@ def write_search_of(folder: str) -> None:
     ``row_rank.npy``: what :func:`write_index` runs in a child process for a big dataset."""
     out = Path(folder) / INDEX_DIR
     row_rank = np.load(out / "row_rank.npy", allow_pickle=False)
-    block = max(SEARCH_BATCH, -(-len(row_rank) // SEARCH_SPREAD_FILES))  # files open at once: within the limit
+    block = max(SEARCH_BATCH, -(-len(row_rank) // SPREAD_FILES))  # files open at once: within the limit
     write_search_index(out / "search.sqlite", ranked_text(Path(folder), row_rank, block))
 
 
@@ -415,26 +464,24 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     years, areas) and the arrays of one number a paper.
 
     ``build_id`` is the build's id, or a function that writes the dataset's tables and returns it (run while a
-    child process writes the search index, so that both take the time of one). Returns the build id."""
+    child process writes the search index, so that both take the time of one; after the keys and ``done``: it
+    may read ``papers.arrow`` and the citations, not the papers from the source). Returns the build id."""
     out = Path(folder) / INDEX_DIR
     out.mkdir(parents=True, exist_ok=True)
     n, ranks = source.n, source.ranks
     for name, arr in ranks.items():  # row_rank: what the search index reads, with papers.arrow
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
-    kept = ("year", "areas") if source.sorted_keys else ("id", "doi", "year", "areas")
-    keys: dict[str, list[pa.Array]] = {name: [] for name in kept}
-    with pa.OSFile(str(out / "papers.arrow"), "wb") as sink, pa.ipc.new_file(sink, PAPERS_SCHEMA) as w:
-        for batch in source.batches():
-            w.write_batch(batch)
-            for name, parts in keys.items():  # copied: a column of a batch DuckDB exported holds the whole batch
-                parts.append(pa.concat_arrays([batch.column(name), pa.array([], batch.column(name).type)]))
+    keys = _write_papers(out / "papers.arrow", source.batches(),
+                         ("year", "areas") if source.sorted_keys else ("id", "doi", "year", "areas"))
     # a big dataset's search index is written by a child process while this one writes the rest
     child = search_child(Path(folder)) if n >= PARALLEL_SEARCH else None
     try:
-        build_id = build_id if isinstance(build_id, str) else build_id()
         for name in ("id", "doi"):
             write_sorted_keys(out, name, source.sorted_keys(name) if source.sorted_keys else
                               sorted_keys(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)))
+        if source.done:  # nothing more is read from the source but its citations
+            source.done()
+        build_id = build_id if isinstance(build_id, str) else build_id()
         arrays, names = field_arrays(n, *(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)
                                           for name in ("year", "areas")))
         for name, arr in arrays.items():
@@ -462,6 +509,18 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
             "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return build_id
+
+
+def _write_papers(path: Path, batches: Iterable[pa.RecordBatch], kept: Sequence[str]) -> dict[str, list[pa.Array]]:
+    """``papers.arrow`` from the papers a batch at a time; returns the columns ``kept`` (in a function: the last
+    batch is not held after, 500k papers: 0.1 GB)."""
+    keys: dict[str, list[pa.Array]] = {name: [] for name in kept}
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, PAPERS_SCHEMA) as w:
+        for batch in batches:
+            w.write_batch(batch)
+            for name, parts in keys.items():  # copied: a column of a batch DuckDB exported holds the whole batch
+                parts.append(_copied(batch.column(name)))
+    return keys
 
 
 def _joined(parts: list[pa.Array], kind: pa.DataType) -> pa.Array:
@@ -559,6 +618,17 @@ def read_papers(folder: Path, columns: Sequence[str] | None = None, rows: int | 
     finally:
         with contextlib.suppress(BufferError):  # an array of it still held by the caller: closed when collected
             mm.close()
+
+
+def read_column(folder: Path, name: str) -> pa.Array:
+    """One column of ``papers.arrow`` of the dataset being written in ``folder``, copied into memory a batch at a
+    time (:func:`read_papers`)."""
+    return _joined([_copied(b.column(0)) for b in read_papers(folder, (name,))], PAPERS_SCHEMA.field(name).type)
+
+
+def _copied(values: pa.Array) -> pa.Array:
+    """``values`` in memory of their own (a column of a batch can hold the whole batch, or a map)."""
+    return pa.concat_arrays([values, pa.array([], values.type)])
 
 
 def load_papers(folder: Path) -> pa.Table:

@@ -350,9 +350,10 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     src = write_jsonl(tmp_path / "part_000.jsonl", works)
     run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
     monkeypatch.setattr(index, "BATCH", 4)  # papers a batch
-    monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", 3)  # citations a chunk
+    monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", 3)  # citations a chunk from DuckDB, and a range of lists
+    monkeypatch.setattr(duckdb_engine, "READ_ROWS", 2)  # citations a chunk from the citations file
     monkeypatch.setattr(index, "SEARCH_BATCH", 6)  # the search index's text: ranks a block
-    monkeypatch.setattr(index, "SEARCH_SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
+    monkeypatch.setattr(index, "SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
     monkeypatch.setattr(index, "KEY_BLOCK", 5)  # sorted keys padded a block at a time
     run_import("openalex", [src], tmp_path / "duck", engine="duckdb", progress=False)
     assert read_meta(tmp_path / "duck")["engine"] == "duckdb"
@@ -388,3 +389,23 @@ def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Pat
     with pytest.raises(SystemExit):
         main(["import", "openalex", str(src), "--out", str(tmp_path / "x"), "--memory", "lots"])
     assert "not a memory size" in capsys.readouterr().err
+
+
+def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(tmp_path: Path) -> None:
+    """``--memory`` sizes in bytes (KB 1000, KiB 1024); while the dataset is read, DuckDB has its output share of
+    the memory given, so that a larger ``--memory`` helps there too (what running out of it says)."""
+    assert duckdb_engine.memory_bytes("500MB") == 500_000_000
+    assert duckdb_engine.memory_bytes(" 1.5GiB") == 3 * 2**29
+    assert duckdb_engine.memory_bytes("64kb") == 64_000
+    for bad in ("lots", "5", "5 PB", "-1GB", "1e3MB"):
+        with pytest.raises(ValueError, match="not a memory size"):
+            duckdb_engine.memory_bytes(bad)
+    src = write_jsonl(tmp_path / "part_000.jsonl", [work(i, f"Paper {i}", referenced_works=[f"{W}W{i - 1}"])
+                                                    for i in range(1, 30)])
+    reader = openalex_duckdb.OpenAlexLines(openalex_duckdb.source_files([src]))
+    for given, output in (("1GB", 400_000_000), ("500MB", 200_000_000)):
+        with duckdb_engine.streamed(reader, progress=False, workdir=tmp_path, memory_limit=given) as imported:
+            limit = imported.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+            assert limit == imported.con.execute(f"SET memory_limit = '{output}B'; "
+                                                 "SELECT current_setting('memory_limit')").fetchall()[0][0]
+            assert imported.summary["papers"] == 29 and imported.summary["citations"] == 28

@@ -46,7 +46,7 @@ def test_sorted_keys_are_numpys_byte_order(seed: int, tmp_path: Path, monkeypatc
     con.execute("CREATE TABLE rank AS SELECT * FROM (VALUES (NULL::VARCHAR, 0)) t(id, r) LIMIT 0")
     con.executemany("INSERT INTO rank VALUES (?, ?)", list(zip(values, range(len(values)), strict=True)))
     for how, keys in (("arrow", index.sorted_keys(pa.array(values, pa.string()))),
-                      ("duckdb", Streamed(con, "x", {}, {}).sorted_keys("id"))):
+                      ("duckdb", Streamed(con, "x", {}, {}, tmp_path).sorted_keys("id"))):
         index.write_sorted_keys(tmp_path, how, keys)
         got, rows = np.load(tmp_path / f"{how}_sorted.npy"), np.load(tmp_path / f"{how}_sorted_rows.npy")
         assert got.dtype == want_keys.dtype and got.tolist() == want_keys.tolist(), how
@@ -209,9 +209,11 @@ def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
-    """The references (citers) of each paper, most cited first, made a range of owners at a time as DuckDB
-    streams them (in any order inside a range), are the lists made of all the citations at once."""
+def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The references (citers) of each paper, most cited first, made a range of owners at a time from the
+    citations regrouped on disk (given in any order, in chunks of any size), are the lists made of all the
+    citations at once."""
     rng = np.random.default_rng(seed)
     n, m = 60, 700
     src, dst = rng.integers(0, n, m).astype(np.int32), rng.integers(0, n, m).astype(np.int32)
@@ -219,18 +221,23 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int) -> None:
     pairs = np.unique(np.stack([src[keep], dst[keep]], axis=1), axis=0)
     src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
     ranks = index.rank_arrays(n, src, dst)
-    for owner, other in ((src, dst), (dst, src)):
+    files = int(rng.integers(4, 40))
+    monkeypatch.setattr(index, "SPREAD_FILES", files)
+    for name, owner, other in (("citing", src, dst), ("cited", dst, src)):
         whole = index._lists(owner, other, ranks)
         counts = np.bincount(owner, minlength=n)
         size = int(rng.integers(1, 80))
         ranges = index.owner_ranges(counts, size)
         assert ranges[0][0] == 0 and ranges[-1][1] == n and all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
         assert all(counts[lo:hi].sum() <= size or hi == lo + 1 for lo, hi in ranges)
-        chunks = []
-        for lo, hi in ranges:
-            inside = np.flatnonzero((owner >= lo) & (owner < hi))
-            inside = rng.permutation(inside)  # any order inside a range
-            chunks.append((owner[inside], other[inside]))
+        shuffled = rng.permutation(len(src))  # the citations in any order, in chunks of any size
+        cuts = np.sort(rng.integers(0, len(src), 5))
+        rows = [(src[part], dst[part]) for part in np.split(shuffled, cuts)]
+        chunks = list(index.grouped(rows, name, counts, size, tmp_path))
+        assert len(chunks) <= files and list(tmp_path.iterdir()) == []  # within the files; none left
+        assert sum(len(c[0]) for c in chunks) == len(src)
+        for (owner_a, _), (owner_b, _) in itertools.pairwise([c for c in chunks if len(c[0])]):
+            assert owner_a.max() < owner_b.min()  # each chunk a range of owners, ascending
         streamed = np.concatenate(list(index.lists_of(chunks, ranks)))
         assert streamed.tolist() == whole.tolist()
         with pytest.raises(ValueError, match="out of order"):

@@ -10,11 +10,13 @@ format's Python parser does, the parser itself for the rest); then, the same for
 3. **Edges** (SQL): the citations the input states, resolved through every id of every paper; self-citations
    and duplicates counted and dropped, as the builder does; papers in order of first appearance, edges sorted
    the same way, as rows of the papers table (no string per edge).
-4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset while DuckDB holds it
-   (:func:`dashboard.dataset.write_streamed`), reading the papers a batch at a time and the citations a chunk at
-   a time (the index's lists a range of owners at a time); :func:`run` reads the same into memory (for tests).
+4. **Output** (:class:`Streamed`): the citations leave DuckDB once, as a file of row pairs (:data:`EDGE_FILE`);
+   ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`) reading the papers from
+   DuckDB a batch at a time, then the ids and DOIs it sorts; then DuckDB is closed, and the citations are read
+   from the file a chunk at a time (the index's lists: regrouped on disk a range of owners at a time);
+   :func:`run` reads the same into memory (for tests).
 
-DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_MEMORY_LIMIT`` while the output is read) and spills to a
+DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_SHARE`` of it while the output is read) and spills to a
 temporary folder beyond it.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import re
 import shutil
 import tempfile
 import time
@@ -40,9 +43,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 if TYPE_CHECKING:
     from dashboard.index import SortedKeys
 
-MEMORY_LIMIT = "700MB"  # DuckDB's own memory; it spills to disk beyond it
+MEMORY_LIMIT = "500MB"  # DuckDB's own memory; it spills to disk beyond it
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
-OUTPUT_MEMORY_LIMIT = "200MB"  # DuckDB's while the dataset is read from it, beside the index being written
+OUTPUT_SHARE = 0.4  # of DuckDB's memory, while the dataset is read from it beside the index being written (200MB)
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
 # whitespace other than one space between words: only then is a text collapsed (most are not)
@@ -64,6 +67,15 @@ CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFI
 CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')
     THEN doi_text(s) END;
 """
+
+
+def memory_bytes(text: str) -> int:
+    """A memory size as DuckDB reads it (``500MB``, ``4GB``, ``1.5GiB``; KB is 1000 bytes, KiB 1024) in bytes;
+    ``ValueError`` if it is not one."""
+    size = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*([KMGT])(i?)B", text.strip(), flags=re.IGNORECASE)
+    if not size:
+        raise ValueError(f"not a memory size such as 500MB or 4GB: {text!r}")
+    return int(float(size[1]) * (1024 if size[3] else 1000) ** ("KMGT".index(size[2].upper()) + 1))
 
 
 def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -> Any:
@@ -221,6 +233,8 @@ class Imported:
 
 
 STREAM_ROWS = 1 << 22  # citations a chunk
+READ_ROWS = 1 << 20  # citations a chunk read from the citations file (Streamed.citation_rows)
+EDGE_FILE = "edges.npy"  # the citations as (citing, cited) rows, int32, in the builder's order (Streamed.folder)
 
 
 @dataclass
@@ -233,6 +247,7 @@ class Streamed:
     source: str
     summary: dict[str, Any]
     info: dict[str, Any]
+    folder: Path  # the import's temporary folder: the citations file (EDGE_FILE), what they are regrouped in
 
     @property
     def n(self) -> int:
@@ -248,16 +263,12 @@ class Streamed:
     def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
         time (``counts``: each row's citations as ``owner``): what :func:`dashboard.index.lists_of` makes the
-        index's lists of. Filtered scans, not an ORDER BY: sorting 31.7M citations by the cited paper in
-        DuckDB's 200 MB took twice as long."""
-        from dashboard.index import owner_ranges
+        index's lists of. The citations file regrouped in one pass (:func:`dashboard.index.grouped`): DuckDB's
+        filtered scans of its table, one a range, read the whole table again each time (3M works: 16 scans of
+        0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
+        from dashboard.index import grouped
 
-        other = {"citing": "cited", "cited": "citing"}[owner]
-        for lo, hi in owner_ranges(counts, STREAM_ROWS):
-            parts = list(self._row_pairs(f"SELECT {owner}::INTEGER, {other}::INTEGER FROM edge "
-                                         f"WHERE {owner} >= {lo} AND {owner} < {hi}"))
-            yield (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int32),
-                   np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32))
+        return grouped(self.citation_rows(), owner, counts, STREAM_ROWS, self.folder)
 
     def index_source(self) -> Any:
         """The :class:`~dashboard.index.Source` the dataset's index is written from."""
@@ -267,7 +278,7 @@ class Streamed:
         return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
                             lambda: index.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
                             lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
-                            self.sorted_keys)
+                            self.sorted_keys, self.close)
 
     def sorted_keys(self, name: str) -> SortedKeys:
         """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.index.SortedKeys`),
@@ -280,15 +291,34 @@ class Streamed:
 
     def citation_rows(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as the rows of its two papers (int32), in the builder's order, a chunk at a time."""
-        return self._row_pairs(CITATIONS_SQL)
+        return read_pairs(self.folder / EDGE_FILE, READ_ROWS)
 
-    def _row_pairs(self, sql: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        for b in self.con.sql(sql).to_arrow_reader(STREAM_ROWS):
-            yield _rows(b.column(0)), _rows(b.column(1))
+    def close(self) -> None:
+        """DuckDB's tables and memory given back (3M works: 0.2 GB): what is read after is the citations file."""
+        self.con.close()
 
-    def ids(self) -> pa.Array:
-        """The papers' ids in row order."""
-        return self.con.sql("SELECT id FROM rank ORDER BY r").to_arrow_table().column("id").combine_chunks()
+
+def write_pairs(con: Any, path: Path) -> None:
+    """The citations DuckDB holds (table ``edge``) as a ``.npy`` file of (citing, cited) rows, in its order, a
+    chunk at a time: what the output reads again (:func:`read_pairs`), so that DuckDB can drop the table."""
+    from dashboard.index import npy_file
+
+    count = con.execute("SELECT count(*) FROM edge").fetchall()[0][0]
+    with npy_file(path, np.dtype("<i4"), count, 2) as write:
+        for b in con.sql(CITATIONS_SQL).to_arrow_reader(STREAM_ROWS):
+            write(np.column_stack((_rows(b.column(0)), _rows(b.column(1)))))
+
+
+def read_pairs(path: Path, size: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The (citing, cited) rows of a file :func:`write_pairs` wrote, ``size`` at a time (read, not mapped: the
+    pages do not stay in the process)."""
+    with open(path, "rb") as f:
+        np.lib.format.read_magic(f)
+        (count, _), _, _ = np.lib.format.read_array_header_1_0(f)
+        for start in range(0, count, size):
+            chunk = np.fromfile(f, dtype="<i4", count=2 * min(size, count - start)).reshape(-1, 2)
+            yield chunk[:, 0].copy(), chunk[:, 1].copy()
+            del chunk
 
 
 def _rows(column: pa.Array) -> np.ndarray:
@@ -347,10 +377,12 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
             stats = edges(con, reader.refs_sql)
+        write_pairs(con, tmp / EDGE_FILE)
         for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
-                     "TABLE ordrank"):
+                     "TABLE ordrank", "TABLE edge"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
-        con.execute(f"SET memory_limit = '{OUTPUT_MEMORY_LIMIT}'")  # tables it holds go to disk beyond it
+        output_bytes = int(memory_bytes(memory_limit) * OUTPUT_SHARE)
+        con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it
         papers, with_areas, with_authors = con.execute(
             "SELECT count(*), count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper"
         ).fetchall()[0]
@@ -361,7 +393,7 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
         }
         if with_authors:
             summary["papers_with_authors"] = with_authors
-        yield Streamed(con, reader.source, _order(summary), reader.info(stats["edges_outside"]))
+        yield Streamed(con, reader.source, _order(summary), reader.info(stats["edges_outside"]), tmp)
     except duckdb.OutOfMemoryException as e:
         raise DatasetError(f"DuckDB needed more than its {memory_limit} of memory for this input: run the import "
                            "again with a larger --memory (e.g. --memory 4GB)") from e
