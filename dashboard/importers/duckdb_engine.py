@@ -232,7 +232,7 @@ class Imported:
         return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
 
 
-STREAM_ROWS = 1 << 22  # citations a chunk
+STREAM_ROWS = 1 << 22  # rows a chunk read from DuckDB (citations, keys); citations a range of the index's lists
 READ_ROWS = 1 << 20  # citations a chunk read from the citations file (Streamed.citation_rows)
 EDGE_FILE = "edges.npy"  # the citations as (citing, cited) rows, int32, in the builder's order (Streamed.folder)
 
