@@ -355,7 +355,10 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     monkeypatch.setattr(index, "SEARCH_BATCH", 6)  # the search index's text: ranks a block
     monkeypatch.setattr(index, "SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
     monkeypatch.setattr(index, "KEY_BLOCK", 5)  # sorted keys padded a block at a time
+    closed, close = [], duckdb_engine.Streamed.close
+    monkeypatch.setattr(duckdb_engine.Streamed, "close", lambda self: (closed.append(self.n), close(self)))
     run_import("openalex", [src], tmp_path / "duck", engine="duckdb", progress=False)
+    assert len(closed) == 1  # DuckDB was given back while the dataset was written: the rest read files
     assert read_meta(tmp_path / "duck")["engine"] == "duckdb"
     py, duck = Store.load(tmp_path / "py"), Store.load(tmp_path / "duck")
     assert py.n == duck.n > 50 and py.n_citations == duck.n_citations > 100
