@@ -405,10 +405,14 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
             duckdb_engine.memory_bytes(bad)
     src = write_jsonl(tmp_path / "part_000.jsonl", [work(i, f"Paper {i}", referenced_works=[f"{W}W{i - 1}"])
                                                     for i in range(1, 30)])
+    import duckdb
+
     reader = openalex_duckdb.OpenAlexLines(openalex_duckdb.source_files([src]))
+    setting = "SELECT current_setting('memory_limit')"
     for given, output in (("1GB", 400_000_000), ("500MB", 200_000_000)):
+        want = duckdb.connect()
+        want.execute(f"SET memory_limit = '{output}B'")  # DuckDB's own text for that many bytes
         with duckdb_engine.streamed(reader, progress=False, workdir=tmp_path, memory_limit=given) as imported:
-            limit = imported.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
-            assert limit == imported.con.execute(f"SET memory_limit = '{output}B'; "
-                                                 "SELECT current_setting('memory_limit')").fetchall()[0][0]
+            assert imported.con.execute(setting).fetchall() == want.execute(setting).fetchall()
             assert imported.summary["papers"] == 29 and imported.summary["citations"] == 28
+        want.close()
