@@ -161,10 +161,11 @@ def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table | tuple
 
 
 def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path:
-    """:func:`write_dataset` for an import DuckDB holds (:class:`~dashboard.importers.duckdb_engine.Streamed`),
-    read from it a batch at a time: the papers, the citation lists and the citations sorted by DuckDB. The engine
-    makes the tables valid (unique ids, each citation once, between two papers); the index checks each
-    citation's rows as it writes them."""
+    """:func:`write_dataset` for an import DuckDB holds (:class:`~dashboard.importers.duckdb_engine.Streamed`):
+    the index from it (the papers a batch at a time, the citations from its file of row pairs), then
+    ``papers.parquet`` and the citations' ids from the index's ``papers.arrow``. The engine makes the tables
+    valid (unique ids, each citation once, between two papers); the index checks each citation's rows as it
+    writes them."""
     from dashboard import index
 
     def write_tables(tmp: Path) -> None:  # from the index's papers.arrow, read a batch at a time

@@ -182,7 +182,7 @@ def npy_file(path: Path, dtype: np.dtype, count: int, columns: int = 0) -> Itera
                                                  "fortran_order": False, "shape": shape})
         yield write
     if written != count:
-        raise ValueError(f"{path.name}: {written} values written, {count} expected")
+        raise ValueError(f"{path.name}: {written} {'rows' if columns else 'values'} written, {count} expected")
 
 
 EdgeRows = tuple[np.ndarray, np.ndarray]  # citing and cited papers of each citation, as rows of the papers table
@@ -202,8 +202,8 @@ def rank_arrays(n: int, src: np.ndarray, dst: np.ndarray) -> dict[str, np.ndarra
 
 
 def rank_arrays_of(n: int, rows: Iterable[tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
-    """:func:`rank_arrays` of the citations given a chunk of (citing, cited) rows at a time (one scan of what
-    DuckDB holds: 31.7M citations in 1.4 s, against 1.8 s for a GROUP BY of each end)."""
+    """:func:`rank_arrays` of the citations given a chunk of (citing, cited) rows at a time (one pass: 31.7M
+    citations in 1.4 s from DuckDB, against 1.8 s for a GROUP BY of each end)."""
     in_cited, in_refs = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     for src, dst in rows:
         in_refs += np.bincount(src, minlength=n)

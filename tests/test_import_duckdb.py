@@ -416,3 +416,9 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
             assert imported.con.execute(setting).fetchall() == want.execute(setting).fetchall()
             assert imported.summary["papers"] == 29 and imported.summary["citations"] == 28
         want.close()
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    with pytest.raises(ValueError, match="not a memory size"), \
+            duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400000000B"):
+        pass  # refused before any work, nothing left
+    assert list(spill.iterdir()) == []

@@ -239,9 +239,10 @@ EDGE_FILE = "edges.npy"  # the citations as (citing, cited) rows, int32, in the 
 
 @dataclass
 class Streamed:
-    """An import held by DuckDB, read from it while the connection is open (:func:`streamed`): the papers a
-    batch at a time, the citation lists and the citations sorted by DuckDB; nothing of the
-    size of the dataset in Python's memory but one number a paper."""
+    """An import held by DuckDB (:func:`streamed`): the papers read from it a batch at a time and their ids and
+    DOIs sorted by it while the connection is open (:meth:`close` ends it); the citations from the file of row
+    pairs, a chunk at a time, and the citation lists regrouped from it on disk; nothing of the size of the
+    dataset in Python's memory but one number a paper."""
 
     con: Any
     source: str
@@ -363,6 +364,7 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
     under ``workdir``, removed after)."""
     import duckdb
 
+    output_bytes = int(memory_bytes(memory_limit) * OUTPUT_SHARE)  # a size it does not read: before any work
     tmp = Path(tempfile.mkdtemp(prefix="citemap-import-", dir=workdir))
     con = None
     give_back_freed_memory()
@@ -381,7 +383,6 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
         for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
                      "TABLE ordrank", "TABLE edge"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
-        output_bytes = int(memory_bytes(memory_limit) * OUTPUT_SHARE)
         con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it
         papers, with_areas, with_authors = con.execute(
             "SELECT count(*), count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper"
