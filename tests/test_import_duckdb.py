@@ -400,7 +400,8 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
     assert duckdb_engine.memory_bytes("500MB") == 500_000_000
     assert duckdb_engine.memory_bytes(" 1.5GiB") == 3 * 2**29
     assert duckdb_engine.memory_bytes("64kb") == 64_000
-    for bad in ("lots", "5", "5 PB", "-1GB", "1e3MB"):
+    assert duckdb_engine.memory_bytes("2048B") == 2048
+    for bad in ("lots", "5", "5 PB", "-1GB", "1e3MB", "5iB"):
         with pytest.raises(ValueError, match="not a memory size"):
             duckdb_engine.memory_bytes(bad)
     src = write_jsonl(tmp_path / "part_000.jsonl", [work(i, f"Paper {i}", referenced_works=[f"{W}W{i - 1}"])
@@ -419,6 +420,6 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
     spill = tmp_path / "spill"
     spill.mkdir()
     with pytest.raises(ValueError, match="not a memory size"), \
-            duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400000000B"):
+            duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400 megabytes"):
         pass  # refused before any work, nothing left
     assert list(spill.iterdir()) == []

@@ -70,12 +70,13 @@ CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]
 
 
 def memory_bytes(text: str) -> int:
-    """A memory size as DuckDB reads it (``500MB``, ``4GB``, ``1.5GiB``; KB is 1000 bytes, KiB 1024) in bytes;
-    ``ValueError`` if it is not one."""
-    size = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*([KMGT])(i?)B", text.strip(), flags=re.IGNORECASE)
+    """A memory size as DuckDB reads it (``500MB``, ``4GB``, ``1.5GiB``, ``2048B``; KB is 1000 bytes, KiB 1024)
+    in bytes; ``ValueError`` if it is not one."""
+    size = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*(?:([KMGT])(i?))?B", text.strip(), flags=re.IGNORECASE)
     if not size:
         raise ValueError(f"not a memory size such as 500MB or 4GB: {text!r}")
-    return int(float(size[1]) * (1024 if size[3] else 1000) ** ("KMGT".index(size[2].upper()) + 1))
+    power = "KMGT".index(size[2].upper()) + 1 if size[2] else 0
+    return int(float(size[1]) * (1024 if size[3] else 1000) ** power)
 
 
 def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -> Any:
