@@ -204,13 +204,13 @@ SELECT id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, ref_c
   authors, venue, doi, [$source] AS sources
 FROM paper ORDER BY ord
 """
-# builder order: by the citing paper's row, then the cited paper's
-# int32 from DuckDB itself (rows fit: write_dataset takes int32 rows) rather than BIGINT converted after: no 640 MB
-# of int64 arrays and int32 copy for 40M citations (the import's measured peak, elsewhere, did not change)
 KEY_SQL = {  # the keys the store finds papers by, non-empty, with each paper's row
     "id": "SELECT id AS key, r FROM rank WHERE id <> ''",
     "doi": "SELECT doi AS key, r FROM paper JOIN rank USING (id) WHERE doi <> ''",
 }
+# builder order: by the citing paper's row, then the cited paper's
+# int32 from DuckDB itself (rows fit: write_dataset takes int32 rows) rather than BIGINT converted after: no 640 MB
+# of int64 arrays and int32 copy for 40M citations (the import's measured peak, elsewhere, did not change)
 CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge"  # in edge's order
 
 
@@ -300,12 +300,11 @@ class Streamed:
         self.con.close()
 
 
-def write_pairs(con: Any, path: Path) -> None:
-    """The citations DuckDB holds (table ``edge``) as a ``.npy`` file of (citing, cited) rows, in its order, a
-    chunk at a time: what the output reads again (:func:`read_pairs`), so that DuckDB can drop the table."""
+def write_pairs(con: Any, path: Path, count: int) -> None:
+    """The ``count`` citations DuckDB holds (table ``edge``) as a ``.npy`` file of (citing, cited) rows, in its
+    order, a chunk at a time: what the output reads again (:func:`read_pairs`), so that DuckDB can drop the table."""
     from dashboard.index import npy_file
 
-    count = con.execute("SELECT count(*) FROM edge").fetchall()[0][0]
     with npy_file(path, np.dtype("<i4"), count, 2) as write:
         for b in con.sql(CITATIONS_SQL).to_arrow_reader(STREAM_ROWS):
             write(np.column_stack((_rows(b.column(0)), _rows(b.column(1)))))
@@ -380,7 +379,7 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
             stats = edges(con, reader.refs_sql)
-        write_pairs(con, tmp / EDGE_FILE)
+        write_pairs(con, tmp / EDGE_FILE, stats["citations"])  # edges() counted them
         for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
                      "TABLE ordrank", "TABLE edge"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
