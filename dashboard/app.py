@@ -32,9 +32,9 @@ from dashboard.graph.naming import about_line, file_stem, image_title
 from dashboard.graph.state import encode_query
 from dashboard.graph.view import build_subgraph, graph_json
 from dashboard.layout import make_layout
+from dashboard.resources import ASSETS
 from dashboard.store import Store
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 log = logging.getLogger(__name__)
 
 

@@ -58,6 +58,7 @@ import pyarrow.parquet as pq
 
 from dashboard import builds
 from dashboard.errors import DatasetError
+from dashboard.resources import DEFAULT_DATA
 
 FORMAT_NAME = "citemap-dataset"
 FORMAT_VERSION = 1
@@ -85,9 +86,6 @@ PAPERS_SCHEMA = pa.schema(
 )
 ADDED_COLUMNS = ("cited_by_from", "authors", "venue", "doi", "sources")  # may be missing in older folders
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
-
-
-DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"  # the preloaded default dataset
 
 
 def default_data() -> Path:
