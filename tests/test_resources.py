@@ -65,7 +65,8 @@ def test_a_built_wheel_serves_the_default_data_from_inside(tmp_path: Path) -> No
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as z:
         z.extractall(site)
-    for inside, checkout in (("assets", ROOT / "assets"), ("default_data/current", CHECKOUT_DATA / "current")):
+    for inside, checkout in (("assets", ROOT / "assets"), ("default_data/current", CHECKOUT_DATA / "current"),
+                             ("default_data/stories", CHECKOUT_DATA / "stories")):
         files = {p.relative_to(checkout) for p in checkout.rglob("*") if p.is_file()}
         assert {p.relative_to(site / "dashboard" / inside) for p in (site / "dashboard" / inside).rglob("*")
                 if p.is_file()} == files
