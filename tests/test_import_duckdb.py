@@ -148,8 +148,8 @@ def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
     python, duck = both([src])
     assert_same(python, duck)
     con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
-    openalex_duckdb.extract(con, [src])
-    fast = [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY rowid").fetchall()]
+    openalex_duckdb.extract(con, [src], tmp_path)
+    fast = [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY line").fetchall()]
     assert fast == [True, True, False, False]  # the page, the concepts
     assert openalex_duckdb.slow_rows(con) == 2
     assert con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 5
@@ -423,3 +423,38 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
             duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400 megabytes"):
         pass  # refused before any work, nothing left
     assert list(spill.iterdir()) == []
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 7, 100])
+def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   rows: int) -> None:
+    """The citations stream out of DuckDB sorted, ``rows`` at a time: ends outside the papers, self-citations and
+    repeats (also across two chunks) are counted and dropped; the file holds the rest once, by citing then cited
+    paper, as rows of the papers table."""
+    import random
+
+    ids = ["P3", "P0", "P5", "P1", "P4", "P2", "Q1", "Q2"]  # rows in this order (ord), not their names' order
+    row = {key: r for r, key in enumerate(ids)}
+    rng = random.Random(rows)
+    stated = [(rng.choice([*ids[:6], "X"]), rng.choice([*ids[:6], "Y"])) for _ in range(60)]
+    stated += [("P0", "P5")] * 3 + [("P2", "P2"), ("Q2", "P5"), ("Q1", "P5")]  # repeats; Q1, Q2: rows 6, 7 cite P5
+    paper = pa.table({"ord": list(range(0, 80, 10)), "id": ids, "doi": [None] * 8})  # noqa: F841 (DuckDB's)
+    said = pa.table({"citing": [a for a, _ in stated], "cited": [b for _, b in stated]})  # noqa: F841
+    con = duckdb_engine.connect(tmp_path)
+    con.execute("CREATE TABLE paper AS SELECT * FROM paper")
+    con.execute("CREATE TABLE ordmap AS SELECT ord, id FROM paper")
+    con.execute("CREATE TABLE keymap AS SELECT id AS key, id FROM paper")
+    con.execute("CREATE TABLE said AS SELECT * FROM said")
+    monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", rows)
+    stats = duckdb_engine.edges(con, """CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
+        FROM said s LEFT JOIN keyrank a ON s.citing = a.key LEFT JOIN keyrank b ON s.cited = b.key""",
+                                tmp_path / "edges")
+    inside = [(row[a], row[b]) for a, b in stated if a in row and b in row]
+    expected = sorted({(a, b) for a, b in inside if a != b})
+    chunks = list(duckdb_engine.read_pairs(tmp_path / "edges", 4))
+    written = [(int(a), int(b)) for citing, cited in chunks for a, b in zip(citing, cited, strict=True)]
+    assert written == expected and len(expected) > 10
+    assert stats == {"edges_seen": len(stated), "self_loops": sum(a == b for a, b in inside),
+                     "duplicate_edges": len(inside) - sum(a == b for a, b in inside) - len(expected),
+                     "edges_outside": len(stated) - len(inside), "citations": len(expected)}
+    assert stats["self_loops"] >= 1 and stats["duplicate_edges"] >= 2

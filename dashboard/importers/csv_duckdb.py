@@ -36,7 +36,7 @@ from dashboard.importers.csv_tables import (
     resolve_columns,
     swapped_hint,
 )
-from dashboard.importers.duckdb_engine import CBY, MEMORY_LIMIT, Imported, run
+from dashboard.importers.duckdb_engine import CBY, MEMORY_LIMIT, Imported, run, staged
 from dashboard.importers.fields import Where, is_gzip
 
 SAFE_ID = r"[A-Za-z0-9._~\-]{1,128}"  # common.SAFE_ID
@@ -122,7 +122,7 @@ class CsvTables:
     citations: Path | None
     mapping: dict[str, str]  # parsed --mapping (csv_tables.parse_mapping)
     macros: str = MACROS
-    drops: tuple[str, ...] = ("VIEW works", "TABLE rows", "TABLE slow", "TABLE cites")
+    drops: tuple[str, ...] = ("TABLE cites",)  # not the rows: view paper reads them
     columns: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -138,14 +138,14 @@ CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
   FROM cites c LEFT JOIN keyrank a ON c.citing = a.key LEFT JOIN keyrank b ON c.cited = b.key;
 """
 
-    def extract(self, con: Any) -> None:
+    def extract(self, con: Any, folder: Path) -> None:
         import duckdb
 
         con.create_function("py_paper_key", paper_key, ["VARCHAR"], "VARCHAR", side_effects=False)
         header, self.columns = header_of(self.papers, PAPER_COLUMNS, self.mapping, swapped_hint(self.papers,
                                                                                                self.mapping))
         try:
-            con.execute(f"CREATE TABLE rows AS {papers_sql(self.papers, header, self.columns)}")
+            staged(con, folder, "rows", papers_sql(self.papers, header, self.columns))
         except duckdb.Error as e:
             raise NotForDuckDB(str(e)) from e
         self._slow(con)
@@ -155,14 +155,14 @@ CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
 
     def _slow(self, con: Any) -> None:
         """Table ``slow``: the rows SQL did not read, read by parse_paper_row; view ``works``: every paper row."""
-        rows = con.execute("SELECT rowid, cells FROM rows WHERE NOT fast ORDER BY rowid").fetchall()
+        rows = con.execute("SELECT line, cells FROM rows WHERE NOT fast ORDER BY line").fetchall()
         out: dict[str, list[Any]] = {name: [] for name in SLOW_SCHEMA.names}
-        for rowid, cells in rows:
+        for line, cells in rows:
             try:
-                rec = parse_paper_row(cells, Where(self.papers, None, rowid), self.columns)
+                rec = parse_paper_row(cells, Where(self.papers, None, line), self.columns)
             except InputError as e:
                 raise locate_papers_error(self.papers, self.columns) or e from e
-            values = {"ord": rowid, "wid": rec.id, "title": rec.title, "year": rec.year, "posted": rec.posted,
+            values = {"ord": line, "wid": rec.id, "title": rec.title, "year": rec.year, "posted": rec.posted,
                       "arxiv": None, "doi": rec.doi, "areas": rec.areas, "cited_by": rec.cited_by,
                       "ref_count": rec.reference_count, "cby": None, "authors": rec.authors, "venue": rec.venue,
                       "tnorm": normalise_title(rec.title)}
@@ -171,7 +171,7 @@ CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
         slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
         con.execute("CREATE TABLE slow AS SELECT * FROM slow")
         con.execute("""CREATE VIEW works AS SELECT *, wid AS pid FROM (
-            SELECT CAST(rowid AS BIGINT) AS ord, id_text AS wid, title,
+            SELECT line AS ord, id_text AS wid, title,
               coalesce(year0, TRY_CAST(left(posted, 4) AS BIGINT)) AS year, posted, NULL::VARCHAR AS arxiv, doi,
               areas, TRY_CAST(cited_text AS BIGINT) AS cited_by, TRY_CAST(refs_text AS BIGINT) AS ref_count,
               NULL AS cby, authors, venue, hash(title_key(title)) AS tkey FROM rows WHERE fast

@@ -2,19 +2,20 @@
 :mod:`~dashboard.importers.csv_duckdb`, CSV tables): DuckDB in bounded memory, and the Python importers' dataset.
 
 A format's :class:`Reader` extracts its records into a view ``works`` (SQL where it reads a value exactly as the
-format's Python parser does, the parser itself for the rest); then, the same for every format:
+format's Python parser does, the parser itself for the rest; what SQL extracts is written once to a Parquet file
+in the import's folder, :func:`staged`); then, the same for every format:
 
 2. **Merge**: records that share an id or a normalised title with another record are the only ones that can
    merge; they, and only they, go through :class:`~dashboard.importers.common.DatasetBuilder` in input order.
-   Every other record is a paper as it is.
-3. **Edges** (SQL): the citations the input states, resolved through every id of every paper; self-citations
-   and duplicates counted and dropped, as the builder does; papers in order of first appearance, edges sorted
-   the same way, as rows of the papers table (no string per edge).
-4. **Output** (:class:`Streamed`): the citations leave DuckDB once, as a file of row pairs (:data:`EDGE_FILE`);
-   ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`) reading the papers from
-   DuckDB a batch at a time, then the ids and DOIs it sorts; then DuckDB is closed, and the citations are read
-   from the file a chunk at a time (the index's lists: regrouped on disk a range of owners at a time);
-   :func:`run` reads the same into memory (for tests).
+   Every other record is a paper as it is (view ``paper``: read from the file again, not copied).
+3. **Edges** (SQL, then one pass): the citations the input states, resolved through every id of every paper,
+   papers in order of first appearance, sorted the same way, as rows of the papers table (no string per edge);
+   ends outside the papers, self-citations and duplicates are counted and dropped as they stream out of DuckDB
+   into a file of row pairs (:data:`EDGE_FILE`), as the builder does.
+4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`)
+   reading the papers from DuckDB a batch at a time, then the ids and DOIs it sorts; then DuckDB is closed, and
+   the citations are read from the file a chunk at a time (the index's lists: regrouped on disk a range of
+   owners at a time); :func:`run` reads the same into memory (for tests).
 
 DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_SHARE`` of it while the output is read) and spills to a
 temporary folder beyond it.
@@ -77,6 +78,19 @@ def memory_bytes(text: str) -> int:
         raise ValueError(f"not a memory size such as 500MB or 4GB: {text!r}")
     power = "KMGT".index(size[2].upper()) + 1 if size[2] else 0
     return int(float(size[1]) * (1024 if size[3] else 1000) ** power)
+
+
+def staged(con: Any, folder: Path, name: str, sql: str, params: list[Any] | None = None) -> None:
+    """View ``name``: the rows of ``sql`` in its order (``line``: each row's place, from 0), written once to a
+    Parquet file in ``folder`` (the import's temporary folder) as DuckDB streams them.
+
+    A table of them would be held in DuckDB's memory and, past its limit, spilled to disk uncompressed and read
+    back (3M works: a 1.1 GB table against 500 MB, 8M page faults); the file is a third of that, written once
+    with no spilling, and each later query reads only the columns it names."""
+    path = str(folder / f"{name}.parquet").replace("'", "''")
+    con.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw)", params)
+    con.execute(f"CREATE VIEW {name} AS SELECT * EXCLUDE (file_row_number), file_row_number AS line "
+                f"FROM read_parquet('{path}', file_row_number = true)")
 
 
 def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -> Any:
@@ -151,7 +165,8 @@ def merge(con: Any, source: str) -> dict[str, int]:
     ord_map = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841
                         "id": pa.array([ids[k] for _, k in ord_paper], pa.string())})
     key_map = pa.table({"key": list(builder.by_id), "id": [ids[k] for k in builder.by_id.values()]})  # noqa: F841
-    con.execute("""CREATE TABLE paper AS
+    con.execute("CREATE TABLE merged AS SELECT * FROM merged")
+    con.execute("""CREATE VIEW paper AS  -- a view: the works are read from their file, not held twice
         SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi
         FROM works ANTI JOIN cand USING (ord)
         UNION ALL SELECT * FROM merged""")
@@ -167,29 +182,45 @@ def merge(con: Any, source: str) -> dict[str, int]:
 
 # -- edges -------------------------------------------------------------------------------------------------
 RANKS = """
-CREATE TABLE rank AS SELECT id, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
+CREATE TABLE rank AS SELECT id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
 CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
 CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
 """
-# sorted once here, in the builder's order (by the citing paper's row, then the cited paper's): the citations
-# table reads it in that order (preserve_insertion_order), and the index's lists a range of rows at a time
-EDGE_SQL = """CREATE TABLE edge AS
-  SELECT DISTINCT citing, cited FROM refs WHERE citing IS NOT NULL AND cited IS NOT NULL AND citing <> cited
-  ORDER BY citing, cited
-"""
+# Every stated citation (table refs), sorted once in the builder's order (by the citing paper's row, then the cited
+# paper's; an end outside the papers as -1, first): :func:`edges` counts and drops those, self-citations and
+# repeats as it writes the rest (a DISTINCT before the sort hashed all 40M of a 3M-work import, spilling, to drop
+# 1%; sorting the join as it streams, not a table, ran out of DuckDB's 500 MB)
+EDGE_SQL = "SELECT coalesce(citing, -1) AS citing, coalesce(cited, -1) AS cited FROM refs ORDER BY citing, cited"
 
 
-def edges(con: Any, refs_sql: str) -> dict[str, int]:
-    """Table ``edge``: each citation once, as the rows (``rank``) of its two papers; returns the counts.
-    ``refs_sql`` makes table ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for
-    an end outside the papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row)."""
-    for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n"), EDGE_SQL]:
+def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
+    """The citations file ``path`` (:func:`read_pairs`): each citation once, as the rows (``rank``) of its two
+    papers, in the builder's order; returns the counts. ``refs_sql`` makes table ``refs``: every citation the input
+    states, as rows (``citing``, ``cited``; null for an end outside the papers), from ``ordrank`` (a paper's
+    ``ord`` -> row) and ``keyrank`` (any id -> row)."""
+    for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n")]:
         if statement.strip():
             con.execute(statement)
-    seen, outside, self_loops = con.execute(
-        "SELECT count(*), count(*) FILTER (citing IS NULL OR cited IS NULL), count(*) FILTER (citing = cited) "
-        "FROM refs").fetchall()[0]
-    unique = con.execute("SELECT count(*) FROM edge").fetchall()[0][0]
+    seen = outside = self_loops = unique = 0
+    last = (-1, -1)  # the last citation written: a repeat of it is dropped
+    with open(path, "wb") as f:
+        for b in con.sql(EDGE_SQL).to_arrow_reader(STREAM_ROWS):
+            citing, cited = _rows(b.column(0)), _rows(b.column(1))
+            inside = (citing >= 0) & (cited >= 0)
+            kept = inside & (citing != cited)
+            seen, n_inside, n_kept = seen + len(citing), int(inside.sum()), int(kept.sum())
+            outside, self_loops = outside + len(citing) - n_inside, self_loops + n_inside - n_kept
+            if n_kept:
+                citing, cited = citing[kept], cited[kept]
+                new = np.empty(n_kept, dtype=bool)  # sorted: a repeat follows the citation it repeats
+                new[0] = (int(citing[0]), int(cited[0])) != last
+                np.not_equal(citing[1:], citing[:-1], out=new[1:])
+                new[1:] |= cited[1:] != cited[:-1]
+                last = (int(citing[-1]), int(cited[-1]))
+                pairs = np.empty((int(new.sum()), 2), dtype="<i4")
+                pairs[:, 0], pairs[:, 1] = citing[new], cited[new]
+                unique += len(pairs)
+                pairs.tofile(f)
     return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
             "edges_outside": outside, "citations": unique}
 
@@ -206,14 +237,8 @@ FROM paper ORDER BY ord
 """
 KEY_SQL = {  # the keys the store finds papers by, non-empty, with each paper's row
     "id": "SELECT id AS key, r FROM rank WHERE id <> ''",
-    "doi": "SELECT doi AS key, r FROM paper JOIN rank USING (id) WHERE doi <> ''",
+    "doi": "SELECT doi AS key, r FROM rank WHERE doi <> ''",  # not paper's join: the output's memory is small
 }
-# builder order: by the citing paper's row, then the cited paper's
-# int32 from DuckDB itself (rows fit: write_dataset takes int32 rows) rather than BIGINT converted after: no 640 MB
-# of int64 arrays and int32 copy for 40M citations (the import's measured peak, elsewhere, did not change)
-CITATIONS_SQL = "SELECT citing::INTEGER AS citing, cited::INTEGER AS cited FROM edge"  # in edge's order
-
-
 @dataclass
 class Imported:
     """What an import gives in memory: the papers table, the citations as rows of it, the summary and the
@@ -235,7 +260,7 @@ class Imported:
 
 STREAM_ROWS = 1 << 22  # rows a chunk read from DuckDB (citations, keys); citations a range of the index's lists
 READ_ROWS = 1 << 20  # citations a chunk read from the citations file (Streamed.citation_rows)
-EDGE_FILE = "edges.npy"  # the citations as (citing, cited) rows, int32, in the builder's order (Streamed.folder)
+EDGE_FILE = "edges.i4"  # the citations as (citing, cited) rows, int32 pairs, in the builder's order (Streamed.folder)
 
 
 @dataclass
@@ -300,26 +325,14 @@ class Streamed:
         self.con.close()
 
 
-def write_pairs(con: Any, path: Path, count: int) -> None:
-    """The ``count`` citations DuckDB holds (table ``edge``) as a ``.npy`` file of (citing, cited) rows, in its
-    order, a chunk at a time: what the output reads again (:func:`read_pairs`), so that DuckDB can drop the table."""
-    from dashboard.index import npy_file
-
-    with npy_file(path, np.dtype("<i4"), count, 2) as write:
-        for b in con.sql(CITATIONS_SQL).to_arrow_reader(STREAM_ROWS):
-            write(np.column_stack((_rows(b.column(0)), _rows(b.column(1)))))
-
-
 def read_pairs(path: Path, size: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """The (citing, cited) rows of a file :func:`write_pairs` wrote, ``size`` at a time (read, not mapped: the
-    pages do not stay in the process)."""
+    """The (citing, cited) rows of a citations file :func:`edges` wrote (int32 pairs), ``size`` at a time (read,
+    not mapped: the pages do not stay in the process)."""
     with open(path, "rb") as f:
-        np.lib.format.read_magic(f)
-        (count, _), _, _ = np.lib.format.read_array_header_1_0(f)
-        for start in range(0, count, size):
-            chunk = np.fromfile(f, dtype="<i4", count=2 * min(size, count - start)).reshape(-1, 2)
-            yield chunk[:, 0].copy(), chunk[:, 1].copy()
-            del chunk
+        while len(chunk := np.fromfile(f, dtype="<i4", count=2 * size)):
+            pairs = chunk.reshape(-1, 2)
+            yield pairs[:, 0].copy(), pairs[:, 1].copy()
+            del chunk, pairs
 
 
 def _rows(column: pa.Array) -> np.ndarray:
@@ -339,7 +352,7 @@ class Reader(Protocol):
     drops: tuple[str, ...]
     first: Path
 
-    def extract(self, con: Any) -> None: ...
+    def extract(self, con: Any, folder: Path) -> None: ...
 
     def info(self, outside: int) -> dict[str, Any]: ...
 
@@ -372,16 +385,15 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
         con = connect(tmp, memory_limit, reader.macros)
         steps: dict[str, float] = {}
         with _step(steps, "extract", progress):
-            reader.extract(con)
+            reader.extract(con, tmp)
         if con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 0:
             raise InputError(reader.first, "no works found" if reader.source == "OpenAlex" else "no papers found")
         with _step(steps, "merge", progress):
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
-            stats = edges(con, reader.refs_sql)
-        write_pairs(con, tmp / EDGE_FILE, stats["citations"])  # edges() counted them
+            stats = edges(con, reader.refs_sql, tmp / EDGE_FILE)
         for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
-                     "TABLE ordrank", "TABLE edge"):
+                     "TABLE ordrank"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
         con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it
         papers, with_areas, with_authors = con.execute(

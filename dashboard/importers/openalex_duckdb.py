@@ -5,7 +5,8 @@ snapshot's ``part_NNN.gz``, ``citemap fetch``'s ``works.jsonl``) and nothing is 
 dataset that :func:`dashboard.importers.openalex.build` gives, paper for paper and edge for edge, with the
 same error messages, and holds no Python object per work:
 
-1. **Extract** (SQL, streamed by DuckDB over all files): every field :func:`~openalex.parse_work` reads,
+1. **Extract** (SQL, streamed by DuckDB over all files into a Parquet file of the import's folder, read back
+   as view ``lines``): every field :func:`~openalex.parse_work` reads,
    with the same rules (whitespace collapsed, arXiv id found in the same places, DOI cleaned...) and a
    ``fast`` flag: true when each field has the plain shape that the SQL reads exactly as Python does.
    A line that is not (a wrong type, a stray space around an id, concepts instead of a primary topic,
@@ -38,6 +39,7 @@ from dashboard.importers.duckdb_engine import (
     OLD_ARXIV,
     Imported,
     run,
+    staged,
 )
 from dashboard.importers.fields import Where, open_text, source_files
 from dashboard.importers.openalex import info_for, iter_works, parse_work, referenced_works
@@ -202,12 +204,13 @@ def usable(sources: list[Path]) -> bool:
 
 
 # -- 1. extract --------------------------------------------------------------------------------------------
-def extract(con: Any, files: list[Path]) -> None:
-    """Table ``lines``: one row per line, in input order (``rowid``), its values and ``fast``."""
+def extract(con: Any, files: list[Path], folder: Path) -> None:
+    """View ``lines``: one row per line, in input order (``line``), its values and ``fast`` (a file in ``folder``:
+    :func:`~dashboard.importers.duckdb_engine.staged`)."""
     import duckdb
 
     try:
-        con.execute(f"CREATE TABLE lines AS {EXTRACT}", [[str(p) for p in files]])
+        staged(con, folder, "lines", EXTRACT, [[str(p) for p in files]])
     except (duckdb.InvalidInputException, duckdb.IOException, duckdb.ConversionException) as e:  # the input's
         raise locate_error(files, str(e)) from e
 
@@ -226,24 +229,24 @@ def locate_error(files: list[Path], detail: str) -> InputError:
 def slow_rows(con: Any) -> int:
     """Table ``slow``: the works of the lines SQL did not read, read by ``parse_work`` itself; view ``works``:
     every work (``ord``: its place in the input). Returns how many lines were read so."""
-    rows = con.execute("SELECT rowid, file, raw FROM lines WHERE NOT fast ORDER BY rowid").fetchall()
+    rows = con.execute("SELECT line, file, raw FROM lines WHERE NOT fast ORDER BY line").fetchall()
     out: dict[str, list[Any]] = {name: [] for name in SLOW_SCHEMA.names}
-    for rowid, file, raw in rows:
+    for line, file, raw in rows:
         path = Path(file)
         value = json.loads(raw)
         items = value["results"] if isinstance(value, dict) and "results" in value and "id" not in value else value
         works = list(enumerate(items)) if isinstance(items, list) else [(None, items)]
         for k, work in works:
-            where = Where(path, None, k if k is not None else rowid)
+            where = Where(path, None, k if k is not None else line)
             try:
                 rec, refs = parse_work(work, where), referenced_works(work, where)
             except InputError as e:
                 raise locate_error([path], str(e)) from e
-            _append(out, rowid * SUB + (k or 0), rec, refs)
+            _append(out, line * SUB + (k or 0), rec, refs)
     slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
     con.execute("CREATE TABLE slow AS SELECT * FROM slow")
     con.execute(f"""CREATE VIEW works AS SELECT *, coalesce(arxiv, wid) AS pid FROM (
-                      SELECT CAST(rowid AS BIGINT) * {SUB} AS ord, {", ".join(VALUES)}, tkey FROM lines WHERE fast
+                      SELECT line * {SUB} AS ord, {", ".join(VALUES)}, tkey FROM lines WHERE fast
                       UNION ALL SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)""")
     return len(rows)
 
@@ -284,14 +287,14 @@ class OpenAlexLines:
     source: str = "OpenAlex"
     macros: str = MACROS
     refs_sql: str = REFS
-    drops: tuple[str, ...] = ("VIEW works", "TABLE lines", "TABLE slow", "TABLE keynum")
+    drops: tuple[str, ...] = ("TABLE keynum",)  # not the works: view paper reads them
 
     @property
     def first(self) -> Path:
         return self.files[0]
 
-    def extract(self, con: Any) -> None:
-        extract(con, self.files)
+    def extract(self, con: Any, folder: Path) -> None:
+        extract(con, self.files, folder)
         slow_rows(con)
 
     def info(self, outside: int) -> dict[str, Any]:
