@@ -84,12 +84,14 @@ def _lists(owner: np.ndarray, other: np.ndarray, ranks: dict[str, np.ndarray]) -
     """``other`` grouped by ``owner`` (groups in owner order), each group most cited first: the CSR list.
 
     One sort of an int64 key (owner, rank of other): 8 bytes a citation, sorted in place, several times faster than
-    ``np.lexsort`` of the two (30M citations: about 1 s against 8)."""
+    ``np.lexsort`` of the two (30M citations: about 1 s against 8). Owners already in order (a citing paper's
+    references, as the citations file holds them) leave short runs to sort, which the stable sort finds: 4M
+    citations, 0.05 s against 0.27 s (in any order it is a little slower)."""
     n = len(ranks["row_rank"])
     key = owner.astype(np.int64)
     key *= n
     key += ranks["row_rank"][other]
-    key.sort()
+    key.sort(kind="stable" if bool(np.all(owner[1:] >= owner[:-1])) else "quicksort")
     if n:
         np.remainder(key, n, out=key)  # the rank of other, in list order
     return ranks["rank_rows"].take(key).astype(np.int32, copy=False)
@@ -400,6 +402,21 @@ def grouped(rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: n
     empty = np.zeros(0, np.int32)
     for _, part in spread(tables(), len(ranges), folder, OWNED):
         yield (empty, empty) if part is None else (part.column(0).to_numpy(), part.column(1).to_numpy())
+
+
+def owner_runs(rows: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The citations (``rows``: chunks of (citing, cited) rows, citing ascending) as (owner, other) chunks, each
+    every citation of a range of citing papers: what :func:`lists_of` takes, without :func:`grouped`'s pass on
+    disk. A chunk is cut before its last paper, whose citations may go on in the next chunk."""
+    owner, other = np.zeros(0, np.int32), np.zeros(0, np.int32)
+    for citing, cited in rows:
+        owner, other = np.concatenate((owner, citing)), np.concatenate((other, cited))
+        cut = int(np.searchsorted(owner, owner[-1])) if len(owner) else 0
+        if cut:
+            yield owner[:cut], other[:cut]
+            owner, other = owner[cut:], other[cut:]
+    if len(owner):
+        yield owner, other
 
 
 # Each paper's graph-node fields (NODE_FIELDS) as a JSON array followed by a comma, in row order. DuckDB writes the

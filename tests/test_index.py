@@ -242,6 +242,13 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
         assert streamed.tolist() == whole.tolist()
         with pytest.raises(ValueError, match="out of order"):
             list(index.lists_of(chunks[::-1], ranks))
+        if name == "citing":  # in citing order (as the citations file is), cut between citing papers
+            cuts = np.sort(rng.integers(0, len(src), 8))  # chunks of any size, a paper across several of them
+            runs = list(index.owner_runs([(src[a:b], dst[a:b]) for a, b in itertools.pairwise([0, *cuts, len(src)])]))
+            assert all(len(o) for o, _ in runs) and sum(len(o) for o, _ in runs) == len(src)
+            for (owner_a, _), (owner_b, _) in itertools.pairwise(runs):
+                assert owner_a.max() < owner_b.min()  # each paper's citations in one chunk
+            assert np.concatenate(list(index.lists_of(runs, ranks))).tolist() == whole.tolist()
         counts = np.bincount(owner, minlength=n)
         starts = np.concatenate([[0], np.cumsum(counts)])
         for row in (0, 7, n - 1):  # each list: the owner's citations, most cited inside the dataset first

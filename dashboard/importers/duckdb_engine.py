@@ -14,8 +14,8 @@ in the import's folder, :func:`staged`); then, the same for every format:
    into a file of row pairs (:data:`EDGE_FILE`), as the builder does.
 4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`)
    reading the papers from DuckDB a batch at a time, then the ids and DOIs it sorts; then DuckDB is closed, and
-   the citations are read from the file a chunk at a time (the index's lists: regrouped on disk a range of
-   owners at a time); :func:`run` reads the same into memory (for tests).
+   the citations are read from the file a chunk at a time (the index's lists: cut between citing papers, or
+   regrouped on disk a range of cited papers at a time); :func:`run` reads the same into memory (for tests).
 
 DuckDB runs in memory up to ``memory_limit`` (``OUTPUT_SHARE`` of it while the output is read) and spills to a
 temporary folder beyond it.
@@ -290,11 +290,14 @@ class Streamed:
     def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
         time (``counts``: each row's citations as ``owner``): what :func:`dashboard.index.lists_of` makes the
-        index's lists of. The citations file regrouped in one pass (:func:`dashboard.index.grouped`): DuckDB's
-        filtered scans of its table, one a range, read the whole table again each time (3M works: 16 scans of
-        0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
-        from dashboard.index import grouped
+        index's lists of. The citations file is in citing order: cut between citing papers
+        (:func:`dashboard.index.owner_runs`); by cited paper, regrouped in one pass (:func:`dashboard.index.grouped`):
+        DuckDB's filtered scans of its table, one a range, read the whole table again each time (3M works: 16
+        scans of 0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
+        from dashboard.index import grouped, owner_runs
 
+        if owner == "citing":  # the file is in citing order: cut between papers, not regrouped
+            return owner_runs(self.citation_rows())
         return grouped(self.citation_rows(), owner, counts, STREAM_ROWS, self.folder)
 
     def index_source(self) -> Any:
