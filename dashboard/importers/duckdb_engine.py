@@ -267,7 +267,7 @@ EDGE_FILE = "edges.i4"  # the citations as (citing, cited) rows, int32 pairs, in
 class Streamed:
     """An import held by DuckDB (:func:`streamed`): the papers read from it a batch at a time and their ids and
     DOIs sorted by it while the connection is open (:meth:`close` ends it); the citations from the file of row
-    pairs, a chunk at a time, and the citation lists regrouped from it on disk; nothing of the size of the
+    pairs, a chunk at a time (the lists of citers regrouped from it on disk); nothing of the size of the
     dataset in Python's memory but one number a paper."""
 
     con: Any
