@@ -69,6 +69,7 @@ NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, the
 UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
+SEARCH_SEGMENTS = 8  # segments the search index may keep (more: merged into one)
 SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
 SPREAD_FILES = 256  # at most, the temporary files rows are spread into (spread: open at once, within the limit)
 KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
@@ -111,8 +112,9 @@ def owner_ranges(counts: np.ndarray, size: int) -> list[tuple[int, int]]:
 
 def lists_of(chunks: Iterable[tuple[np.ndarray, np.ndarray]], ranks: dict[str, np.ndarray]) -> Iterator[np.ndarray]:
     """The CSR list (:func:`_lists`) of (owner, other) chunks that each hold every citation of a range of owners
-    (:func:`owner_ranges`), the ranges ascending and the citations in any order inside a chunk, a chunk at a time.
-    A chunk whose owners do not all follow the previous chunk's raises ``ValueError``."""
+    (:func:`grouped` by :func:`owner_ranges`, or :func:`owner_runs`), the ranges ascending and the citations in
+    any order inside a chunk, a chunk at a time. A chunk whose owners do not all follow the previous chunk's raises
+    ``ValueError``."""
     last = -1
     for owner, other in chunks:
         if len(owner):
@@ -297,20 +299,17 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
         con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
                     "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')")
         # Bulk load: words gathered in memory up to 64 MB before each write (the default, 1 MB, writes 64 times
-        # as many segments) and no merging of segments while loading (300k works: 1 s against 2.4 s). Nor after:
-        # 3M works leave 4 segments, and merging them into one ('optimize', 5 s) changed neither the results
-        # nor the time of 600 queries made of its titles' words and prefixes (1.4-1.6 s in all either way)
-        try:
+        # as many segments) and no merging of segments while loading (300k works: 1 s against 2.4 s). Nor after,
+        # up to SEARCH_SEGMENTS: 3M works leave 4, and merging them into one ('optimize', 5 s) changed neither
+        # the results nor the time of 600 queries made of its titles' words and prefixes (1.4-1.6 s in all)
+        with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option: the default, slower
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
-            small_writes = False
-        except sqlite3.OperationalError:  # an SQLite without the option: the default, many more segments
-            small_writes = True
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
         for start, titles, names in ranked:  # rowids ascending: FTS5 writes out its words when one goes back
             con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
                             zip(range(start, start + len(titles)), titles, names, strict=True))
-        if small_writes:
-            con.execute("INSERT INTO titles(titles) VALUES ('optimize')")
+        if con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0] > SEARCH_SEGMENTS:
+            con.execute("INSERT INTO titles(titles) VALUES ('optimize')")  # a query reads every segment
         con.commit()
     finally:
         con.close()

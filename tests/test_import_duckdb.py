@@ -458,3 +458,24 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
                      "duplicate_edges": len(inside) - sum(a == b for a, b in inside) - len(expected),
                      "edges_outside": len(stated) - len(inside), "citations": len(expected)}
     assert stats["self_loops"] >= 1 and stats["duplicate_edges"] >= 2
+
+
+def test_the_staged_lines_keep_the_input_order_across_row_groups(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """What SQL extracts goes to a Parquet file written by both threads in many row groups: each line's ``line``
+    is still its place in the input, and the dataset is the Python importer's."""
+    works = [work(1000 + i, f"Paper {i} on graphs", referenced_works=[f"{W}W{1000 + (i * 7) % 9000}"])
+             for i in range(9000)]
+    src = [write_jsonl(tmp_path / f"part_{k:03}.jsonl", works[k * 1500:(k + 1) * 1500]) for k in range(6)]
+    monkeypatch.setattr(duckdb_engine, "STAGED_GROUP", 100)  # DuckDB rounds it up to 2,048
+    con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
+    openalex_duckdb.extract(con, src, tmp_path)  # files read by both threads
+    groups = con.execute(f"SELECT count(DISTINCT row_group_id) FROM parquet_metadata('{tmp_path / 'lines.parquet'}')")
+    assert groups.fetchall()[0][0] >= 5
+    assert [w for (w,) in con.execute("SELECT wid FROM lines ORDER BY line").fetchall()] == \
+        [f"W{1000 + i}" for i in range(9000)]
+    con.close()
+    python, duck = both(src)
+    assert_same(python, duck)
+    assert duck[0].column("id").to_pylist()[:3] == ["W1000", "W1001", "W1002"] and duck[2]["citations"] == \
+        sum((i * 7) % 9000 != i for i in range(9000))

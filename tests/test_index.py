@@ -76,6 +76,29 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     assert found[0] == found[1] and all(found[0][:3])
 
 
+def test_a_search_index_keeps_a_few_segments_and_merges_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written with little memory for words, the index has many segments: up to SEARCH_SEGMENTS they stay as they
+    are, beyond it they are merged into one; either way every query finds the same papers."""
+    rng = random.Random(5)
+    words = ["graph", "graphs", "learning", "network", "attention", "quantum", "protein", "galaxy", "lattice"]
+    titles = [" ".join(rng.choice(words) + str(rng.randrange(300)) for _ in range(6)) for _ in range(3000)]
+    names = [f"Ada Li{i % 97}; Bo Chen" for i in range(3000)]
+    monkeypatch.setattr(index, "SEARCH_HASH_BYTES", 4096)  # words written out every few papers: many segments
+    found, segments = [], []
+    for keep in (10_000, 1):
+        monkeypatch.setattr(index, "SEARCH_SEGMENTS", keep)
+        path = tmp_path / f"keep{keep}.sqlite"
+        index.write_search_index(path, [(k, titles[k:k + 500], names[k:k + 500]) for k in range(0, 3000, 500)])
+        con = sqlite3.connect(path)
+        segments.append(con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0])
+        found.append([con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
+                      for q in ('"graph1"*', '"lattice2"', '"li9"*', '"quantum1" AND "chen"', '"g"*')])
+        con.close()
+    assert segments[0] > 1 and segments[1] == 1
+    assert found[0] == found[1] and all(found[0])
+    assert len(found[0][4]) == sum(any(w.startswith("g") for w in t.split()) for t in titles)
+
+
 def test_search_text_comes_in_rank_order_from_any_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The search index's text is read in row order, a batch at a time, and comes out in rank order a block at a
     time; ranks that are not a permutation are refused."""
@@ -255,6 +278,17 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
             got = whole[starts[row]:starts[row + 1]]
             assert sorted(got.tolist()) == sorted(other[owner == row].tolist())
             assert np.all(np.diff(ranks["row_rank"][got]) > 0)
+
+
+def test_owner_runs_keep_a_paper_across_chunks_and_empty_chunks_whole() -> None:
+    def chunk(owner: list[int], other: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        return np.array(owner, np.int32), np.array(other, np.int32)
+
+    runs = list(index.owner_runs([chunk([], []), chunk([0, 0], [1, 2]), chunk([], []), chunk([0], [3]),
+                                  chunk([0, 1], [4, 5]), chunk([1, 1], [6, 7]), chunk([2], [8])]))
+    assert [(o.tolist(), x.tolist()) for o, x in runs] == [([0, 0, 0, 0], [1, 2, 3, 4]), ([1, 1, 1], [5, 6, 7]),
+                                                           ([2], [8])]
+    assert list(index.owner_runs([chunk([], [])])) == []
 
 
 def test_a_failed_index_stops_its_search_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

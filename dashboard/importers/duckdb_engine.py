@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from dashboard.index import SortedKeys
 
 MEMORY_LIMIT = "500MB"  # DuckDB's own memory; it spills to disk beyond it
+STAGED_GROUP = 122_880  # rows a row group of a staged file (DuckDB's default)
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 OUTPUT_SHARE = 0.4  # of DuckDB's memory, while the dataset is read from it beside the index being written (200MB)
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
@@ -88,7 +89,8 @@ def staged(con: Any, folder: Path, name: str, sql: str, params: list[Any] | None
     back (3M works: a 1.1 GB table against 500 MB, 8M page faults); the file is a third of that, written once
     with no spilling, and each later query reads only the columns it names."""
     path = str(folder / f"{name}.parquet").replace("'", "''")
-    con.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw)", params)
+    con.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw, ROW_GROUP_SIZE {STAGED_GROUP})",
+                params)  # in the query's order (preserve_insertion_order: COPY keeps it), whatever the row groups
     con.execute(f"CREATE VIEW {name} AS SELECT * EXCLUDE (file_row_number), file_row_number AS line "
                 f"FROM read_parquet('{path}', file_row_number = true)")
 
@@ -133,8 +135,10 @@ def record(row: dict[str, Any]) -> PaperRecord:
 
 
 def merge(con: Any, source: str) -> dict[str, int]:
-    """Tables ``paper`` (one row per paper, in order of first appearance) and ``keymap`` (every id of every paper
-    -> the paper), merging the works that can merge exactly as DatasetBuilder does; returns the merge counts."""
+    """View ``paper`` (one row per paper, ``ord`` its order of first appearance: the works that merge with none,
+    read again from the reader's file, and table ``merged``), tables ``ordmap`` (each work's ``ord`` -> its
+    paper) and ``keymap`` (every id of every paper -> the paper), merging the works that can merge exactly as
+    DatasetBuilder does; returns the merge counts."""
     for statement in KEYS.strip().split(";\n"):
         con.execute(statement)
     cand = con.sql("SELECT ord, wid, pid, arxiv, title, year, posted, areas, cited_by, ref_count, cby, authors, "
@@ -239,6 +243,8 @@ KEY_SQL = {  # the keys the store finds papers by, non-empty, with each paper's 
     "id": "SELECT id AS key, r FROM rank WHERE id <> ''",
     "doi": "SELECT doi AS key, r FROM rank WHERE doi <> ''",  # not paper's join: the output's memory is small
 }
+
+
 @dataclass
 class Imported:
     """What an import gives in memory: the papers table, the citations as rows of it, the summary and the

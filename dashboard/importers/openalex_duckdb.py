@@ -98,7 +98,7 @@ CBY_SHAPE = rf"\[({CBY_ITEM}(,{CBY_ITEM})*)?\]"
 EXTRACT = f"""
 SELECT
   CASE WHEN fast THEN NULL ELSE filename END AS file,
-  CASE WHEN fast THEN NULL ELSE j END AS raw,
+  CASE WHEN fast THEN NULL ELSE CAST(j AS VARCHAR) END AS raw,  -- text: a JSON column is checked again when read
   fast, wid, title, year, posted, arxiv, doi, areas, cited_by, ref_count, cby, authors, venue, refnums,
   NULL::VARCHAR AS reftext,
   hash(title_key(title)) AS tkey  -- 8 bytes: equal titles, equal hashes (a collision only adds a candidate)
