@@ -170,9 +170,9 @@ def write_sorted_keys(out: Path, name: str, keys: SortedKeys) -> None:
 
 
 @contextlib.contextmanager
-def npy_file(path: Path, dtype: np.dtype, count: int, columns: int = 0) -> Iterator[Callable[[np.ndarray], None]]:
-    """A ``.npy`` file of ``count`` values (rows of ``columns`` values if set) written a chunk at a time (the
-    function it gives writes one); fewer or more raise ``ValueError``."""
+def npy_file(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.ndarray], None]]:
+    """A ``.npy`` file of ``count`` values written a chunk at a time (the function it gives writes one); fewer or
+    more raise ``ValueError``."""
     written = 0
 
     def write(chunk: np.ndarray) -> None:
@@ -181,12 +181,11 @@ def npy_file(path: Path, dtype: np.dtype, count: int, columns: int = 0) -> Itera
         written += len(chunk)
 
     with open(path, "wb") as f:
-        shape = (count, columns) if columns else (count,)
         np.lib.format.write_array_header_1_0(f, {"descr": np.lib.format.dtype_to_descr(dtype),
-                                                 "fortran_order": False, "shape": shape})
+                                                 "fortran_order": False, "shape": (count,)})
         yield write
     if written != count:
-        raise ValueError(f"{path.name}: {written} {'rows' if columns else 'values'} written, {count} expected")
+        raise ValueError(f"{path.name}: {written} values written, {count} expected")
 
 
 EdgeRows = tuple[np.ndarray, np.ndarray]  # citing and cited papers of each citation, as rows of the papers table
