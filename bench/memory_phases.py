@@ -121,7 +121,7 @@ def instrument_write(generator: ModuleType) -> Phases:
     phases.wrap(index, "write_index_from")
     phases.wrap(index, "tables_source", "index: citation counts and ranks")
     phases.wrap(index, "write_sorted_keys", "index: sorted ids, DOIs (each)")
-    phases.wrap(index, "field_arrays", "index: years, areas")
+    phases.wrap(index.FieldArrays, "arrays", "index: years, areas")
     phases.wrap(index, "write_list", "index: references and citers lists")
     phases.wrap(index, "_lists", "index: _lists (references, then citers)")
     phases.wrap(index, "sorted_keys", "index: sorted_keys in memory (ids, DOIs)")

@@ -68,12 +68,12 @@ NODE_COLUMNS = ("id", "title", "year", "areas", "cited_by", "authors")  # the pa
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
-SEARCH_HASH_BYTES = 64 * 2**20  # words the search index gathers in memory before writing them
+SEARCH_HASH_BYTES = 32 * 2**20  # words the search index gathers in memory before writing them (3M works: 7 segments)
 SEARCH_SEGMENTS = 8  # segments the search index may keep (more: merged into one)
-SEARCH_BATCH = 100_000  # papers whose titles and names are Python strings at a time while the search index is written
+SEARCH_BATCH = 25_000  # papers whose titles and names are Python strings at a time while the search index is written
 SPREAD_FILES = 256  # at most, the temporary files rows are spread into (spread: open at once, within the limit)
 KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
-BATCH = 500_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
+BATCH = 100_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
@@ -177,7 +177,7 @@ def npy_file(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.n
 
     def write(chunk: np.ndarray) -> None:
         nonlocal written
-        f.write(np.ascontiguousarray(chunk, dtype=dtype).tobytes())
+        f.write(np.ascontiguousarray(chunk, dtype=dtype).data)  # not tobytes(): a copy
         written += len(chunk)
 
     with open(path, "wb") as f:
@@ -224,25 +224,48 @@ def ranks_of(in_cited: np.ndarray, in_refs: np.ndarray) -> dict[str, np.ndarray]
     return {"in_cited": in_cited, "in_refs": in_refs, "rank_rows": rank_rows, "row_rank": row_rank}
 
 
-def field_arrays(n: int, years: pa.Array, areas: pa.Array) -> tuple[dict[str, np.ndarray], list[str]]:
-    """The index arrays of the papers' years and areas (codes), and the area names the codes point to."""
-    year = years.to_numpy(zero_copy_only=False)
-    year = np.where(np.isnan(year.astype(np.float64)), -1, np.nan_to_num(year.astype(np.float64))).astype(np.int16)
-    flat = pc.list_flatten(areas)
-    lengths = pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False).astype(np.int64)
-    area_counts = pc.value_counts(flat).to_pylist() if len(flat) else []
-    names = [d["values"] for d in sorted(area_counts, key=lambda d: (-d["counts"], d["values"]))]
-    if (lengths == 0).any():
-        names.append(UNKNOWN_AREA)
-    codes = pc.index_in(flat, value_set=pa.array(names, pa.string())).to_numpy(zero_copy_only=False)
-    area_offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=area_offsets[1:])
-    area_codes = codes.astype(np.int16)
-    primary = np.full(n, names.index(UNKNOWN_AREA) if UNKNOWN_AREA in names else -1, dtype=np.int16)
-    has = lengths > 0
-    primary[has] = area_codes[area_offsets[:-1][has]]
-    arrays = {"year": year, "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary}
-    return arrays, names
+class FieldArrays:
+    """The index arrays of the papers' years and areas (codes), and the area names the codes point to, made from the
+    papers a batch at a time (:meth:`add`, then :meth:`arrays`): what they hold is one number a paper and one an
+    area of a paper (3M works: 40 MB), not the two columns (0.1 GB, and as much again while they were coded)."""
+
+    def __init__(self) -> None:
+        self.years: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
+        self.codes: list[np.ndarray] = []  # each area as the order its name came in (``seen``), until all are in
+        self.seen: dict[str, int] = {}
+
+    def add(self, years: pa.Array, areas: pa.Array) -> None:
+        """The next papers' years and areas."""
+        year = years.to_numpy(zero_copy_only=False).astype(np.float64)
+        self.years.append(np.where(np.isnan(year), -1, np.nan_to_num(year)).astype(np.int16))
+        self.lengths.append(pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False)
+                            .astype(np.int64))
+        flat = pc.dictionary_encode(pc.list_flatten(areas))
+        first = np.array([self.seen.setdefault(name, len(self.seen)) for name in flat.dictionary.to_pylist()],
+                         dtype=np.int32)
+        self.codes.append(first[flat.indices.to_numpy(zero_copy_only=False)] if len(first) else
+                          np.zeros(0, np.int32))
+
+    def arrays(self) -> tuple[dict[str, np.ndarray], list[str]]:
+        """The arrays (``year``, ``area_offsets``, ``area_codes``, ``primary_area``) and the area names, most
+        papers first (ties by name), then "unknown" if a paper has no area."""
+        year, lengths, first = (np.concatenate(parts) if parts else np.zeros(0, kind) for parts, kind in
+                                ((self.years, np.int16), (self.lengths, np.int64), (self.codes, np.int32)))
+        counts = np.bincount(first, minlength=len(self.seen))
+        names = sorted(self.seen, key=lambda name: (-int(counts[self.seen[name]]), name))
+        code = np.zeros(len(names), dtype=np.int16)  # a name's first-seen order -> its place in names
+        code[[self.seen[name] for name in names]] = np.arange(len(names))
+        if (lengths == 0).any():
+            names.append(UNKNOWN_AREA)
+        n = len(year)
+        area_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=area_offsets[1:])
+        area_codes = code[first]
+        primary = np.full(n, names.index(UNKNOWN_AREA) if UNKNOWN_AREA in names else -1, dtype=np.int16)
+        has = lengths > 0
+        primary[has] = area_codes[area_offsets[:-1][has]]
+        return {"year": year, "area_offsets": area_offsets, "area_codes": area_codes, "primary_area": primary}, names
 
 
 @dataclass
@@ -297,10 +320,11 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
         con.execute("PRAGMA synchronous=OFF")
         con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
                     "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')")
-        # Bulk load: words gathered in memory up to 64 MB before each write (the default, 1 MB, writes 64 times
+        # Bulk load: words gathered in memory up to 32 MB before each write (the default, 1 MB, writes 32 times
         # as many segments) and no merging of segments while loading (300k works: 1 s against 2.4 s). Nor after,
-        # up to SEARCH_SEGMENTS: 3M works leave 4, and merging them into one ('optimize', 5 s) changed neither
-        # the results nor the time of 600 queries made of its titles' words and prefixes (1.4-1.6 s in all)
+        # up to SEARCH_SEGMENTS: merging 3M works' segments into one ('optimize', 5 s) changed neither the results
+        # nor the time of 600 queries made of its titles' words and prefixes (1.4-1.6 s in all; 4 segments, from
+        # 64 MB, which took 0.04 GB more than 32 MB's 7, with the same rows and times for 18 prefix queries)
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option: the default, slower
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
@@ -491,8 +515,13 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     n, ranks = source.n, source.ranks
     for name, arr in ranks.items():  # row_rank: what the search index reads, with papers.arrow
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
-    keys = _write_papers(out / "papers.arrow", source.batches(),
-                         ("year", "areas") if source.sorted_keys else ("id", "doi", "year", "areas"))
+    fields = FieldArrays()
+    keys = _write_papers(out / "papers.arrow", source.batches(), () if source.sorted_keys else ("id", "doi"), fields)
+    arrays, names = fields.arrays()
+    del fields
+    for name, arr in arrays.items():
+        np.save(out / f"{name}.npy", arr, allow_pickle=False)
+    del arrays
     # a big dataset's search index is written by a child process while this one writes the rest
     child = search_child(Path(folder)) if n >= PARALLEL_SEARCH else None
     try:
@@ -502,11 +531,6 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
         if source.done:  # nothing more is read from the source but its citations
             source.done()
         build_id = build_id if isinstance(build_id, str) else build_id()
-        arrays, names = field_arrays(n, *(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)
-                                          for name in ("year", "areas")))
-        for name, arr in arrays.items():
-            np.save(out / f"{name}.npy", np.ascontiguousarray(arr), allow_pickle=False)
-        del arrays
         pa.default_memory_pool().release_unused()  # Arrow's allocator kept what the keys took (3M works: 0.4 GB)
         for offsets_name, list_name, counts, lists in (("ref_offsets", "ref_targets", "in_refs", source.references),
                                                        ("cit_offsets", "cit_sources", "in_cited", source.citers)):
@@ -531,13 +555,15 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     return build_id
 
 
-def _write_papers(path: Path, batches: Iterable[pa.RecordBatch], kept: Sequence[str]) -> dict[str, list[pa.Array]]:
-    """``papers.arrow`` from the papers a batch at a time; returns the columns ``kept`` (in a function: the last
-    batch is not held after, 500k papers: 0.1 GB)."""
+def _write_papers(path: Path, batches: Iterable[pa.RecordBatch], kept: Sequence[str], fields: FieldArrays
+                  ) -> dict[str, list[pa.Array]]:
+    """``papers.arrow`` from the papers a batch at a time, their years and areas given to ``fields``; returns the
+    columns ``kept`` (in a function: the last batch is not held after)."""
     keys: dict[str, list[pa.Array]] = {name: [] for name in kept}
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, PAPERS_SCHEMA) as w:
         for batch in batches:
             w.write_batch(batch)
+            fields.add(batch.column("year"), batch.column("areas"))
             for name, parts in keys.items():  # copied: a column of a batch DuckDB exported holds the whole batch
                 parts.append(_copied(batch.column(name)))
     return keys

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -394,9 +395,11 @@ def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Pat
     assert "not a memory size" in capsys.readouterr().err
 
 
-def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(tmp_path: Path) -> None:
-    """``--memory`` sizes in bytes (KB 1000, KiB 1024); while the dataset is read, DuckDB has its output share of
-    the memory given, so that a larger ``--memory`` helps there too (what running out of it says)."""
+def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--memory`` sizes in bytes (KB 1000, KiB 1024); DuckDB has all of it while it extracts, its link share while
+    it merges and links, its output share while the dataset is read, so that a larger ``--memory`` helps in every
+    step (what running out of it says)."""
     assert duckdb_engine.memory_bytes("500MB") == 500_000_000
     assert duckdb_engine.memory_bytes(" 1.5GiB") == 3 * 2**29
     assert duckdb_engine.memory_bytes("64kb") == 64_000
@@ -410,13 +413,33 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
 
     reader = openalex_duckdb.OpenAlexLines(openalex_duckdb.source_files([src]))
     setting = "SELECT current_setting('memory_limit')"
-    for given, output in (("1GB", 400_000_000), ("500MB", 200_000_000)):
-        want = duckdb.connect()
-        want.execute(f"SET memory_limit = '{output}B'")  # DuckDB's own text for that many bytes
+    seen: list[tuple[str, str]] = []
+
+    def spying(step: str, run: Callable[..., Any]) -> Callable[..., Any]:
+        def spy(con: Any, *args: Any) -> Any:
+            seen.append((step, con.execute(setting).fetchall()[0][0]))
+            return run(con, *args)
+        return spy
+
+    monkeypatch.setattr(reader, "extract", spying("extract", reader.extract))
+    for step in ("merge", "edges"):
+        monkeypatch.setattr(duckdb_engine, step, spying(step, getattr(duckdb_engine, step)))
+
+    def text(size: int) -> str:  # DuckDB's own text for that many bytes
+        con = duckdb.connect()
+        con.execute(f"SET memory_limit = '{size}B'")
+        try:
+            return con.execute(setting).fetchall()[0][0]
+        finally:
+            con.close()
+
+    for given, whole, link, output in (("1GB", 10**9, 600_000_000, 400_000_000),
+                                       ("500MB", 500_000_000, 300_000_000, 200_000_000)):
+        seen.clear()
         with duckdb_engine.streamed(reader, progress=False, workdir=tmp_path, memory_limit=given) as imported:
-            assert imported.con.execute(setting).fetchall() == want.execute(setting).fetchall()
+            assert imported.con.execute(setting).fetchall()[0][0] == text(output)
             assert imported.summary["papers"] == 29 and imported.summary["citations"] == 28
-        want.close()
+        assert seen == [("extract", text(whole)), ("merge", text(link)), ("edges", text(link))]
     spill = tmp_path / "spill"
     spill.mkdir()
     with pytest.raises(ValueError, match="not a memory size"), \

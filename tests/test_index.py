@@ -76,6 +76,32 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     assert found[0] == found[1] and all(found[0][:3])
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_year_and_area_arrays_from_batches_are_those_of_the_whole(seed: int) -> None:
+    """Areas coded a batch at a time, names first seen in any batch: the codes are the places of the names sorted
+    by papers (most first, ties by name), "unknown" last when a paper has none; years -1 where unknown."""
+    rng = random.Random(seed)
+    pool = ["ba", "ab", "c", "d", "Élan", "e"]
+    areas = [rng.choice([None, [], *[[x] for x in pool], rng.sample(pool, 2), rng.sample(pool, 3)]) for _ in range(300)]
+    if seed == 0:  # ties: "ab", "ba" and "c" in 2 papers each, "d", "e" and "Élan" in 1, seen in another order
+        areas = [[], ["e"], ["c", "ba"], None, ["Élan"], ["ab", "c"], ["d"], ["ba"], ["ab"], *[[]] * 291]
+    years = [rng.choice([None, 1999, 2020, 2024]) for _ in range(300)]
+    fields = index.FieldArrays()
+    cuts = sorted({0, 300, *rng.sample(range(1, 300), rng.randint(0, 12))})
+    for lo, hi in itertools.pairwise(cuts):
+        fields.add(pa.array(years[lo:hi], pa.int16()), pa.array(areas[lo:hi], pa.list_(pa.string())))
+    arrays, names = fields.arrays()
+    count = {x: sum(x in (a or []) for a in areas) for x in pool}
+    want = sorted((x for x in pool if count[x]), key=lambda x: (-count[x], x))
+    want += [index.UNKNOWN_AREA] if any(not a for a in areas) else []
+    assert names == want
+    flat = [names.index(x) for a in areas for x in a or []]
+    assert arrays["area_codes"].tolist() == flat and arrays["area_codes"].dtype == np.int16
+    assert arrays["area_offsets"].tolist() == [0, *itertools.accumulate(len(a or []) for a in areas)]
+    assert arrays["primary_area"].tolist() == [names.index(a[0] if a else index.UNKNOWN_AREA) for a in areas]
+    assert arrays["year"].tolist() == [-1 if y is None else y for y in years]
+
+
 def test_a_search_index_keeps_a_few_segments_and_merges_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Written with little memory for words, the index has many segments: up to SEARCH_SEGMENTS they stay as they
     are, beyond it they are merged into one; either way every query finds the same papers."""
