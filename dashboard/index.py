@@ -378,6 +378,7 @@ def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: 
     (``None`` for a bucket no row is in). Memory holds one table and one bucket at a time, not all the rows.
     The files are in a temporary folder under ``folder``, removed after; keep ``buckets`` within the limit of
     open files (:data:`SPREAD_FILES`)."""
+    small = np.uint8 if buckets <= 1 << 8 else np.uint16 if buckets <= 1 << 16 else np.int64
     tmp = Path(tempfile.mkdtemp(prefix="spread-", dir=folder))
     try:
         with contextlib.ExitStack() as stack:
@@ -385,8 +386,10 @@ def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: 
             for which, table in tables:
                 if len(which) and (int(which.min()) < 0 or int(which.max()) >= buckets):
                     raise ValueError(f"a row's bucket is outside 0..{buckets - 1}")
-                order = np.argsort(which, kind="stable")
-                cuts = np.searchsorted(which[order], np.arange(buckets + 1))
+                which = which.astype(small, copy=False)
+                order = np.argsort(which, kind="stable")  # of 8 or 16 bits: a radix sort (1M rows: 3 ms, not 30)
+                cuts = np.zeros(buckets + 1, dtype=np.int64)
+                np.cumsum(np.bincount(which, minlength=buckets), out=cuts[1:])
                 for k in np.flatnonzero(np.diff(cuts)):
                     if k not in writers:
                         writers[k] = stack.enter_context(pa.ipc.new_stream(str(tmp / f"{k}.arrow"), schema))
@@ -416,15 +419,18 @@ def grouped(rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: n
     ``counts``, each row's citations as owner, at most ``size`` a range), the ranges ascending: what
     :func:`lists_of` takes. One pass spreads them on disk (:func:`spread`, in ``folder``); ranges grow past
     ``size`` so that there are at most :data:`SPREAD_FILES`."""
-    total = int(np.sum(counts, dtype=np.int64))
+    total, n = int(np.sum(counts, dtype=np.int64)), len(counts)
     ranges = owner_ranges(counts, max(size, -(-2 * total // SPREAD_FILES)))  # a range and the next: > size
-    starts = np.array([lo for lo, _ in ranges], dtype=np.int64)
+    range_of = np.repeat(np.arange(len(ranges), dtype=np.uint16 if len(ranges) <= 1 << 16 else np.int64),
+                         [hi - lo for lo, hi in ranges])  # each row's range
     flip = {"citing": False, "cited": True}[owner]
 
     def tables() -> Iterator[tuple[np.ndarray, pa.Table]]:
         for citing, cited in rows:
             own, other = (cited, citing) if flip else (citing, cited)
-            yield np.searchsorted(starts, own, side="right") - 1, pa.table([own, other], schema=OWNED)
+            if len(own) and (int(own.min()) < 0 or int(own.max()) >= n):
+                raise ValueError(f"a citation's row is outside the papers (0..{n - 1})")
+            yield range_of[own], pa.table([own, other], schema=OWNED)
 
     empty = np.zeros(0, np.int32)
     for _, part in spread(tables(), len(ranges), folder, OWNED):

@@ -291,6 +291,11 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
         assert streamed.tolist() == whole.tolist()
         with pytest.raises(ValueError, match="out of order"):
             list(index.lists_of(chunks[::-1], ranks))
+        for bad in (-1, n):  # a row that is no paper's: refused, nothing left on disk
+            with pytest.raises(ValueError, match="outside the papers"):
+                list(index.grouped([*rows, (np.array([bad], np.int32), np.array([bad], np.int32))], name, counts,
+                                   size, tmp_path))
+            assert list(tmp_path.iterdir()) == []
         if name == "citing":  # in citing order (as the citations file is), cut between citing papers
             cuts = np.sort(rng.integers(0, len(src), 8))  # chunks of any size, a paper across several of them
             runs = list(index.owner_runs([(src[a:b], dst[a:b]) for a, b in itertools.pairwise([0, *cuts, len(src)])]))
