@@ -4,7 +4,7 @@ Written by :func:`write_index_from` into ``<dataset>/index/`` (importers call it
 ``dataset.write_dataset`` or ``dataset.write_streamed``) from a :class:`Source`: the papers a batch at a time and
 the citation lists a chunk at a time, so that a snapshot-scale import never holds the dataset in memory. Every
 array is a ``.npy`` file opened with ``mmap_mode="r"``, so that start-up costs milliseconds and gunicorn workers
-share the pages. The two Arrow files hold one chunk per batch of ``BATCH`` papers; the store reads them where
+share the pages. The two Arrow files hold one chunk per batch of about ``BATCH`` papers; the store reads them where
 they are mapped (:func:`column`, :func:`take`), never joined into memory.
 
 =========================  ===========  ====================================================
@@ -73,7 +73,7 @@ SEARCH_SEGMENTS = 8  # segments the search index may keep (more: merged into one
 SEARCH_BATCH = 25_000  # papers whose titles and names are Python strings at a time while the search index is written
 SPREAD_FILES = 256  # at most, the temporary files rows are spread into (spread: open at once, within the limit)
 KEY_BLOCK = 1 << 18  # keys padded to a fixed width at a time
-BATCH = 100_000  # papers a batch while the index is written: one chunk of papers.arrow and nodes.arrow
+BATCH = 100_000  # papers (about: Streamed.papers) a batch of the index: a chunk of papers.arrow and nodes.arrow
 ARRAYS = (
     "year", "in_cited", "in_refs", "rank_rows", "row_rank",
     "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",

@@ -154,7 +154,8 @@ CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
         self._citations(con)
 
     def _slow(self, con: Any) -> None:
-        """Table ``slow``: the rows SQL did not read, read by parse_paper_row; view ``works``: every paper row."""
+        """Table ``slow``: the rows SQL did not read, read by parse_paper_row; view ``works``: every paper row,
+        those SQL read (``works_bulk``, in the file's order) and the others (``works_rest``)."""
         rows = con.execute("SELECT line, cells FROM rows WHERE NOT fast ORDER BY line").fetchall()
         out: dict[str, list[Any]] = {name: [] for name in SLOW_SCHEMA.names}
         for line, cells in rows:
@@ -170,12 +171,15 @@ CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
                 out[name].append(value)
         slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
         con.execute("CREATE TABLE slow AS SELECT * FROM slow")
-        con.execute("""CREATE VIEW works AS SELECT *, wid AS pid FROM (
+        con.execute("""CREATE VIEW works_bulk AS SELECT *, wid AS pid FROM (
             SELECT line AS ord, id_text AS wid, title,
               coalesce(year0, TRY_CAST(left(posted, 4) AS BIGINT)) AS year, posted, NULL::VARCHAR AS arxiv, doi,
               areas, TRY_CAST(cited_text AS BIGINT) AS cited_by, TRY_CAST(refs_text AS BIGINT) AS ref_count,
-              NULL AS cby, authors, venue, hash(title_key(title)) AS tkey FROM rows WHERE fast
-            UNION ALL SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)""")
+              NULL::STRUCT(year BIGINT, count BIGINT)[] AS cby, authors, venue, hash(title_key(title)) AS tkey
+            FROM rows WHERE fast)""")
+        con.execute("CREATE VIEW works_rest AS SELECT *, wid AS pid FROM (SELECT * EXCLUDE (tnorm), hash(tnorm) "
+                    "FROM slow)")
+        con.execute("CREATE VIEW works AS SELECT * FROM works_bulk UNION ALL SELECT * FROM works_rest")
 
     def _citations(self, con: Any) -> None:
         """Table ``cites``: the citations rows as paper keys (an empty cell: the Python importer's error)."""

@@ -228,7 +228,8 @@ def locate_error(files: list[Path], detail: str) -> InputError:
 
 def slow_rows(con: Any) -> int:
     """Table ``slow``: the works of the lines SQL did not read, read by ``parse_work`` itself; view ``works``:
-    every work (``ord``: its place in the input). Returns how many lines were read so."""
+    every work (``ord``: its place in the input), those SQL read (``works_bulk``, in input order) and the others
+    (``works_rest``). Returns how many lines were read so."""
     rows = con.execute("SELECT line, file, raw FROM lines WHERE NOT fast ORDER BY line").fetchall()
     out: dict[str, list[Any]] = {name: [] for name in SLOW_SCHEMA.names}
     for line, file, raw in rows:
@@ -245,9 +246,11 @@ def slow_rows(con: Any) -> int:
             _append(out, line * SUB + (k or 0), rec, refs)
     slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
     con.execute("CREATE TABLE slow AS SELECT * FROM slow")
-    con.execute(f"""CREATE VIEW works AS SELECT *, coalesce(arxiv, wid) AS pid FROM (
-                      SELECT line * {SUB} AS ord, {", ".join(VALUES)}, tkey FROM lines WHERE fast
-                      UNION ALL SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)""")
+    con.execute(f"""CREATE VIEW works_bulk AS SELECT *, coalesce(arxiv, wid) AS pid FROM (
+                      SELECT line * {SUB} AS ord, {", ".join(VALUES)}, tkey FROM lines WHERE fast)""")
+    con.execute("""CREATE VIEW works_rest AS SELECT *, coalesce(arxiv, wid) AS pid FROM (
+                      SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)""")
+    con.execute("CREATE VIEW works AS SELECT * FROM works_bulk UNION ALL SELECT * FROM works_rest")
     return len(rows)
 
 
