@@ -484,9 +484,9 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
 @pytest.mark.parametrize("rows", [1, 2, 3, 7, 100])
 def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    rows: int) -> None:
-    """The citations stream out of DuckDB sorted, ``rows`` at a time: ends outside the papers, self-citations and
-    repeats (also across two chunks) are counted and dropped; the file holds the rest once, by citing then cited
-    paper, as rows of the papers table."""
+    """The citations stream out of DuckDB ``rows`` at a time, in any order, and are sorted a range of citing papers
+    at a time: ends outside the papers, self-citations and repeats (also across chunks) are counted and dropped;
+    the file holds the rest once, by citing then cited paper, as rows of the papers table."""
     import random
 
     ids = ["P3", "P0", "P5", "P1", "P4", "P2", "Q1", "Q2"]  # rows in this order (ord), not their names' order
@@ -502,7 +502,8 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
     con.execute("CREATE TABLE keymap AS SELECT id AS key, id FROM paper")
     con.execute("CREATE TABLE said AS SELECT * FROM said")
     monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", rows)
-    stats = duckdb_engine.edges(con, """CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
+    monkeypatch.setattr(duckdb_engine, "EDGE_RANGE", max(1, rows // 3))  # 1 paper a range (of 8) ... all in one
+    stats = duckdb_engine.edges(con, """CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
         FROM said s LEFT JOIN keyrank a ON s.citing = a.key LEFT JOIN keyrank b ON s.cited = b.key""",
                                 tmp_path / "edges")
     inside = [(row[a], row[b]) for a, b in stated if a in row and b in row]
@@ -514,6 +515,7 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
                      "duplicate_edges": len(inside) - sum(a == b for a, b in inside) - len(expected),
                      "edges_outside": len(stated) - len(inside), "citations": len(expected)}
     assert stats["self_loops"] >= 1 and stats["duplicate_edges"] >= 2
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("spread-")] == []  # the ranges' files: gone
 
 
 def test_the_staged_lines_keep_the_input_order_across_row_groups(tmp_path: Path,

@@ -134,7 +134,7 @@ class CsvTables:
         return self.papers
 
     refs_sql: str = """
-CREATE TABLE refs AS SELECT a.r AS citing, b.r AS cited
+CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
   FROM cites c LEFT JOIN keyrank a ON c.citing = a.key LEFT JOIN keyrank b ON c.cited = b.key;
 """
 

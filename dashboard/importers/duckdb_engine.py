@@ -9,10 +9,11 @@ format:
 2. **Merge**: records that share an id or a normalised title with another record are the only ones that can
    merge; they, and only they, go through :class:`~dashboard.importers.common.DatasetBuilder` in input order.
    Every other record is a paper as it is (view ``paper``: read from the file again, not copied).
-3. **Edges** (SQL, then one pass): the citations the input states, resolved through every id of every paper,
-   papers in order of first appearance, sorted the same way, as rows of the papers table (no string per edge);
-   ends outside the papers, self-citations and duplicates are counted and dropped as they stream out of DuckDB
-   into a file of row pairs (:data:`EDGE_FILE`), as the builder does.
+3. **Edges** (SQL, then numpy): the citations the input states, resolved through every id of every paper, as
+   rows of the papers table (papers in order of first appearance; no string per edge); ends outside the papers
+   and self-citations are counted and dropped as they stream out of DuckDB, the rest spread on disk a range of
+   citing papers at a time, each range sorted and its repeats dropped into a file of row pairs
+   (:data:`EDGE_FILE`), as the builder does.
 4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`)
    reading the papers from DuckDB a batch at a time (the bulk as the file holds them, the few others sorted and
    put in their places: :func:`in_order`), then the ids and DOIs it sorts; then DuckDB is closed, and
@@ -195,41 +196,59 @@ CREATE TABLE rank AS SELECT id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 A
 CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
 CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
 """
-# Every stated citation (table refs), sorted once in the builder's order (by the citing paper's row, then the cited
-# paper's; an end outside the papers as -1, first): :func:`edges` counts and drops those, self-citations and
-# repeats as it writes the rest (a DISTINCT before the sort hashed all 40M of a 3M-work import, spilling, to drop
-# 1%; sorting the join as it streams, not a table, ran out of DuckDB's 500 MB)
-EDGE_SQL = "SELECT coalesce(citing, -1) AS citing, coalesce(cited, -1) AS cited FROM refs ORDER BY citing, cited"
+# Every stated citation (view refs, an end outside the papers as -1) as it streams out of DuckDB: :func:`edges` counts
+# and drops those ends and self-citations, spreads the rest on disk a range of citing papers a file, and sorts each
+# range (a table of all 40M of a 3M-work import, sorted by DuckDB in its memory, took 5 s to write and 3 s to sort,
+# spilling; a DISTINCT before that hashed them all to drop 1%)
+EDGE_SQL = "SELECT coalesce(citing, -1) AS citing, coalesce(cited, -1) AS cited FROM refs"
+EDGE_RANGE = 100_000  # citing papers a range of the citations sorted at a time (3M works: 30 of about 1.3M)
+PAIRS = pa.schema([("citing", pa.int32()), ("cited", pa.int32())])
 
 
 def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     """The citations file ``path`` (:func:`read_pairs`): each citation once, as the rows (``rank``) of its two
-    papers, in the builder's order; returns the counts. ``refs_sql`` makes table ``refs``: every citation the input
-    states, as rows (``citing``, ``cited``; null for an end outside the papers), from ``ordrank`` (a paper's
-    ``ord`` -> row) and ``keyrank`` (any id -> row)."""
+    papers, in the builder's order (by citing paper, then cited paper); returns the counts. ``refs_sql`` makes view
+    ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for an end outside the
+    papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row). The ranges are spread in
+    a temporary folder beside ``path`` (:func:`dashboard.index.spread`)."""
+    from dashboard.index import SPREAD_FILES, spread
+
     for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n")]:
         if statement.strip():
             con.execute(statement)
-    seen = outside = self_loops = unique = 0
-    last = (-1, -1)  # the last citation written: a repeat of it is dropped
-    with open(path, "wb") as f:
+    n = con.execute("SELECT count(*) FROM rank").fetchall()[0][0]
+    per = max(1, -(-n // min(SPREAD_FILES, max(1, -(-n // EDGE_RANGE)))))  # citing papers a range
+    counts = {"seen": 0, "outside": 0, "self_loops": 0}
+
+    def inside() -> Iterator[tuple[np.ndarray, pa.Table]]:  # the citations between two papers, each to its range
         for b in con.sql(EDGE_SQL).to_arrow_reader(STREAM_ROWS):
             citing, cited = _rows(b.column(0)), _rows(b.column(1))
-            inside = (citing >= 0) & (cited >= 0)
-            kept = inside & (citing != cited)
-            seen, n_inside, n_kept = seen + len(citing), int(inside.sum()), int(kept.sum())
-            outside, self_loops = outside + len(citing) - n_inside, self_loops + n_inside - n_kept
-            if n_kept:
-                citing, cited = citing[kept], cited[kept]
-                new = np.empty(n_kept, dtype=bool)  # sorted: a repeat follows the citation it repeats
-                new[0] = (int(citing[0]), int(cited[0])) != last
-                np.not_equal(citing[1:], citing[:-1], out=new[1:])
-                new[1:] |= cited[1:] != cited[:-1]
-                last = (int(citing[-1]), int(cited[-1]))
-                pairs = np.empty((int(new.sum()), 2), dtype="<i4")
-                pairs[:, 0], pairs[:, 1] = citing[new], cited[new]
-                unique += len(pairs)
-                pairs.tofile(f)
+            both = (citing >= 0) & (cited >= 0)
+            kept = both & (citing != cited)
+            n_both, n_kept = int(both.sum()), int(kept.sum())
+            counts["seen"] += len(citing)
+            counts["outside"] += len(citing) - n_both
+            counts["self_loops"] += n_both - n_kept
+            citing, cited = citing[kept], cited[kept]
+            yield citing // per, pa.table([citing, cited], schema=PAIRS)
+
+    unique = 0
+    with open(path, "wb") as f:
+        for _, part in spread(inside(), max(1, -(-n // per)), path.parent, PAIRS):
+            if part is None:
+                continue
+            key = part.column(0).to_numpy().astype(np.int64) * max(n, 1)
+            key += part.column(1).to_numpy()
+            key.sort()  # by citing, then cited paper: a repeat follows the citation it repeats
+            new = np.empty(len(key), dtype=bool)
+            new[:1] = True
+            np.not_equal(key[1:], key[:-1], out=new[1:])
+            key = key[new]
+            pairs = np.empty((len(key), 2), dtype="<i4")
+            pairs[:, 0], pairs[:, 1] = np.divmod(key, max(n, 1))
+            unique += len(pairs)
+            pairs.tofile(f)
+    seen, outside, self_loops = counts["seen"], counts["outside"], counts["self_loops"]
     return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
             "edges_outside": outside, "citations": unique}
 
@@ -459,7 +478,7 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
             stats = edges(con, reader.refs_sql, tmp / EDGE_FILE)
-        for done in (*reader.drops, "TABLE refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
+        for done in (*reader.drops, "VIEW refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
                      "TABLE ordrank"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
         con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it

@@ -273,7 +273,7 @@ def _append(out: dict[str, list[Any]], ord_: int, rec: PaperRecord, refs: list[s
 REFS = f"""
 CREATE TABLE keynum AS SELECT CAST(substr(key, 2) AS BIGINT) AS num, r FROM keyrank
   WHERE regexp_full_match(key, '{W_NUMBER}');
-CREATE TABLE refs AS  -- each work's row joined before its references are unnested: 3M rows joined, not 40M
+CREATE VIEW refs AS  -- each work's row joined before its references are unnested: 3M rows joined, not 40M
   SELECT x.citing, k.r AS cited FROM (SELECT o.r AS citing, unnest(w.refnums) AS ref FROM works w JOIN ordrank o
                                      USING (ord) WHERE w.refnums IS NOT NULL) x LEFT JOIN keynum k ON x.ref = k.num
   UNION ALL
