@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -479,6 +479,29 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
             duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400 megabytes"):
         pass  # refused before any work, nothing left
     assert list(spill.iterdir()) == []
+
+
+def test_items_made_ahead_come_in_order_and_a_failure_reaches_the_caller() -> None:
+    import itertools
+    import threading
+
+    assert list(duckdb_engine.ahead(range(50))) == list(range(50)) and list(duckdb_engine.ahead([])) == []
+
+    def failing() -> Iterator[int]:
+        yield 1
+        yield 2
+        raise OSError("disk gone")
+
+    got = []
+    with pytest.raises(OSError, match="disk gone"):
+        for item in duckdb_engine.ahead(failing()):
+            got.append(item)
+    assert got == [1, 2]
+    before = threading.active_count()
+    for item in duckdb_engine.ahead(itertools.count()):  # the caller stops early: the thread ends, not blocked
+        if item == 3:
+            break
+    assert threading.active_count() == before
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 7, 100])

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import queue
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -205,6 +207,45 @@ EDGE_RANGE = 100_000  # citing papers a range of the citations sorted at a time 
 PAIRS = pa.schema([("citing", pa.int32()), ("cited", pa.int32())])
 
 
+def ahead(items: Iterable[Any]) -> Iterator[Any]:
+    """``items`` in order, the next one made by a thread while the caller works on this one (DuckDB lets go of
+    Python's lock while it executes: its threads and the caller's work at once, not in turn)."""
+    slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+    stop = threading.Event()  # the caller is gone: the thread ends, never blocked on a full slot
+
+    def offer(entry: tuple[bool, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                slot.put(entry, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def make() -> None:
+        try:
+            for item in items:
+                if not offer((True, item)):
+                    return
+            offer((False, None))
+        except BaseException as e:  # given to the caller, raised there
+            offer((False, e))
+
+    maker = threading.Thread(target=make, daemon=True)
+    maker.start()
+    try:
+        while True:
+            more, item = slot.get()
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+    finally:
+        stop.set()
+        maker.join()
+
+
 def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     """The citations file ``path`` (:func:`read_pairs`): each citation once, as the rows (``rank``) of its two
     papers, in the builder's order (by citing paper, then cited paper); returns the counts. ``refs_sql`` makes view
@@ -221,7 +262,7 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     counts = {"seen": 0, "outside": 0, "self_loops": 0}
 
     def inside() -> Iterator[tuple[np.ndarray, pa.Table]]:  # the citations between two papers, each to its range
-        for b in con.sql(EDGE_SQL).to_arrow_reader(STREAM_ROWS):
+        for b in ahead(con.sql(EDGE_SQL).to_arrow_reader(STREAM_ROWS)):
             citing, cited = _rows(b.column(0)), _rows(b.column(1))
             both = (citing >= 0) & (cited >= 0)
             kept = both & (citing != cited)
