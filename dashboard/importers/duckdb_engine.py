@@ -466,8 +466,9 @@ def _rows(column: pa.Array) -> np.ndarray:
 class Reader(Protocol):
     """What a format gives the engine: its source name, its macros, its extraction (a view ``works``: one row per
     record, ``ord`` its place in the input, the paper's values, ``pid`` and ``wid`` its ids, ``arxiv`` set when
-    ``wid`` is an alternative id, ``tkey`` a hash of its normalised title), the SQL making ``refs`` and the tables
-    to drop before the output."""
+    ``wid`` is an alternative id, ``tkey`` a hash of its normalised title; the union of ``works_bulk``, the records
+    SQL read, in ``ord`` order as DuckDB scans them, and ``works_rest``, the others), the SQL making view ``refs``
+    and the tables to drop before the output."""
 
     source: str
     macros: str
