@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import queue
 import re
 import shutil
 import tempfile
-import threading
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,41 +208,14 @@ PAIRS = pa.schema([("citing", pa.int32()), ("cited", pa.int32())])
 
 def ahead(items: Iterable[Any]) -> Iterator[Any]:
     """``items`` in order, the next one made by a thread while the caller works on this one (DuckDB lets go of
-    Python's lock while it executes: its threads and the caller's work at once, not in turn)."""
-    slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
-    stop = threading.Event()  # the caller is gone: the thread ends, never blocked on a full slot
-
-    def offer(entry: tuple[bool, Any]) -> bool:
-        while not stop.is_set():
-            try:
-                slot.put(entry, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def make() -> None:
-        try:
-            for item in items:
-                if not offer((True, item)):
-                    return
-            offer((False, None))
-        except BaseException as e:  # given to the caller, raised there
-            offer((False, e))
-
-    maker = threading.Thread(target=make, daemon=True)
-    maker.start()
-    try:
-        while True:
-            more, item = slot.get()
-            if not more:
-                if item is not None:
-                    raise item
-                return
+    Python's lock while it executes: its threads and the caller's work at once, not in turn). A failure making one
+    is raised to the caller; a caller that stops waits for the one being made, no more."""
+    source, end = iter(items), object()
+    with ThreadPoolExecutor(max_workers=1) as maker:
+        coming = maker.submit(next, source, end)
+        while (item := coming.result()) is not end:
+            coming = maker.submit(next, source, end)
             yield item
-    finally:
-        stop.set()
-        maker.join()
 
 
 def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
