@@ -521,8 +521,10 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
     said = pa.table({"citing": [a for a, _ in stated], "cited": [b for _, b in stated]})  # noqa: F841
     con = duckdb_engine.connect(tmp_path)
     con.execute("CREATE TABLE paper AS SELECT * FROM paper")
-    con.execute("CREATE TABLE ordmap AS SELECT ord, id FROM paper")
-    con.execute("CREATE TABLE keymap AS SELECT id AS key, id FROM paper")
+    con.execute("CREATE TABLE keys AS SELECT ord, id AS key FROM paper")  # what merge leaves: no work merged
+    con.execute("CREATE TABLE cand (ord BIGINT)")
+    con.execute("CREATE TABLE cand_ords (ord BIGINT, pord BIGINT)")
+    con.execute("CREATE TABLE cand_keys (key VARCHAR, pord BIGINT)")
     con.execute("CREATE TABLE said AS SELECT * FROM said")
     monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", rows)
     monkeypatch.setattr(duckdb_engine, "EDGE_RANGE", max(1, rows // 3))  # 1 paper a range (of 8) ... all in one

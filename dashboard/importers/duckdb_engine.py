@@ -142,9 +142,10 @@ def record(row: dict[str, Any]) -> PaperRecord:
 
 def merge(con: Any, source: str) -> dict[str, int]:
     """View ``paper`` (one row per paper, ``ord`` its order of first appearance: the works that merge with none,
-    read again from the reader's file, and table ``merged``), tables ``ordmap`` (each work's ``ord`` -> its
-    paper) and ``keymap`` (every id of every paper -> the paper), merging the works that can merge exactly as
-    DatasetBuilder does; returns the merge counts."""
+    read again from the reader's file, and table ``merged``), merging the works that can merge (table ``cand``)
+    exactly as DatasetBuilder does; tables ``cand_ords`` (each of those works' ``ord`` -> its paper's ``ord``) and
+    ``cand_keys`` (every id of their papers -> the paper's ``ord``); the other works are their own papers, with
+    the ids of table ``keys``. Returns the merge counts."""
     for statement in KEYS.strip().split(";\n"):
         con.execute(statement)
     cand = con.sql("SELECT ord, wid, pid, arxiv, title, year, posted, areas, cited_by, ref_count, cby, authors, "
@@ -172,30 +173,33 @@ def merge(con: Any, source: str) -> dict[str, int]:
         "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())), "venue": [r.venue for r in recs],
         "doi": [r.doi for r in recs],
     })
-    ord_map = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841
-                        "id": pa.array([ids[k] for _, k in ord_paper], pa.string())})
-    key_map = pa.table({"key": list(builder.by_id), "id": [ids[k] for k in builder.by_id.values()]})  # noqa: F841
+    cand_ords = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841 (DuckDB's)
+                          "pord": pa.array([first_ord[k] for _, k in ord_paper], pa.int64())})
+    cand_keys = pa.table({"key": pa.array(list(builder.by_id), pa.string()),  # noqa: F841 (DuckDB's)
+                          "pord": pa.array([first_ord[k] for k in builder.by_id.values()], pa.int64())})
     con.execute("CREATE TABLE merged AS SELECT * FROM merged")
     for name, works in (("paper_bulk", "works_bulk"), ("paper_rest", "works_rest"), ("paper", "works")):
         con.execute(f"""CREATE VIEW {name} AS  -- views: the works are read from their file, not held twice
             SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi
             FROM {works}{"" if name == "paper_bulk" else " ANTI JOIN cand USING (ord) UNION ALL SELECT * FROM merged"}
             """)  # paper_bulk: its works as the file holds them, those in cand among them (Streamed.papers)
-    con.execute("""CREATE TABLE ordmap AS SELECT ord, pid AS id FROM works ANTI JOIN cand USING (ord)
-                   UNION ALL SELECT * FROM ord_map""")
-    con.execute("""CREATE TABLE keymap AS SELECT key, pid AS id
-                   FROM keys JOIN works USING (ord) ANTI JOIN cand USING (ord)
-                   UNION ALL SELECT * FROM key_map""")
+    con.execute("CREATE TABLE cand_ords AS SELECT * FROM cand_ords")
+    con.execute("CREATE TABLE cand_keys AS SELECT * FROM cand_keys")
     return {"records": builder.stats["records"] + con.execute("SELECT count(*) FROM works ANTI JOIN cand "
                                                               "USING (ord)").fetchall()[0][0],
             "merged": builder.stats["merged"]}
 
 
 # -- edges -------------------------------------------------------------------------------------------------
+# Each paper's row (``r``: papers in order of first appearance) found by a work's ``ord`` and by any id, joined on
+# integers (a work that merges with none is its own paper: its ``ord`` is the paper's; joins on the ids cost 1.3 s
+# more at 3M works, and 3M-row tables of ids)
 RANKS = """
-CREATE TABLE rank AS SELECT id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
-CREATE TABLE ordrank AS SELECT ord, r FROM ordmap JOIN rank USING (id);
-CREATE TABLE keyrank AS SELECT key, r FROM keymap JOIN rank USING (id);
+CREATE TABLE rank AS SELECT ord, id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
+CREATE TABLE ordrank AS SELECT ord, r FROM rank ANTI JOIN cand USING (ord)
+  UNION ALL SELECT c.ord, p.r FROM cand_ords c JOIN rank p ON c.pord = p.ord;
+CREATE TABLE keyrank AS SELECT key, r FROM keys JOIN rank USING (ord) ANTI JOIN cand USING (ord)
+  UNION ALL SELECT c.key, p.r FROM cand_keys c JOIN rank p ON c.pord = p.ord;
 """
 # Every stated citation (view refs, an end outside the papers as -1) as it streams out of DuckDB: :func:`edges` counts
 # and drops those ends and self-citations, spreads the rest on disk a range of citing papers a file, and sorts each
@@ -492,8 +496,8 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
             stats = edges(con, reader.refs_sql, tmp / EDGE_FILE)
-        for done in (*reader.drops, "VIEW refs", "TABLE keys", "TABLE keymap", "TABLE keyrank", "TABLE ordmap",
-                     "TABLE ordrank"):
+        for done in (*reader.drops, "VIEW refs", "TABLE keys", "TABLE cand_keys", "TABLE keyrank",
+                     "TABLE cand_ords", "TABLE ordrank"):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
         con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it
         papers, with_areas, with_authors = con.execute(
