@@ -158,6 +158,39 @@ def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
     assert isinstance(con, duckdb.DuckDBPyConnection)
 
 
+def test_authors_sql_reads_named_or_checks_each_authorship(tmp_path: Path) -> None:
+    """Authorships that all name their author are read as those names; any other (a null, no author, a blank or
+    missing name, a raw name only) each part checked as parse_work reads it; a part parse_work would reject, or
+    a name that is not text, goes to parse_work. SQL reads the other lines, as Python does."""
+    authorships = [
+        [{"author": {"display_name": "Ada  Li"}, "raw_author_name": 12}, {"author": {"display_name": "Bo"}}],
+        [None, {"author": None, "raw_author_name": "  Raw   Name "}, {"raw_author_name": "Only Raw"},
+         {"author": {"display_name": " "}, "raw_author_name": "Spare"}, {"author": {"display_name": "Cy"}}],
+        [],
+        [{"author": {"id": "A1"}, "raw_author_name": "Ed Raw"}, {"author": {"display_name": "Di"}, "x": [1]}],
+        [{"author": {"display_name": None}, "raw_author_name": "Fay Raw"}, {"author": {"display_name": "Gus"}}],
+        [{"author": {"id": "A2"}, "raw_author_name": None}],
+        [{"author": {"display_name": 7}}],  # not text: parse_work's error, located
+    ]
+    src = write_jsonl(tmp_path / "w.jsonl", [work(30 + i, f"Authors case {i}", authorships=a)
+                                             for i, a in enumerate(authorships[:-1])])
+    python, duck = both([src])
+    assert_same(python, duck)
+    assert [p["authors"] for p in duck[0].to_pylist()] == [
+        ["Ada Li", "Bo"], ["Raw Name", "Only Raw", "Spare", "Cy"], [], ["Ed Raw", "Di"], ["Fay Raw", "Gus"], []]
+    con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
+    openalex_duckdb.extract(con, [src], tmp_path)
+    assert [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY line").fetchall()] == [True] * 6
+    con.close()
+    bad = write_jsonl(tmp_path / "bad.jsonl", [work(40, "Fine"), work(41, "Not text", authorships=authorships[-1])])
+    with pytest.raises(InputError) as python_error:
+        openalex.build([bad], progress=False)
+    with pytest.raises(InputError) as duck_error:
+        openalex_duckdb.build([bad], progress=False)
+    assert str(duck_error.value) == str(python_error.value) and "line 2" in str(duck_error.value)
+    assert "authorships[0].author.display_name" in str(duck_error.value)
+
+
 def python_error(src: Path, tmp_path: Path) -> str:
     with pytest.raises(InputError) as e:
         run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)

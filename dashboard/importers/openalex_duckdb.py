@@ -123,11 +123,17 @@ FROM (
    AND (jnull(v_refs) OR regexp_full_match(CAST(v_refs AS VARCHAR), '{REFS_SHAPE}'))
    AND (jnull(v_cby) OR (regexp_full_match(CAST(v_cby AS VARCHAR), '{CBY_SHAPE}')
                          AND len(list_distinct(cby_years)) = len(cby_years)))
-   AND jarr({V['authorships']}) AND coalesce(list_bool_and(list_transform(author_parts,
-       lambda p: p IS NOT NULL AND jobj(p[1]) AND jstr(p[2]) AND jstr(p[3]))), true)
-  ) IS TRUE AS fast
+   AND jarr({V['authorships']}) AND (plain_authors OR coalesce(list_bool_and(list_transform(author_parts,
+       lambda p: p IS NOT NULL AND jobj(p[1]) AND jstr(p[2]) AND jstr(p[3]))), true))
+  ) IS TRUE AS fast,
+  CASE WHEN plain_authors THEN author_names WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(
+    author_parts, lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors
  FROM (
-  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_parts, cby_years, cby_counts,
+  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_names, plain_authors, cby_years, cby_counts,
+    CASE WHEN jis({V['authorships']}, '[') AND NOT plain_authors THEN list_transform(
+      json_extract({V['authorships']}, '$[*]'), lambda a: CASE
+        WHEN jis(a, '{{') THEN json_extract(a, ['$.author', '$.author.display_name', '$.raw_author_name'])
+        WHEN jnull(a) THEN [NULL, NULL, NULL] END) END AS author_parts,
     'W' || regexp_extract(jraw(v_id), '([0-9]+)$', 1) AS wid,
     coalesce(jtext({V['display_name']}), jtext({V['title']})) AS title,
     coalesce(jintv({V['publication_year']}), TRY_CAST(left(jraw(v_date), 4) AS INTEGER)) AS year,
@@ -153,17 +159,19 @@ FROM (
     CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': TRY_CAST(y AS BIGINT),
         'count': TRY_CAST(cby_counts[i] AS BIGINT)}})
     END AS cby,
-    CASE WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(author_parts,
-        lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors,
     coalesce(jtext({V['primary_location.source.display_name']}), jtext({V['host_venue.display_name']})) AS venue
   FROM (
    SELECT filename, j, v, {V['id']} AS v_id, {V['publication_date']} AS v_date, {V['referenced_works']} AS v_refs,
      {V['counts_by_year']} AS v_cby,
      regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"year":([0-9]+)', 1) AS cby_years,
      regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"cited_by_count":([0-9]+)', 1) AS cby_counts,
-     CASE WHEN jis({V['authorships']}, '[') THEN list_transform(json_extract({V['authorships']}, '$[*]'),
-       lambda a: CASE WHEN jis(a, '{{') THEN json_extract(a, ['$.author', '$.author.display_name', '$.raw_author_name'])
-                      WHEN jnull(a) THEN [NULL, NULL, NULL] END) END AS author_parts
+     CASE WHEN jis({V['authorships']}, '[') THEN list_transform(
+       json_extract({V['authorships']}, '$[*].author.display_name'), lambda s: jtext(s)) END AS author_names,
+     -- every authorship an object whose author has a name: its names as they are (parse_work reads no more of
+     -- it); else each authorship's parts, checked
+     (len(author_names) = json_array_length({V['authorships']})
+      AND coalesce(list_bool_and(list_transform(author_names, lambda s: s IS NOT NULL)), true)) IS TRUE
+       AS plain_authors
    FROM (SELECT filename, json AS j, json_extract(json, {[f"$.{p}" for p in PATHS]}) AS v
          FROM read_ndjson_objects(?, filename = true))
   )
