@@ -139,6 +139,34 @@ def test_the_recorded_api_works_give_the_same_dataset(tmp_path: Path) -> None:
     assert duck[2]["records"] == len(page["results"]) + 1 and duck[2]["merged"] > 0
 
 
+def test_the_first_arxiv_id_is_taken_in_parse_works_order_of_places(tmp_path: Path) -> None:
+    """A work whose DOI, ids, primary, best open-access and other locations each name another arXiv id: the first
+    place that names one gives it, and within a place, its first URL. Work k has the first k places emptied."""
+    def abs_(n: int, kind: str = "abs") -> str:
+        return f"https://arxiv.org/{kind}/2201.{n:05}"
+
+    fields: dict[str, Any] = {
+        "doi": "https://doi.org/10.48550/arxiv.2201.00001", "ids": {"openalex": "x", "arxiv": "2201.00002",
+                                                                   "pmid": abs_(3)},
+        "primary_location": {"landing_page_url": abs_(4), "pdf_url": abs_(5, "pdf")},
+        "best_oa_location": {"landing_page_url": "https://example.org/b", "id": abs_(6)},
+        "locations": [{"landing_page_url": "https://example.org/l"}, {"pdf_url": abs_(7, "pdf") + "v2"},
+                      {"landing_page_url": abs_(8)}],
+    }
+    emptied = [{"doi": "https://doi.org/10.5555/arx"}, {"ids": {"openalex": "x", "pmid": abs_(3)}},
+               {"ids": {"openalex": "x"}}, {"primary_location": {"landing_page_url": "https://example.org/p"}},
+               {"best_oa_location": None}]
+    works = [work(60, "Many arXiv ids 0", **fields)]
+    for k, change in enumerate(emptied, 1):
+        fields = {**fields, **change}
+        works.append(work(60 + k, f"Many arXiv ids {k}", **{**fields, "doi": f"https://doi.org/10.5555/arx.{k}"}))
+    src = write_jsonl(tmp_path / "w.jsonl", works)
+    python, duck = both([src])
+    assert_same(python, duck)
+    assert duck[0].column("id").to_pylist() == ["2201.00001", "2201.00002", "2201.00003", "2201.00004",
+                                                "2201.00006", "2201.00007"]
+
+
 def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
     """A line that is a list page, escapes, concepts: still read, and counted apart from the fast ones."""
     import duckdb

@@ -82,6 +82,8 @@ CREATE MACRO arxiv_key(s) AS CASE WHEN s IS NULL OR s = '' THEN NULL
          || '_' || split_part(s, '/', 2) END;
 CREATE MACRO arxiv_in(s) AS coalesce(nullif(regexp_extract(s, '{ARXIV_DOI}', 1), ''),
                                      nullif(regexp_extract(s, '{ARXIV_URL}', 1), ''));
+CREATE MACRO first_arxiv(texts) AS list_filter(list_transform(texts, lambda c: arxiv_in(c)),
+                                               lambda a: a IS NOT NULL)[1];
 CREATE MACRO loc_urls(loc) AS CASE WHEN jis(loc, '{{') THEN
     list_transform(json_extract(loc, ['$.landing_page_url', '$.pdf_url', '$.id']), lambda u: jraw(u)) ELSE [] END;
 CREATE MACRO ref_keys(r) AS list_transform(regexp_extract_all(r, '([0-9]+)"', 1), lambda d: 'W' || d);
@@ -138,16 +140,17 @@ FROM (
     coalesce(jtext({V['display_name']}), jtext({V['title']})) AS title,
     coalesce(jintv({V['publication_year']}), TRY_CAST(left(jraw(v_date), 4) AS INTEGER)) AS year,
     jraw(v_date) AS posted,
-    CASE WHEN regexp_matches(j, '[aA][rR][xX][iI][vV]') THEN arxiv_key(list_filter(list_transform(
-        [jraw({V['doi']}),
-         CASE WHEN regexp_matches(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}')
-              THEN 'arxiv.org/abs/' || regexp_extract(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}', 1) END]
-        || CASE WHEN jis({V['ids']}, '{{') THEN list_transform(json_extract({V['ids']}, '$.*'), lambda x: jraw(x))
-                ELSE [] END
-        || loc_urls({V['primary_location']}) || loc_urls({V['best_oa_location']})
-        || CASE WHEN jis({V['locations']}, '[')
-                THEN flatten(list_transform(json_extract({V['locations']}, '$[*]'), lambda l: loc_urls(l))) ELSE [] END,
-        lambda c: arxiv_in(c)), lambda a: a IS NOT NULL)[1]) END AS arxiv,
+    -- the first arXiv id of the places parse_work looks, in its order (coalesce: the later places are not
+    -- read where an earlier one has it)
+    CASE WHEN regexp_matches(j, '[aA][rR][xX][iI][vV]') THEN arxiv_key(coalesce(
+        arxiv_in(jraw({V['doi']})),
+        CASE WHEN regexp_matches(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}') THEN arxiv_in(
+          'arxiv.org/abs/' || regexp_extract(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}', 1)) END,
+        CASE WHEN jis({V['ids']}, '{{') THEN first_arxiv(list_transform(json_extract({V['ids']}, '$.*'),
+                                                                         lambda x: jraw(x))) END,
+        first_arxiv(loc_urls({V['primary_location']})), first_arxiv(loc_urls({V['best_oa_location']})),
+        CASE WHEN jis({V['locations']}, '[') THEN first_arxiv(flatten(list_transform(
+          json_extract({V['locations']}, '$[*]'), lambda l: loc_urls(l)))) END)) END AS arxiv,
     doi_clean(jraw({V['doi']})) AS doi,
     list_filter([jtext({V['primary_topic.field.display_name']}),
                  jtext({V['primary_topic.subfield.display_name']})], lambda a: a IS NOT NULL) AS areas0,
