@@ -74,6 +74,8 @@ def odd_works() -> list[dict[str, Any]]:
              ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"}),
         work(16, "An id with leading zeros", id=f"{W}W0016"),
         work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16", f"{W}W12345678901234567890"]),
+        work(18, "Hyphen-ated titles one paper", publication_year=2010, publication_date=None),
+        work(19, "hyphen ated Titles one paper", publication_year=2010, publication_date=None),
         work(1, "Preprint and its published version", display_name="Preprint and its published version (again)",
              cited_by_count=99),  # the same work in a second place: merged, the first one's facts win
     ]
@@ -118,6 +120,7 @@ def test_odd_shapes_give_the_python_importers_dataset(tmp_path: Path) -> None:
     # what the shapes mean, so that both importers cannot agree on a wrong reading
     assert ids[:2] == ["2101.00001", "2102.00002"] and "cs.LG_0101001" in ids and "2104.00005" in ids
     assert {"2103.00003", "2103.00004"} <= set(ids) and "W8" not in ids and "W9" in ids
+    assert "W18" in ids and "W19" not in ids  # the same words: merged
     papers = {p["id"]: p for p in python[0].to_pylist()}
     assert papers["2101.00001"]["cited_by"] == 7 and papers["2101.00001"]["doi"] == "10.48550/arxiv.2101.00001"
     assert papers["2102.00002"]["authors"] == ["Raw Name", "Real Name"]

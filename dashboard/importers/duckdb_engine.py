@@ -63,13 +63,14 @@ ARXIV_BARE = rf"(?i)^({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?$"
 DOI_PREFIX = r"(?i)^(?:https?://(?:dx\.)?doi\.org/|doi:)"
 CBY = pa.list_(pa.struct([("year", pa.int64()), ("count", pa.int64())]))  # citations by year, as extracted
 
-# Text as Python's importers clean it (fields.opt_text, common.clean_doi, common.normalise_title).
+# Text as Python's importers clean it (fields.opt_text, common.clean_doi, common.normalise_title; a title of
+# plain words, one space apart, is its own key once lower-cased: no regexp_replace, which cost 0.3 CPU-s a 300k).
 MACROS = rf"""
 CREATE MACRO collapse(s) AS CASE WHEN regexp_matches(s, '{WS_ODD}')
     THEN nullif(trim(regexp_replace(s, '{WS}+', ' ', 'g')), '') ELSE nullif(s, '') END;
 CREATE MACRO ascii(x) AS (x IS NULL OR strlen(CAST(x AS VARCHAR)) = length(CAST(x AS VARCHAR)));
-CREATE MACRO title_key(t) AS CASE WHEN strlen(t) = length(t)
-    THEN trim(regexp_replace(lower(t), '[^a-z0-9]+', ' ', 'g')) ELSE py_norm(t) END;
+CREATE MACRO title_key(t) AS CASE WHEN regexp_full_match(t, '[A-Za-z0-9]+( [A-Za-z0-9]+)*') THEN lower(t)
+    WHEN strlen(t) = length(t) THEN trim(regexp_replace(lower(t), '[^a-z0-9]+', ' ', 'g')) ELSE py_norm(t) END;
 CREATE MACRO pystrip(s) AS regexp_replace(s, '^{WS}+|{WS}+$', '', 'g');
 CREATE MACRO doi_text(s) AS lower(pystrip(regexp_replace(pystrip(s), '{DOI_PREFIX}', '')));
 CREATE MACRO doi_clean(s) AS CASE WHEN regexp_full_match(doi_text(s), '10\.[0-9]{{4,9}}/[^\t\n\x0b\x0c\r\x1c-\x20]+')
