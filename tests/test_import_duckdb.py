@@ -605,6 +605,7 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
                      "edges_outside": len(stated) - len(inside), "citations": len(expected)}
     assert stats["self_loops"] >= 1 and stats["duplicate_edges"] >= 2
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("spread-")] == []  # the ranges' files: gone
+    assert con.execute("SELECT current_setting('disabled_optimizers')").fetchall() == [("",)]  # as it was
 
 
 def test_the_staged_lines_keep_the_input_order_across_row_groups(tmp_path: Path,

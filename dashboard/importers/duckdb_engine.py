@@ -250,25 +250,40 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
             citing, cited = citing[kept], cited[kept]
             yield citing // per, pa.table([citing, cited], schema=PAIRS)
 
-    unique = 0
-    with open(path, "wb") as f:
-        for _, part in spread(inside(), max(1, -(-n // per)), path.parent, PAIRS):
-            if part is None:
-                continue
-            key = part.column(0).to_numpy().astype(np.int64) * max(n, 1)
-            key += part.column(1).to_numpy()
-            key.sort()  # by citing, then cited paper: a repeat follows the citation it repeats
-            new = np.empty(len(key), dtype=bool)
-            new[:1] = True
-            np.not_equal(key[1:], key[:-1], out=new[1:])
-            key = key[new]
-            pairs = np.empty((len(key), 2), dtype="<i4")
-            pairs[:, 0], pairs[:, 1] = np.divmod(key, max(n, 1))
-            unique += len(pairs)
-            pairs.tofile(f)
+    # each join built on its right side as written (the rows, the ids), not on the side DuckDB guesses smaller: it
+    # guessed the 40M references (an unnest) smaller than the 3M ids and hashed them, and then the works with their
+    # lists; so the citations come out in the works' order, by citing paper (3M works: 3.1 s, not 4.3)
+    con.execute("SET disabled_optimizers = 'build_side_probe_side'")
+    try:
+        with open(path, "wb") as f:
+            unique = _write_sorted_ranges(f, spread(inside(), max(1, -(-n // per)), path.parent, PAIRS), n)
+    finally:
+        con.execute("RESET disabled_optimizers")
     seen, outside, self_loops = counts["seen"], counts["outside"], counts["self_loops"]
     return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
             "edges_outside": outside, "citations": unique}
+
+
+def _write_sorted_ranges(f: Any, ranges: Iterable[tuple[int, pa.Table | None]], n: int) -> int:
+    """Each range's citations (``PAIRS``) sorted, without repeats, to ``f`` as int32 pairs; returns how many."""
+    unique = 0
+    for _, part in ranges:
+        if part is None:
+            continue
+        key = part.column(0).to_numpy().astype(np.int64) * max(n, 1)
+        key += part.column(1).to_numpy()
+        # by citing, then cited paper: a repeat follows the citation it repeats. Stable: numpy's timsort merges
+        # the runs the citations come in, by citing paper (3M works: 30 ranges in 0.5 s, not 1.7)
+        key.sort(kind="stable")
+        new = np.empty(len(key), dtype=bool)
+        new[:1] = True
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+        key = key[new]
+        pairs = np.empty((len(key), 2), dtype="<i4")
+        pairs[:, 0], pairs[:, 1] = np.divmod(key, max(n, 1))
+        unique += len(pairs)
+        pairs.tofile(f)
+    return unique
 
 
 # -- output ----------------------------------------------------------------------------------------------------
