@@ -123,15 +123,14 @@ FROM (
    AND jint({V['cited_by_count']}, 0, 9223372036854775807)
    AND jint({V['referenced_works_count']}, 0, 9223372036854775807)
    AND (jnull(v_refs) OR regexp_full_match(CAST(v_refs AS VARCHAR), '{REFS_SHAPE}'))
-   AND (jnull(v_cby) OR (regexp_full_match(CAST(v_cby AS VARCHAR), '{CBY_SHAPE}')
-                         AND len(list_distinct(cby_years)) = len(cby_years)))
+   AND (jnull(v_cby) OR (cby_shaped AND len(list_distinct(list_transform(cby, lambda c: c.year))) = len(cby)))
    AND jarr({V['authorships']}) AND (plain_authors OR coalesce(list_bool_and(list_transform(author_parts,
        lambda p: p IS NOT NULL AND jobj(p[1]) AND jstr(p[2]) AND jstr(p[3]))), true))
   ) IS TRUE AS fast,
   CASE WHEN plain_authors THEN author_names WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(
     author_parts, lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors
  FROM (
-  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_names, plain_authors, cby_years, cby_counts,
+  SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_names, plain_authors, cby_shaped,
     CASE WHEN jis({V['authorships']}, '[') AND NOT plain_authors THEN list_transform(
       json_extract({V['authorships']}, '$[*]'), lambda a: CASE
         WHEN jis(a, '{{') THEN json_extract(a, ['$.author', '$.author.display_name', '$.raw_author_name'])
@@ -159,15 +158,14 @@ FROM (
     CASE WHEN jis(v_refs, '[') THEN ref_numbers(CAST(v_refs AS VARCHAR)) ELSE [] END AS refnums,
     coalesce(jintv({V['referenced_works_count']}),
              CASE WHEN jis(v_refs, '[') THEN len(refnums) END) AS ref_count,
-    CASE WHEN jis(v_cby, '[') THEN list_transform(cby_years, lambda y, i: {{'year': TRY_CAST(y AS BIGINT),
-        'count': TRY_CAST(cby_counts[i] AS BIGINT)}})
-    END AS cby,
+    CASE WHEN cby_shaped THEN list_transform(json_transform(v_cby, '[{{"year":"BIGINT","cited_by_count":"BIGINT"}}]'),
+                                             lambda c: {{'year': c.year, 'count': c.cited_by_count}}) END AS cby,
     coalesce(jtext({V['primary_location.source.display_name']}), jtext({V['host_venue.display_name']})) AS venue
   FROM (
    SELECT filename, j, v, {V['id']} AS v_id, {V['publication_date']} AS v_date, {V['referenced_works']} AS v_refs,
      {V['counts_by_year']} AS v_cby,
-     regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"year":([0-9]+)', 1) AS cby_years,
-     regexp_extract_all(CAST({V['counts_by_year']} AS VARCHAR), '"cited_by_count":([0-9]+)', 1) AS cby_counts,
+     -- read as typed values only where each item is {{"year": Y, "cited_by_count": N}}, small numbers
+     regexp_full_match(CAST({V['counts_by_year']} AS VARCHAR), '{CBY_SHAPE}') IS TRUE AS cby_shaped,
      CASE WHEN jis({V['authorships']}, '[') THEN list_transform(
        json_extract({V['authorships']}, '$[*].author.display_name'), lambda s: jtext(s)) END AS author_names,
      -- every authorship an object whose author has a name: its names as they are (parse_work reads no more of
