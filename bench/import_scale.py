@@ -1,6 +1,6 @@
 """The OpenAlex import at snapshot scale against DuckDB's bare extraction of the same fields, side by side.
 
-    python bench/import_scale.py                    # 300k and 3M works (~15 minutes; the 3M files take 3 more once)
+    python bench/import_scale.py                    # 300k and 3M works (~9 minutes; the 3M files take 3 more once)
     python bench/import_scale.py --works 300000     # one size
 
 For each size, on a synthetic snapshot written by ``bench/synth_openalex.py`` (``bench/out/openalex-N-s1``), each

@@ -131,7 +131,7 @@ def _check_tables(papers: pa.Table, citations: pa.Table) -> None:
 
 EDGE_CHUNK = 1 << 22  # citations written a chunk at a time when they come as rows
 # papers.parquet of a snapshot-scale import: a dictionary for the columns of few values only (not ids, titles,
-# DOIs, authors, whose dictionaries Parquet builds to drop them: 3M works, 2.5 s, not 2.8-3.0, and 108 MB, not 111;
+# DOIs, authors, whose dictionaries Parquet builds to drop them: 3M works, 2.5 s, not 2.7-3.0, and 108 MB, not 111;
 # write_dataset keeps Parquet's defaults, so that the datasets it wrote keep their build ids)
 STREAMED_DICTIONARY = ["year", "posted", "areas", "cited_by", "reference_count", "citations_by_year",
                        "cited_by_from", "venue", "sources"]

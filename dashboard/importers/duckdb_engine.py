@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -264,7 +264,7 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
             "edges_outside": outside, "citations": unique}
 
 
-def _write_sorted_ranges(f: Any, ranges: Iterable[tuple[int, pa.Table | None]], n: int) -> int:
+def _write_sorted_ranges(f: BinaryIO, ranges: Iterable[tuple[int, pa.Table | None]], n: int) -> int:
     """Each range's citations (``PAIRS``) sorted, without repeats, to ``f`` as int32 pairs; returns how many."""
     unique = 0
     for _, part in ranges:
