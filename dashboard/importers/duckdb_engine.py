@@ -208,7 +208,6 @@ CREATE TABLE keyrank AS SELECT key, r FROM keys JOIN rank USING (ord) ANTI JOIN 
 # spilling; a DISTINCT before that hashed them all to drop 1%)
 EDGE_SQL = "SELECT coalesce(citing, -1) AS citing, coalesce(cited, -1) AS cited FROM refs"
 EDGE_RANGE = 100_000  # citing papers a range of the citations sorted at a time (3M works: 30 of about 1.3M)
-PAIRS = pa.schema([("citing", pa.int32()), ("cited", pa.int32())])
 
 
 def ahead(items: Iterable[Any]) -> Iterator[Any]:
@@ -227,18 +226,17 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     """The citations file ``path`` (:func:`read_pairs`): each citation once, as the rows (``rank``) of its two
     papers, in the builder's order (by citing paper, then cited paper); returns the counts. ``refs_sql`` makes view
     ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for an end outside the
-    papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row). The ranges are spread in
-    a temporary folder beside ``path`` (:func:`dashboard.index.spread`)."""
-    from dashboard.index import SPREAD_FILES, spread
+    papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row). The citations are
+    regrouped by ranges of citing papers in a temporary folder beside ``path`` (:func:`dashboard.index.grouped`)."""
+    from dashboard.index import grouped
 
     for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n")]:
         if statement.strip():
             con.execute(statement)
     n = con.execute("SELECT count(*) FROM rank").fetchall()[0][0]
-    per = max(1, -(-n // min(SPREAD_FILES, max(1, -(-n // EDGE_RANGE)))))  # citing papers a range
     counts = {"seen": 0, "outside": 0, "self_loops": 0}
 
-    def inside() -> Iterator[tuple[np.ndarray, pa.Table]]:  # the citations between two papers, each to its range
+    def inside() -> Iterator[tuple[np.ndarray, np.ndarray]]:  # the citations between two papers
         for b in ahead(con.sql(EDGE_SQL).to_arrow_reader(STREAM_ROWS)):
             citing, cited = _rows(b.column(0)), _rows(b.column(1))
             both = (citing >= 0) & (cited >= 0)
@@ -247,16 +245,16 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
             counts["seen"] += len(citing)
             counts["outside"] += len(citing) - n_both
             counts["self_loops"] += n_both - n_kept
-            citing, cited = citing[kept], cited[kept]
-            yield citing // per, pa.table([citing, cited], schema=PAIRS)
+            yield citing[kept], cited[kept]
 
     # each join built on its right side as written (the rows, the ids), not on the side DuckDB guesses smaller: it
     # guessed the 40M references (an unnest) smaller than the 3M ids and hashed them, and then the works with their
     # lists; so the citations come out in the works' order, by citing paper (3M works: 3.1 s, not 4.3)
     con.execute("SET disabled_optimizers = 'build_side_probe_side'")
     try:
-        with open(path, "wb") as f:
-            unique = _write_sorted_ranges(f, spread(inside(), max(1, -(-n // per)), path.parent, PAIRS), n)
+        with open(path, "wb") as f:  # ranges of EDGE_RANGE citing papers: grouped's, each paper counted once
+            ranges = grouped(inside(), "citing", np.ones(n, dtype=np.int8), EDGE_RANGE, path.parent)
+            unique = _write_sorted_ranges(f, ranges, n)
     finally:
         con.execute("RESET disabled_optimizers")
     seen, outside, self_loops = counts["seen"], counts["outside"], counts["self_loops"]
@@ -264,14 +262,13 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
             "edges_outside": outside, "citations": unique}
 
 
-def _write_sorted_ranges(f: BinaryIO, ranges: Iterable[tuple[int, pa.Table | None]], n: int) -> int:
-    """Each range's citations (``PAIRS``) sorted, without repeats, to ``f`` as int32 pairs; returns how many."""
+def _write_sorted_ranges(f: BinaryIO, ranges: Iterable[tuple[np.ndarray, np.ndarray]], n: int) -> int:
+    """Each range's citations (citing, cited rows) sorted, without repeats, to ``f`` as int32 pairs; returns how
+    many."""
     unique = 0
-    for _, part in ranges:
-        if part is None:
-            continue
-        key = part.column(0).to_numpy().astype(np.int64) * max(n, 1)
-        key += part.column(1).to_numpy()
+    for citing, cited in ranges:
+        key = citing.astype(np.int64) * max(n, 1)
+        key += cited
         # by citing, then cited paper: a repeat follows the citation it repeats. Stable: numpy's timsort merges
         # the runs the citations come in, by citing paper (3M works: 30 ranges in 0.5 s, not 1.7)
         key.sort(kind="stable")
