@@ -5,7 +5,7 @@
 Each measurement is a fresh Python process that imports the app, loads a dataset, builds the page and answers
 the default view's ``GET /graph`` and the page itself once (what a worker does before it serves a visitor); it
 reports the seconds that took and its peak resident memory. The baseline is the same process on the seed pages
-alone (``citemap import mlsanity ../shared/seeds/*.txt --areas-from ../shared/data/arxiv-2023``, 156 papers),
+alone (``citemap import mlsanity data/seed-pages/*.txt --areas-from data/arxiv-2023``, 156 papers),
 built into a temporary folder first. Rounds alternate between the two; the medians' ratios are printed (the
 target: at most 2x). Absolute times on these shared machines are noise; the ratio is the figure.
 """
@@ -21,7 +21,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
 CHILD = r"""
@@ -57,8 +56,8 @@ def main() -> int:
     default = ROOT / "data"
     with tempfile.TemporaryDirectory(prefix="citemap-startup-") as tmp:
         seeds = Path(tmp) / "seeds"
-        run_import("mlsanity", sorted((SHARED / "seeds").glob("*.txt")), seeds, argv=["bench"],
-                   areas_from=SHARED / "data" / "arxiv-2023", progress=False)
+        run_import("mlsanity", sorted((ROOT / "data" / "seed-pages").glob("*.txt")), seeds, argv=["bench"],
+                   areas_from=ROOT / "data" / "arxiv-2023", progress=False)
         runs: dict[str, list[dict[str, float]]] = {"seeds": [], "default": []}
         for _ in range(args.rounds):
             runs["seeds"].append(measure(seeds))

@@ -1,7 +1,7 @@
 """The Dash application: ``create_app(data)``; ``dashboard.app:server`` is the WSGI entry.
 
 The WSGI ``server`` is made on first access (gunicorn's ``--preload`` does that once in the master),
-from the dataset folder in ``$CITEMAP_DATA`` or the packaged default dataset.
+from the dataset folder in ``$CITEMAP_DATA`` or the default dataset (built from data/ when first needed).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from dashboard import compression, security
 from dashboard import library as library_mod
 from dashboard.callbacks import register_callbacks
 from dashboard.callbacks.common import read_state
-from dashboard.dataset import DatasetError, default_data
+from dashboard.dataset import DatasetError
+from dashboard.defaults import default_data
 from dashboard.graph.naming import about_line, file_stem, image_title
 from dashboard.graph.state import encode_query
 from dashboard.graph.view import build_subgraph, graph_json

@@ -7,7 +7,8 @@ import logging
 import sys
 from pathlib import Path
 
-from dashboard.dataset import DatasetError, default_data
+from dashboard.dataset import DatasetError
+from dashboard.defaults import default_data
 from dashboard.stories import StoryError, read_story, story_names
 
 
@@ -24,6 +25,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dashboard.security import BannerlessRequestHandler
 
     dash_app.run(host=args.host, port=args.port, debug=args.debug, request_handler=BannerlessRequestHandler)
+    return 0
+
+
+def cmd_build_default(args: argparse.Namespace) -> int:
+    print(default_data(progress=not args.quiet))
     return 0
 
 
@@ -214,7 +220,7 @@ def parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the dashboard")
-    s.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    s.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8050)
     s.add_argument("--debug", action="store_true", help="Dash debug mode (never on a hosted server)")
@@ -224,13 +230,18 @@ def parser() -> argparse.ArgumentParser:
                                      "(a visitor can load their own in the page)")
     s.set_defaults(func=cmd_serve)
 
+    d = sub.add_parser("build-default", help="build the default dataset from data/ into the cache now (serve and "
+                                             "info do it when first needed); prints its folder")
+    d.add_argument("--quiet", action="store_true", help="no progress bars")
+    d.set_defaults(func=cmd_build_default)
+
     i = sub.add_parser("import", help="build a dataset folder from source files")
     i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")
     i.add_argument("sources", nargs="+", help="input files or folders")
     i.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
     i.add_argument("--merge", action="append", metavar="FORMAT:PATH",
                    help="merge another source into the same dataset (repeatable), e.g. "
-                        "arxiv2023:../shared/data/arxiv-2023; the first source's facts win")
+                        "arxiv2023:data/arxiv-2023; the first source's facts win")
     i.add_argument("--areas-from", help="mlsanity: fill missing areas from an arxiv-2023 folder")
     i.add_argument("--engine", choices=["auto", "duckdb", "python"], default="auto",
                    help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
@@ -261,15 +272,15 @@ def parser() -> argparse.ArgumentParser:
                        "arXiv:2106.09685) or CorpusId:NNN", "in the order Semantic Scholar lists them")
 
     n = sub.add_parser("info", help="describe a dataset")
-    n.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    n.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
     n.set_defaults(func=cmd_info)
 
     v = sub.add_parser("verify", help="check a dataset's files against the checksums written with it")
-    v.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    v.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
     v.set_defaults(func=cmd_verify)
 
     b = sub.add_parser("builds", help="list a dataset folder's builds; serve another; remove old ones")
-    b.add_argument("--data", help="dataset folder (default: the packaged default dataset)")
+    b.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
     b.add_argument("--use", metavar="NAME", help="point the folder's current link at this build (a roll-back)")
     b.add_argument("--prune", action="store_true", help="remove builds other than the current one and the --keep "
                                                         "newest others, unless a running server reads them")

@@ -58,7 +58,6 @@ import pyarrow.parquet as pq
 
 from dashboard import builds
 from dashboard.errors import DatasetError
-from dashboard.resources import DEFAULT_DATA
 
 FORMAT_NAME = "citemap-dataset"
 FORMAT_VERSION = 1
@@ -86,12 +85,6 @@ PAPERS_SCHEMA = pa.schema(
 )
 ADDED_COLUMNS = ("cited_by_from", "authors", "venue", "doi", "sources")  # may be missing in older folders
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
-
-
-def default_data() -> Path:
-    return DEFAULT_DATA
-
-
 
 
 def papers_table(columns: dict[str, list[Any]]) -> pa.Table:

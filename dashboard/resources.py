@@ -1,8 +1,8 @@
-"""Where the files citemap ships beside its code are: the browser's assets and the preloaded default dataset.
+"""Where the files citemap ships beside its code are: the browser's assets and the default dataset's inputs.
 
 In a checkout (``pip install -e .``, the Docker image) they are the project's top-level ``assets/`` and ``data/``.
 A plain ``pip install .`` copies them into the installed package (``pyproject.toml`` maps the two folders to
-``dashboard/assets`` and ``dashboard/default_data``), where the checkout's folders are not beside the code."""
+``dashboard/assets`` and ``dashboard/default_inputs``), where the checkout's folders are not beside the code."""
 
 from __future__ import annotations
 
@@ -19,4 +19,4 @@ def shipped(installed: str, checkout: str, package: Path = PACKAGE) -> Path:
 
 
 ASSETS = shipped("assets", "assets")
-DEFAULT_DATA = shipped("default_data", "data")  # the preloaded default dataset
+INPUTS = shipped("default_inputs", "data")  # the default dataset's inputs (dashboard.defaults builds it)

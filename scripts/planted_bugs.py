@@ -83,10 +83,7 @@ def failed_in_call(report: Path, test: str) -> bool:
 def main(words: list[str]) -> int:
     chosen = [b for b in BUGS if not words or any(w.lower() in b[0].lower() for w in words)]
     failed = 0
-    sys.path.insert(0, str(ROOT))
-    from tests.conftest import SHARED
-
-    env = {**os.environ, "CITEMAP_SHARED": str(SHARED)}
+    env = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="citemap-planted-") as tmp:
         work = Path(tmp) / "main"
         copy_project(work)

@@ -1,10 +1,10 @@
-"""Shared fixtures: paths to the seed pages and real data beside the project, the default dataset."""
+"""Shared fixtures: paths to the seed pages, arxiv-2023 and recorded API answers in the repository, the default
+dataset."""
 
 from __future__ import annotations
 
 import atexit
 import functools
-import hashlib
 import importlib.util
 import os
 import shutil
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from dashboard.defaults import default_data
 from dashboard.store import Store
 
 # a mutation run (mutmut sets MUTANT_UNDER_TEST) needs the same examples every time, or a mutant's fate is luck
@@ -23,13 +24,12 @@ if os.environ.get("MUTANT_UNDER_TEST"):
     settings.load_profile("mutation")
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared beside the project ($CITEMAP_SHARED for a copy elsewhere; the mutation run's copy, mutants/, is found
-# one level deeper)
-SHARED = Path(os.environ["CITEMAP_SHARED"]) if os.environ.get("CITEMAP_SHARED") else next(
-    (p / "shared" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()), ROOT.parent / "shared")
-SEEDS = SHARED / "seeds"
-ARXIV2023 = SHARED / "data" / "arxiv-2023"
-DEFAULT_DATA = ROOT / "data"
+# the default dataset's inputs (data/README.md names their sources) and the recorded API answers
+# (tests/fixtures/README.md), all inside the repository
+SEEDS = ROOT / "data" / "seed-pages"
+ARXIV2023 = ROOT / "data" / "arxiv-2023"
+FIXTURES = ROOT / "tests" / "fixtures"
+DEFAULT_DATA = default_data(progress=False)  # built from data/ into the cache on first need
 SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
 
 # bench/load.py (not a package): its server wrappers and load generator serve the tests too
@@ -46,25 +46,18 @@ def seed_pages() -> list[Path]:
 @functools.cache
 def seed_data() -> Path:
     """The three seed pages alone (``citemap import mlsanity ... --areas-from arxiv-2023``): 156 papers and 181
-    citations, a world small enough to know by heart (the default dataset in data/ merges arxiv-2023 into it).
+    citations, a world small enough to know by heart (the default dataset merges arxiv-2023 into it).
 
-    Built once into the temporary folder, under a name that hashes the pages and the code that writes a dataset,
-    and reused by later sessions (the mutation run starts thousands): a changed importer builds a new one. Each
-    session gets its own copy (of the build alone: a flat dataset folder), so that code under test (a mutant that
-    writes, say) cannot change the one kept."""
+    Built once into the cache, under a name that hashes the pages and the code that writes a dataset, and reused by
+    later sessions (the mutation run starts thousands): a changed importer builds a new one. Each session gets its
+    own copy (of the build alone), so that code under test (a mutant that writes, say) cannot change the one kept."""
     from dashboard import builds
-    from dashboard.dataset import DatasetError, read_meta
+    from dashboard.defaults import cached
     from dashboard.importers import run_import
 
-    h = hashlib.blake2b(digest_size=8)
-    code = ROOT / "dashboard"
-    for f in [*seed_pages(), *sorted((code / "importers").glob("*.py")), code / "dataset.py", code / "index.py"]:
-        h.update(f.read_bytes())
-    kept = Path(tempfile.gettempdir()) / f"citemap-seed-data-{h.hexdigest()}"
-    try:
-        read_meta(kept)["counts"]["papers"]
-    except (DatasetError, KeyError, TypeError):
-        run_import("mlsanity", seed_pages(), kept, argv=["test"], areas_from=ARXIV2023, progress=False)
+    kept = cached("seed-pages", [*seed_pages(), *sorted(ARXIV2023.glob("*"))],
+                  lambda out: run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023,
+                                         progress=False))
     mine = Path(tempfile.mkdtemp(prefix="citemap-seed-data-copy-"))
     atexit.register(shutil.rmtree, mine, ignore_errors=True)
     shutil.copytree(builds.served(kept), mine / "seeds")
@@ -79,7 +72,7 @@ def store() -> Store:
 
 @pytest.fixture(scope="session")
 def default_store() -> Store:
-    """The default dataset in data/: the seed pages merged with arxiv-2023."""
+    """The default dataset: the seed pages merged with arxiv-2023, built from data/."""
     return Store.load(DEFAULT_DATA)
 
 

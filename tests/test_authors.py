@@ -16,10 +16,10 @@ from dashboard.graph.state import ViewState
 from dashboard.graph.view import compute_view
 from dashboard.importers import run_import
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 
-OPENALEX = SHARED / "fixtures" / "openalex"
-S2 = SHARED / "fixtures" / "semanticscholar"
+OPENALEX = FIXTURES / "openalex"
+S2 = FIXTURES / "semanticscholar"
 
 
 @pytest.fixture(scope="module")

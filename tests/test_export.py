@@ -169,7 +169,7 @@ def test_about_line_names_the_dataset_its_size_and_its_sources(store) -> None:
     assert about_line(store) == (f"{store.meta['name']}: {store.n:,} papers, {store.n_citations:,} citations "
                                  f"(from {short_source(store.meta['source'])})")
     assert store.n == 156 and "156 papers, 181 citations" in about_line(store)
-    assert short_source("saved mlsanity.com paper pages: a.txt, b.txt; ../shared/data/arxiv-2023") == \
+    assert short_source("saved mlsanity.com paper pages: a.txt, b.txt; data/arxiv-2023") == \
         "saved mlsanity.com paper pages; arxiv-2023"
     assert short_source("/data/openalex/") == "openalex" and short_source("OpenAlex API") == "OpenAlex API"
     assert short_source("") == ""

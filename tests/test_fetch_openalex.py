@@ -25,10 +25,10 @@ from dashboard.dataset import read_meta, read_tables
 from dashboard.fetch import openalex as oa
 from dashboard.fetch.http import FetchError, HttpSettings, RateLimiter, ResponseCache, retry_after
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 from tests.fetch_server import Fault, Request, StandIn, fast_settings, serving
 
-FIXTURES = SHARED / "fixtures" / "openalex"
+FIXTURES = FIXTURES / "openalex"
 W = "https://openalex.org/"
 SEED = "W2741809807"
 REFS = ["W1000000001", "W1000000002", "W1000000003"]

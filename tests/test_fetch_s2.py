@@ -2,7 +2,7 @@
 seed, the requests' parameters, the API key header, retries, time-outs, malformed answers, unknown seeds, the
 cache, the CLI.
 
-The stand-in serves a small world made from the recorded fixtures (``../shared/fixtures/semanticscholar``, ids
+The stand-in serves a small world made from the recorded fixtures (``tests/fixtures/semanticscholar``, ids
 changed): the seed cites three papers and two references known by title only, and is cited by four papers; one
 reference cites a fifth paper and one citer is cited by a sixth, which only two hops reach. Like the real API it
 answers ``POST /paper/batch`` with a list in the order of the ids asked (``null`` for an unknown one), pages
@@ -30,10 +30,10 @@ from dashboard.dataset import read_meta, read_tables
 from dashboard.fetch import s2
 from dashboard.fetch.http import FetchError, HttpSettings
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 from tests.fetch_server import Fault, Request, StandIn, fast_settings, serving
 
-FIXTURES = SHARED / "fixtures" / "semanticscholar"
+FIXTURES = FIXTURES / "semanticscholar"
 
 
 def s2id(tag: str) -> str:

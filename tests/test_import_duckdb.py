@@ -16,9 +16,9 @@ import pytest
 from dashboard.dataset import read_meta, read_tables
 from dashboard.importers import duckdb_engine, openalex, openalex_duckdb, run_import
 from dashboard.importers.common import InputError
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 
-FIXTURES = SHARED / "fixtures" / "openalex"
+FIXTURES = FIXTURES / "openalex"
 W = "https://openalex.org/"
 
 

@@ -17,9 +17,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 from dashboard.importers.csv_tables import DEFAULT_COLUMNS, build, parse_mapping, parse_paper_row
 from dashboard.importers.fields import Where
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 
-S2_PAPER = SHARED / "fixtures" / "semanticscholar" / "Paper.json"
+S2_PAPER = FIXTURES / "semanticscholar" / "Paper.json"
 MAPPING = "id=paper_id,title=name,citing=source,cited=target"
 
 PAPERS = """\ufeffpaper_id,name,year,areas,cited_by,reference_count,posted,notes

@@ -18,9 +18,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 from dashboard.importers.fields import Where
 from dashboard.importers.openalex import build, parse_work, referenced_works
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 
-FIXTURES = SHARED / "fixtures" / "openalex"
+FIXTURES = FIXTURES / "openalex"
 PAGE = FIXTURES / "works-list-page.json"
 SINGLE = FIXTURES / "work-W2741809807.json"
 W = "https://openalex.org/"

@@ -18,9 +18,9 @@ from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, 
 from dashboard.importers.fields import Where
 from dashboard.importers.s2 import build, parse_paper
 from dashboard.store import Store
-from tests.conftest import SHARED
+from tests.conftest import FIXTURES
 
-FIXTURES = SHARED / "fixtures" / "semanticscholar"
+FIXTURES = FIXTURES / "semanticscholar"
 PAPER = FIXTURES / "Paper.json"
 CITATION = FIXTURES / "Citation.json"
 REFERENCE = FIXTURES / "Reference.json"

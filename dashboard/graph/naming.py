@@ -57,7 +57,7 @@ def about_line(store: Store) -> str:
 
 def short_source(source: str) -> str:
     """A dataset's ``source`` as a visitor reads it: ``saved mlsanity.com paper pages: a.txt, b.txt;
-    ../shared/data/arxiv-2023`` -> ``saved mlsanity.com paper pages; arxiv-2023`` (no file lists, no paths)."""
+    data/arxiv-2023`` -> ``saved mlsanity.com paper pages; arxiv-2023`` (no file lists, no paths)."""
     parts = []
     for part in source.split(";"):
         part = part.split(": ", 1)[0].strip().rstrip("/")

@@ -82,7 +82,7 @@ FORMATS: dict[str, Callable[..., tuple[DatasetBuilder, dict]]] = {
 
 
 def parse_merge(text: str) -> tuple[str, list[Path]]:
-    """``arxiv2023:../shared/data/arxiv-2023`` -> (format, [path]) for ``--merge``."""
+    """``arxiv2023:data/arxiv-2023`` -> (format, [path]) for ``--merge``."""
     fmt, sep, path = text.partition(":")
     if not sep or not path:
         raise InputError("--merge", f"expected FORMAT:PATH, found {text!r}")

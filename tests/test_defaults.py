@@ -1,0 +1,81 @@
+"""The default dataset is built from the repository's inputs when first needed: the same build every time, reused,
+built anew when an input changes, built once when two processes need it at once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from dashboard import builds
+from dashboard.dataset import read_meta
+from dashboard.defaults import cached, default_data, input_files
+from dashboard.resources import INPUTS
+from tests.conftest import DEFAULT_DATA, ROOT, load
+
+
+def test_the_tests_default_data_is_the_cached_build_of_the_inputs() -> None:
+    meta = read_meta(DEFAULT_DATA)
+    assert meta["counts"] == {"papers": 30377, "citations": 280748}
+    assert meta["seeds"] == ["2106.03764", "2006.04862", "2110.10090"]
+    assert (DEFAULT_DATA / "stories" / "seeds.json").read_bytes() == (INPUTS / "stories" / "seeds.json").read_bytes()
+    assert all(f.is_relative_to(INPUTS) for f in input_files())
+    assert not any(p.suffix in (".parquet", ".npy", ".arrow", ".sqlite") for p in INPUTS.rglob("*"))
+
+
+def test_cached_builds_once_and_reuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEMAP_CACHE", str(tmp_path / "cache"))
+    made = []
+    source = tmp_path / "input.txt"
+    source.write_text("one")
+
+    def make(out: Path) -> None:
+        made.append(out)
+        shutil.copytree(builds.served(DEFAULT_DATA), out / "builds" / "b")
+        os.symlink("builds/b", out / "current")
+
+    first = cached("thing", [source], make)
+    assert cached("thing", [source], make) == first and made == [first]  # reused, not made again
+    source.write_text("two")  # a changed input is another dataset
+    second = cached("thing", [source], make)
+    assert second != first and made == [first, second]
+    assert first.parent == second.parent == tmp_path / "cache"
+
+
+@pytest.mark.slow
+def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp_path: Path) -> None:
+    env = {**os.environ, "CITEMAP_CACHE": str(tmp_path / "cache")}
+    probe = "from dashboard.defaults import default_data; print(default_data(progress=False))"
+    procs = [subprocess.Popen([sys.executable, "-c", probe], env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    folders = {Path(out.strip()) for out, _ in outs}
+    assert len(folders) == 1
+    (folder,) = folders
+    assert len(list((folder / "builds").iterdir())) == 1  # built once: the other process waited and reused it
+    assert sum("building the default dataset" in err for _, err in outs) == 1
+    assert read_meta(folder)["build_id"] == read_meta(DEFAULT_DATA)["build_id"]  # deterministic
+    assert default_data() != folder  # this process's cache is elsewhere
+
+
+@pytest.mark.slow
+def test_first_serve_on_a_fresh_cache_answers_health_within_a_minute(tmp_path: Path) -> None:
+    port = load.free_port()
+    started = time.monotonic()
+    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--port", str(port)], port,
+                         env={"CITEMAP_CACHE": str(tmp_path / "cache")}, log=tmp_path / "serve.log", timeout=60)
+    try:
+        took = time.monotonic() - started
+        health = requests.get(server.url + "/health", timeout=5).json()
+        assert health["papers"] == 30377 and health["build"] == read_meta(DEFAULT_DATA)["build_id"]
+        assert took < 60
+        assert "building the default dataset" in (tmp_path / "serve.log").read_text()
+    finally:
+        server.stop()
