@@ -39,7 +39,7 @@ for p in (ROOT, BENCH):
 import run  # noqa: E402  (the gunicorn helpers of the server bench)
 import stall_probe  # noqa: E402
 
-from dashboard.graph.view import payload_nodes  # noqa: E402
+from dashboard.view.payload import payload_nodes  # noqa: E402
 
 VIEWS = [
     ("~300", "?seeds=1706.03762"),

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from dashboard.dataset.store import Store  # noqa: E402
 from dashboard.graph import clusters  # noqa: E402
 from dashboard.graph.discovery import subgraph  # noqa: E402
 from dashboard.graph.state import ViewState  # noqa: E402
-from dashboard.store import Store  # noqa: E402
 
 
 def peak_mb() -> float:

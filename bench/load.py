@@ -184,7 +184,7 @@ class Visitor:
 def sample_papers(data: Path, n: int = 200, seed: int = 1) -> list[tuple[str, str, list[str]]]:
     """Papers to browse: (id, title, a few neighbour ids), from a dataset folder."""
     sys.path.insert(0, str(ROOT))
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     store = Store.load(data)
     rng = random.Random(seed)
@@ -299,7 +299,7 @@ class Gunicorn(Server):
                  threads: int = 1) -> None:
         port = port or free_port()
         exe = Path(sys.executable).with_name("gunicorn")
-        cmd = [str(exe), "--config", "python:dashboard.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
+        cmd = [str(exe), "--config", "python:dashboard.serving.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "dashboard.app:server"]
         env = {"CITEMAP_DATA": str(data), "CITEMAP_THREADS": str(threads)}
         super().__init__(cmd, port, env=env, log=log)

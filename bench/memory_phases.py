@@ -105,10 +105,11 @@ def peak_rss_mb() -> int:
 
 def instrument_write(generator: ModuleType) -> Phases:
     """Phases of ``bench/synth.py``'s build: its generator steps (``generator`` is that module, ``__main__`` when
-    run as a script) and what ``dashboard.dataset.write_dataset`` and ``dashboard.index.write_index`` do."""
+    run as a script) and what ``dashboard.dataset.write.write_dataset`` and ``dashboard.dataset.index_write.write_index`` do."""
     import pyarrow.parquet as pq
 
-    from dashboard import builds, dataset, index, integrity
+    from dashboard.dataset import builds, index, index_write, integrity
+    from dashboard.dataset import write as dataset
 
     phases = Phases()
     for name in ("generate", "dates", "out_degrees", "citations", "areas", "titles"):
@@ -121,7 +122,7 @@ def instrument_write(generator: ModuleType) -> Phases:
     phases.wrap(index, "write_index_from")
     phases.wrap(index, "tables_source", "index: citation counts and ranks")
     phases.wrap(index, "write_sorted_keys", "index: sorted ids, DOIs (each)")
-    phases.wrap(index.FieldArrays, "arrays", "index: years, areas")
+    phases.wrap(index_write.FieldArrays, "arrays", "index: years, areas")
     phases.wrap(index, "write_list", "index: references and citers lists")
     phases.wrap(index, "_lists", "index: _lists (references, then citers)")
     phases.wrap(index, "sorted_keys", "index: sorted_keys in memory (ids, DOIs)")

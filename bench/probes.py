@@ -53,7 +53,7 @@ def _warm_libraries() -> None:
 def probe_store(folder: str) -> dict[str, Any]:
     import numpy as np
 
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     _warm_libraries()
     gc.collect()
@@ -88,7 +88,7 @@ def probe_networkx(folder: str) -> dict[str, Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from dashboard import builds
+    from dashboard.dataset import builds
 
     build = builds.served(Path(folder))  # the build the folder serves (itself if an older citemap wrote it)
 

@@ -5,7 +5,7 @@
 
 ``tables`` is the baseline of a dataset too big for the networkx DiGraph of ``bench/probes.py``: what any server
 that loads its data instead of memory-mapping it reads at start-up, at the least (no graph, no Python object per
-paper). ``checksums`` times :func:`dashboard.integrity.problems` over the build's recorded files, the part of
+paper). ``checksums`` times :func:`dashboard.dataset.integrity.problems` over the build's recorded files, the part of
 ``Store.load`` that reads every byte of the dataset. Each prints one JSON line, like bench/probes.py.
 """
 
@@ -29,7 +29,7 @@ def probe_tables(folder: str) -> dict[str, Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from dashboard import builds
+    from dashboard.dataset import builds
 
     build = builds.served(Path(folder))
     _warm_libraries()
@@ -46,8 +46,8 @@ def probe_tables(folder: str) -> dict[str, Any]:
 
 
 def probe_checksums(folder: str) -> dict[str, Any]:
-    from dashboard import builds, integrity
-    from dashboard.dataset import read_meta
+    from dashboard.dataset import builds, integrity
+    from dashboard.dataset.format import read_meta
 
     build = builds.served(Path(folder))
     recorded = integrity.recorded_files(read_meta(build), build)

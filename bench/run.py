@@ -63,8 +63,8 @@ for p in (ROOT, BENCH):
 import loadgen  # noqa: E402
 import synth  # noqa: E402
 
-from dashboard import builds, index  # noqa: E402
-from dashboard.graph.view import payload_nodes  # noqa: E402
+from dashboard.dataset import builds, index  # noqa: E402
+from dashboard.view.payload import payload_nodes  # noqa: E402
 
 OUT = BENCH / "out"
 SEED = 1
@@ -89,7 +89,7 @@ HOST = "127.0.0.1"
 POOL_RANGE = (250, 350)  # references + citers of an expanded paper
 POOL_MIN = 120  # distinct expand queries needed to defeat the per-worker view cache (LRU of 48)
 FEW_NEIGHBOURS = 10  # a seed S has at most this many references + citers (else the fewest there are)
-SUGGESTIONS = 8  # what the search box asks for (dashboard/callbacks/search.py)
+SUGGESTIONS = 8  # what the search box asks for (dashboard/web/callbacks/search.py)
 TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "startup": ("<=", 1 / 20),
     "memory": ("<=", 0.5),
@@ -369,7 +369,7 @@ def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int, float]]:
 
     port = free_port()
     env = {**os.environ, "CITEMAP_DATA": str(folder), "WEB_CONCURRENCY": "2"}
-    cmd = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
+    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:dashboard.serving.gunicorn_conf", "--workers", "2",
            "--bind", f"{HOST}:{port}"]
     started = time.perf_counter()
     with open(log_path, "w") as logf:
@@ -532,7 +532,7 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         suggest = find_callback(deps, "input-search.value", "div-search-results.children")
         path = "/_dash-update-component"
         noop_req = loadgen.post_request(HOST, port, path, loadgen.dash_payload(pong, {"store-ping.data": 1}))
-        # what the browser fetches after an expand: the new view's graph (dashboard/app.py, GET /graph)
+        # what the browser fetches after an expand: the new view's graph (dashboard/web/app.py, GET /graph)
         expand_reqs = [loadgen.get_request(HOST, port, f"/graph?seeds={s}&expand={p}") for s, p in pairs]
         search_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
             suggest, {"input-search.value": q})) for q in queries]
@@ -708,7 +708,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[Row] = []
     extras: dict[str, Any] = {}
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     try:
         folders = {size: ensure_dataset(size, *SIZES[size], args.seed) for size in sizes}

@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT))
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from dashboard.app import create_app
+from dashboard.web.app import create_app
 app = create_app(sys.argv[1])
 client = app.server.test_client()
-from dashboard.callbacks.common import read_state
+from dashboard.web.callbacks.common import read_state
 from dashboard.graph.state import encode_query
 query = encode_query(read_state(app.server.config["CITEMAP_STORE"], "")[0])
 assert client.get("/graph" + query).status_code == 200 and client.get("/").status_code == 200
@@ -50,8 +50,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
+    from dashboard.dataset.store import Store
     from dashboard.importers import run_import
-    from dashboard.store import Store
 
     default = ROOT / "data"
     with tempfile.TemporaryDirectory(prefix="citemap-startup-") as tmp:

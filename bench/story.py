@@ -26,7 +26,7 @@ for p in (ROOT, ROOT / "bench"):
 
 import load  # noqa: E402
 
-from dashboard.stories import read_story  # noqa: E402
+from dashboard.view.stories import read_story  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 GLIDE_MS = 300  # assets/citemap.js CITEMAP_GLIDE_MS: papers that stay glide to their new places

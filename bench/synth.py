@@ -3,7 +3,7 @@
     python bench/synth.py --papers 1000000 --edges 10000000 --seed 1 --out bench/out/large
     python bench/synth.py ... --phases --json   # also its memory by phase (stderr) and the summary as JSON
 
-writes a real dataset folder through :func:`dashboard.dataset.write_dataset` (Parquet tables,
+writes a real dataset folder through :func:`dashboard.dataset.write.write_dataset` (Parquet tables,
 ``dataset.json`` and the ``index/`` the store memory-maps). Everything is vectorised with numpy and
 pyarrow; the same arguments give the same dataset, byte for byte in its tables.
 
@@ -252,7 +252,7 @@ def generate(papers: int, edges: int, seed: int, rows: bool = False
     (citing rows, cited rows) of the papers table, two int32 arrays, instead of a table of id strings (what
     ``write_dataset`` takes either way, and writes to the same files; at 100M edges the string table would be
     two strings per edge)."""
-    from dashboard.dataset import CBY_TYPE, CITATIONS_SCHEMA, PAPERS_SCHEMA
+    from dashboard.dataset.format import CBY_TYPE, CITATIONS_SCHEMA, PAPERS_SCHEMA
 
     rng = np.random.default_rng(seed)
     n = papers
@@ -309,8 +309,8 @@ def synth_meta(papers: int, edges: int, seed: int) -> dict[str, Any]:
 
 def build(papers: int, edges: int, seed: int, out: str | Path, quiet: bool = False) -> dict[str, Any]:
     """Generate and write a dataset folder; returns the summary (with timings)."""
-    from dashboard import builds
-    from dashboard.dataset import write_dataset
+    from dashboard.dataset import builds
+    from dashboard.dataset.write import write_dataset
 
     t0 = time.perf_counter()
     table, cites, summary = generate(papers, edges, seed, rows=True)  # same files as the table of ids

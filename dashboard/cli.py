@@ -7,22 +7,22 @@ import logging
 import sys
 from pathlib import Path
 
-from dashboard.dataset import DatasetError
-from dashboard.defaults import default_data
-from dashboard.stories import StoryError, read_story, story_names
+from dashboard.errors import DatasetError
+from dashboard.importers.defaults import default_data
+from dashboard.view.stories import StoryError, read_story, story_names
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from dashboard import app as app_module
+    from dashboard.web import app as app_module
 
     data = Path(args.data) if args.data else default_data()
     if args.production:
-        from dashboard.production import serve_production
+        from dashboard.serving.production import serve_production
 
         return serve_production(data, host=args.host, port=args.port, workers=args.workers, library=args.library)
     dash_app = app_module.create_app(data, library=args.library)
     print(f"citemap: serving {data} on http://{args.host}:{args.port}/", file=sys.stderr)
-    from dashboard.security import BannerlessRequestHandler
+    from dashboard.web.security import BannerlessRequestHandler
 
     dash_app.run(host=args.host, port=args.port, debug=args.debug, request_handler=BannerlessRequestHandler)
     return 0
@@ -101,7 +101,7 @@ def fetch_from(args: argparse.Namespace) -> dict:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     data = Path(args.data) if args.data else default_data()
     store = Store.load(data)
@@ -111,8 +111,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Every file of a dataset against the sizes and checksums its dataset.json recorded; one line per problem."""
-    from dashboard import builds, integrity
-    from dashboard.dataset import read_meta
+    from dashboard.dataset import builds, integrity
+    from dashboard.dataset.format import read_meta
 
     data = (Path(args.data) if args.data else default_data()).resolve()
     build = builds.served(data)
@@ -136,7 +136,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_builds(args: argparse.Namespace) -> int:
     """A dataset folder's builds; ``--use NAME`` serves another (new servers and reloads take it), ``--prune``
     removes old ones no server reads."""
-    from dashboard import builds
+    from dashboard.dataset import builds
 
     data = (Path(args.data) if args.data else default_data()).resolve()
     if args.use:

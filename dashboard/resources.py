@@ -19,4 +19,4 @@ def shipped(installed: str, checkout: str, package: Path = PACKAGE) -> Path:
 
 
 ASSETS = shipped("assets", "assets")
-INPUTS = shipped("default_inputs", "data")  # the default dataset's inputs (dashboard.defaults builds it)
+INPUTS = shipped("default_inputs", "data")  # the default dataset's inputs (dashboard.importers.defaults builds it)

@@ -43,7 +43,7 @@ _STORY_NAMES_KNOWN = ("story and step are names the plain parser knows and leave
 _QUOTE_ROUND_TRIP = "parse_qsl decodes what quote encoded, whatever it kept: the same values"
 _SIMILAR_HAS_BOTH = "a similarity map always has its links' strengths and reasons"
 NAMED: dict[str, str] = {
-    "dashboard.security.x_validate_update__mutmut_49": "every server callback's spec has inputs and state",
+    "dashboard.web.security.x_validate_update__mutmut_49": "every server callback's spec has inputs and state",
     "dashboard.graph.state.x__story_state__mutmut_4": "a story name longer than 64 characters is no story name "
                                                       "(NAME_OK): refused either way",
     "dashboard.graph.state.x__story_state__mutmut_13": _QUOTE_ROUND_TRIP,
@@ -55,51 +55,51 @@ NAMED: dict[str, str] = {
     "dashboard.graph.state.x__story_state__mutmut_29": "no story message ends in X: stripping X too changes nothing",
     "dashboard.graph.state.x__path__mutmut_20": "path= with other than two ids is refused before: at most two reach "
                                                 "the cap",
-    "dashboard.graph.export.x__similar_attrs__mutmut_5": _SIMILAR_HAS_BOTH,
-    "dashboard.graph.export.x__similar_attrs__mutmut_16": _SIMILAR_HAS_BOTH,
-    "dashboard.graph.export.x__similar_attrs__mutmut_18": _SIMILAR_HAS_BOTH,
+    "dashboard.view.export.x__similar_attrs__mutmut_5": _SIMILAR_HAS_BOTH,
+    "dashboard.view.export.x__similar_attrs__mutmut_16": _SIMILAR_HAS_BOTH,
+    "dashboard.view.export.x__similar_attrs__mutmut_18": _SIMILAR_HAS_BOTH,
     "dashboard.graph.neighbourhood.x_keep_rows__mutmut_8": "with no selected paper, None in the list matches no row",
     "dashboard.graph.neighbourhood.x_keep_rows__mutmut_18": "new positions are read only at the rows kept: the fill "
                                                            "of the others is never read",
     "dashboard.graph.neighbourhood.x_keep_rows__mutmut_19": "new positions are read only at the rows kept: the fill "
                                                            "of the others is never read",
-    "dashboard.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
-    "dashboard.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
-    "dashboard.security.x_validate_update__mutmut_53": "every server callback's spec has inputs and state",
-    "dashboard.store.x_gather__mutmut_14": "with no rows, a total of 1 still gathers nothing (empty owner array)",
-    "dashboard.store.xǁRowSlotsǁadd__mutmut_13": "clear() then zeroes the whole array instead of the rows added: "
+    "dashboard.web.security.x_validate_update__mutmut_7": "orjson's messages are shorter than the 80 characters kept",
+    "dashboard.web.security.x_validate_update__mutmut_51": "every server callback's spec has inputs and state",
+    "dashboard.web.security.x_validate_update__mutmut_53": "every server callback's spec has inputs and state",
+    "dashboard.dataset.store.x_gather__mutmut_14": "with no rows, a total of 1 still gathers nothing (empty owner array)",
+    "dashboard.dataset.store.xǁRowSlotsǁadd__mutmut_13": "clear() then zeroes the whole array instead of the rows added: "
                                                  "the same zeros, slower",
-    "dashboard.store.xǁRowSlotsǁclear__mutmut_3": "a cleared RowSlots is never used again (row_slots() makes a new "
+    "dashboard.dataset.store.xǁRowSlotsǁclear__mutmut_3": "a cleared RowSlots is never used again (row_slots() makes a new "
                                                   "one around the same array)",
-    "dashboard.store.xǁRowSlotsǁclear__mutmut_4": "a cleared RowSlots is never used again (row_slots() makes a new "
+    "dashboard.dataset.store.xǁRowSlotsǁclear__mutmut_4": "a cleared RowSlots is never used again (row_slots() makes a new "
                                                   "one around the same array)",
-    "dashboard.store.xǁStoreǁnode_json__mutmut_17": "a take's offsets buffer holds exactly len + 1 offsets",
-    "dashboard.store.xǁStoreǁnode_json__mutmut_18": "a take returns a fresh array: its offset is 0",
-    "dashboard.store.xǁStoreǁnode_json__mutmut_23": "a take returns a fresh array: its offset is 0",
-    "dashboard.store.xǁStoreǁpaper__mutmut_3": "slicing to the end instead of one row: the first row is the same",
-    "dashboard.store.xǁStoreǁpaper__mutmut_5": "slicing to the end instead of one row: the first row is the same",
-    "dashboard.store.xǁStoreǁpaper__mutmut_6": "slicing two rows instead of one: the first row is the same",
-    "dashboard.store.xǁStoreǁcited_by__mutmut_12": "the filled column has no nulls and one chunk: to_numpy gives the "
+    "dashboard.dataset.store.xǁStoreǁnode_json__mutmut_17": "a take's offsets buffer holds exactly len + 1 offsets",
+    "dashboard.dataset.store.xǁStoreǁnode_json__mutmut_18": "a take returns a fresh array: its offset is 0",
+    "dashboard.dataset.store.xǁStoreǁnode_json__mutmut_23": "a take returns a fresh array: its offset is 0",
+    "dashboard.dataset.store.xǁStoreǁpaper__mutmut_3": "slicing to the end instead of one row: the first row is the same",
+    "dashboard.dataset.store.xǁStoreǁpaper__mutmut_5": "slicing to the end instead of one row: the first row is the same",
+    "dashboard.dataset.store.xǁStoreǁpaper__mutmut_6": "slicing two rows instead of one: the first row is the same",
+    "dashboard.dataset.store.xǁStoreǁcited_by__mutmut_12": "the filled column has no nulls and one chunk: to_numpy gives the "
                                                    "same int64 values, copied or not",
-    "dashboard.store.xǁStoreǁcited_by__mutmut_16": "the filled column has no nulls and one chunk: to_numpy gives the "
+    "dashboard.dataset.store.xǁStoreǁcited_by__mutmut_16": "the filled column has no nulls and one chunk: to_numpy gives the "
                                                    "same int64 values, copied or not",
-    "dashboard.store.xǁStoreǁsource_counts__mutmut_7": "an empty list has no value counts: {} either way",
-    "dashboard.store.xǁStoreǁyear_at_percentile__mutmut_2": "year 0 cannot be stored (years are 1-9999; -1 = "
+    "dashboard.dataset.store.xǁStoreǁsource_counts__mutmut_7": "an empty list has no value counts: {} either way",
+    "dashboard.dataset.store.xǁStoreǁyear_at_percentile__mutmut_2": "year 0 cannot be stored (years are 1-9999; -1 = "
                                                              "unknown)",
-    "dashboard.store.xǁStoreǁyear_at_percentile__mutmut_3": "year 0 cannot be stored (years are 1-9999; -1 = "
+    "dashboard.dataset.store.xǁStoreǁyear_at_percentile__mutmut_3": "year 0 cannot be stored (years are 1-9999; -1 = "
                                                              "unknown)",
     "dashboard.graph.neighbourhood.x_neighbourhood__mutmut_96": "hidden=0 is the field's default",
-    "dashboard.store.xǁStoreǁarea_mask__mutmut_10": "with no wanted area the mask stays all False either way",
-    "dashboard.store.xǁStoreǁarea_mask__mutmut_26": "the unknown code is only used when 'unknown' is an area name",
-    "dashboard.store.xǁStoreǁarea_mask__mutmut_27": "the unknown code is only used when 'unknown' is an area name",
-    "dashboard.store.xǁStoreǁarea_mask__mutmut_34": "the mask is still all False there, so = and |= agree",
-    "dashboard.store.xǁStoreǁfilter_mask__mutmut_28": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
-    "dashboard.store.xǁStoreǁfilter_mask__mutmut_29": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
-    "dashboard.store.xǁStoreǁfilter_mask__mutmut_30": "the mask is still all True there, so = and &= agree",
-    "dashboard.store.xǁStoreǁ_search_db__mutmut_15": "the pid is read only once a connection exists, and both are "
+    "dashboard.dataset.store.xǁStoreǁarea_mask__mutmut_10": "with no wanted area the mask stays all False either way",
+    "dashboard.dataset.store.xǁStoreǁarea_mask__mutmut_26": "the unknown code is only used when 'unknown' is an area name",
+    "dashboard.dataset.store.xǁStoreǁarea_mask__mutmut_27": "the unknown code is only used when 'unknown' is an area name",
+    "dashboard.dataset.store.xǁStoreǁarea_mask__mutmut_34": "the mask is still all False there, so = and |= agree",
+    "dashboard.dataset.store.xǁStoreǁfilter_mask__mutmut_28": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
+    "dashboard.dataset.store.xǁStoreǁfilter_mask__mutmut_29": "year 0 cannot be stored (years are 1-9999; -1 = unknown)",
+    "dashboard.dataset.store.xǁStoreǁfilter_mask__mutmut_30": "the mask is still all True there, so = and &= agree",
+    "dashboard.dataset.store.xǁStoreǁ_search_db__mutmut_15": "the pid is read only once a connection exists, and both are "
                                                      "set together",
-    "dashboard.graph.export.x_bibtex_key__mutmut_15": "the fallback word is lower-cased right after",
-    "dashboard.graph.export.x_to_graphml__mutmut_7": "prettyprint=True is networkx's default",
+    "dashboard.view.export.x_bibtex_key__mutmut_15": "the fallback word is lower-cased right after",
+    "dashboard.view.export.x_to_graphml__mutmut_7": "prettyprint=True is networkx's default",
     "dashboard.graph.state.x__years__mutmut_11": "swapping two equal years changes nothing",
     "dashboard.graph.state.x_encode_query__mutmut_7": "'X' is already a character quote() leaves alone",
     "dashboard.graph.state.x_encode_query__mutmut_28": "'X' is already a character quote() leaves alone",

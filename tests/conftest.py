@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from dashboard.defaults import default_data
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.importers.defaults import default_data
 
 # a mutation run (mutmut sets MUTANT_UNDER_TEST) needs the same examples every time, or a mutant's fate is luck
 settings.register_profile("mutation", derandomize=True)
@@ -51,9 +51,9 @@ def seed_data() -> Path:
     Built once into the cache, under a name that hashes the pages and the code that writes a dataset, and reused by
     later sessions (the mutation run starts thousands): a changed importer builds a new one. Each session gets its
     own copy (of the build alone), so that code under test (a mutant that writes, say) cannot change the one kept."""
-    from dashboard import builds
-    from dashboard.defaults import cached
+    from dashboard.dataset import builds
     from dashboard.importers import run_import
+    from dashboard.importers.defaults import cached
 
     kept = cached("seed-pages", [*seed_pages(), *sorted(ARXIV2023.glob("*"))],
                   lambda out: run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023,
@@ -89,7 +89,7 @@ def arxiv_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 def write_records(folder: Path, papers: list, cites: list[tuple[str, str]] = (), name: str | None = None) -> Path:
     """Write a dataset of ``PaperRecord``s and (citing id, cited id) pairs into ``folder`` (a new build of it),
     built through the importers' builder and written as an importer writes it."""
-    from dashboard.dataset import write_dataset
+    from dashboard.dataset.write import write_dataset
     from dashboard.importers.common import DatasetBuilder
 
     b = DatasetBuilder()

@@ -10,12 +10,12 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from dashboard.callbacks.render import paper_facts
-from dashboard.graph import export
+from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
 from dashboard.importers import run_import
-from dashboard.store import Store
+from dashboard.view import export
+from dashboard.view.payload import compute_view
+from dashboard.web.callbacks.render import paper_facts
 from tests.conftest import FIXTURES
 
 OPENALEX = FIXTURES / "openalex"

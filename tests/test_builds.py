@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import builds, index
-from dashboard.dataset import DatasetError, read_meta
+from dashboard.dataset import builds, index_write
+from dashboard.dataset.format import read_meta
+from dashboard.dataset.store import Store
+from dashboard.errors import DatasetError
 from dashboard.importers.common import PaperRecord
-from dashboard.store import Store
 from tests.conftest import seed_data, write_records
 
 
@@ -83,7 +84,7 @@ def test_a_failed_import_leaves_the_served_build_and_no_leftover(tmp_path: Path,
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(index, "write_index_from", broken)
+    monkeypatch.setattr(index_write, "write_index_from", broken)
     with pytest.raises(OSError, match="disk full"):
         write_records(data, *world("b", "Lost"))
     assert current(data) == served and names(data) == [served.removeprefix("builds/")]

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 
+from dashboard.dataset.store import Store
 from dashboard.graph.clusters import (
     MAX_CLUSTERS,
     MIN_SIZE,
@@ -24,7 +25,6 @@ from dashboard.graph.clusters import (
     communities,
     title_words,
 )
-from dashboard.store import Store
 from tests.conftest import ROOT
 
 

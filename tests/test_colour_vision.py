@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dashboard.graph import colors
-from dashboard.graph.colour_vision import closest_pair, delta_e2000, hex_to_rgb, simulate, to_lab
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.view import colors
+from dashboard.view.colour_vision import closest_pair, delta_e2000, hex_to_rgb, simulate, to_lab
 
 MIN_DELTA_E = 12.0  # CIEDE2000; about 2 is just noticeable
 VISIONS = [None, "deuteranopia", "protanopia"]

@@ -1,4 +1,4 @@
-"""The page's accessible pieces (dashboard/components.py) and what the layout does with them: radio groups named by
+"""The page's accessible pieces (dashboard/web/components.py) and what the layout does with them: radio groups named by
 their labels, one tab stop each; uploads named; the map a named, focusable region with live summaries; every
 symbol-only button named."""
 
@@ -8,9 +8,16 @@ from typing import Any
 
 from dash import dcc, html
 
-from dashboard.components import checkbox_menu, labelled_upload, radio_group, values_json, values_of, visually_hidden
-from dashboard.layout import make_layout
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.web.components import (
+    checkbox_menu,
+    labelled_upload,
+    radio_group,
+    values_json,
+    values_of,
+    visually_hidden,
+)
+from dashboard.web.layout import make_layout
 
 
 def walk(node: Any):

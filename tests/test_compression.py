@@ -1,4 +1,4 @@
-"""Compressed responses (dashboard/compression.py): what goes over the wire for a big view, its ETag, and the switch
+"""Compressed responses (dashboard/web/compression.py): what goes over the wire for a big view, its ETag, and the switch
 for a proxy that compresses instead."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import gzip
 import brotli
 import pytest
 
-from dashboard.app import create_app
-from dashboard.compression import etag_matches
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.web.app import create_app
+from dashboard.web.compression import etag_matches
 from tests.conftest import DEFAULT_DATA
 
 BIG = "/graph?seeds=1412.6980,1512.03385,1409.1556&limit=3000"
@@ -37,7 +37,7 @@ def test_a_5000_paper_view_goes_out_compressed(client, accept, encoding, decode)
 
 
 def test_pages_scripts_and_callbacks_are_compressed_small_answers_are_not(client) -> None:
-    for path in ("/", "/_dash-layout", "/_dash-dependencies", "/assets/citemap.js",
+    for path in ("/", "/_dash-layout", "/_dash-dependencies", "/assets/citemap-03-draw.js",
                  "/assets/vendor/plotly-basic.min.js"):
         with client.get(path, headers={"Accept-Encoding": "br"}) as resp:  # files are streamed: read, closed
             assert resp.status_code == 200 and resp.headers.get("Content-Encoding") == "br", path

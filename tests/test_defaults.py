@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from dashboard import builds
-from dashboard.dataset import read_meta
-from dashboard.defaults import cached, default_data, input_files
+from dashboard.dataset import builds
+from dashboard.dataset.format import read_meta
+from dashboard.importers.defaults import cached, default_data, input_files
 from dashboard.resources import INPUTS
 from tests.conftest import DEFAULT_DATA, ROOT, load
 
@@ -51,7 +51,7 @@ def test_cached_builds_once_and_reuses(tmp_path: Path, monkeypatch: pytest.Monke
 @pytest.mark.slow
 def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp_path: Path) -> None:
     env = {**os.environ, "CITEMAP_CACHE": str(tmp_path / "cache")}
-    probe = "from dashboard.defaults import default_data; print(default_data(progress=False))"
+    probe = "from dashboard.importers.defaults import default_data; print(default_data(progress=False))"
     procs = [subprocess.Popen([sys.executable, "-c", probe], env=env, cwd=ROOT, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in procs]

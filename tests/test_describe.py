@@ -1,12 +1,12 @@
-"""The map in words (dashboard/graph/describe.py): what the screen reader hears beside the map."""
+"""The map in words (dashboard/view/describe.py): what the screen reader hears beside the map."""
 
 from __future__ import annotations
 
-from dashboard.callbacks.common import read_state
-from dashboard.callbacks.render import status_text
-from dashboard.graph.describe import map_summary, paper_words
-from dashboard.graph.view import build_subgraph
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.view.describe import map_summary, paper_words
+from dashboard.view.payload import build_subgraph
+from dashboard.web.callbacks.common import read_state
+from dashboard.web.callbacks.render import status_text
 
 
 def summary(store: Store, query: str) -> str:

@@ -9,14 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pyarrow.parquet as pq
 
-from dashboard import builds
-from dashboard.callbacks.state import apply_action
+from dashboard.dataset import builds
+from dashboard.dataset.store import Store
 from dashboard.graph.discovery import path_subgraph, similar_subgraph, subgraph, view_clusters, why
 from dashboard.graph.layouts import positions
 from dashboard.graph.similarity import prior_derivative
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
-from dashboard.store import Store
+from dashboard.view.payload import compute_view
+from dashboard.web.callbacks.state import apply_action
 from tests.conftest import DEFAULT_DATA
 
 ATTENTION = "1706.03762"

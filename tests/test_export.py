@@ -10,10 +10,10 @@ import re
 import networkx as nx
 import pytest
 
-from dashboard.graph import export, naming
+from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
-from dashboard.store import Store
+from dashboard.view import export, naming
+from dashboard.view.payload import compute_view
 
 STATE = ViewState(("2110.10090",), expand=("2106.03764",), selected="2106.03764")
 
@@ -150,7 +150,7 @@ def test_an_image_title_names_dataset_seeds_filters_and_size(default_store) -> N
 
 def test_the_image_title_endpoint_answers_for_any_view() -> None:
     """GET /image-title?<view>: what the browser puts above an exported image; a malformed query still answers."""
-    from dashboard.app import create_app
+    from dashboard.web.app import create_app
     from tests.conftest import seed_data
 
     client = create_app(seed_data()).server.test_client()
@@ -164,7 +164,7 @@ def test_the_image_title_endpoint_answers_for_any_view() -> None:
 
 
 def test_about_line_names_the_dataset_its_size_and_its_sources(store) -> None:
-    from dashboard.graph.naming import about_line, short_source
+    from dashboard.view.naming import about_line, short_source
 
     assert about_line(store) == (f"{store.meta['name']}: {store.n:,} papers, {store.n_citations:,} citations "
                                  f"(from {short_source(store.meta['source'])})")
@@ -191,8 +191,8 @@ def test_a_similarity_map_exports_its_pairs_as_similar_not_as_citations(default_
 
 
 def legend_clusters(store: Store, view) -> dict[int, tuple[str, int]]:
-    """{cluster number: (name, size)} as the legend beside the map shows them (dashboard/callbacks/render.py)."""
-    from dashboard.callbacks.render import legend
+    """{cluster number: (name, size)} as the legend beside the map shows them (dashboard/web/callbacks/render.py)."""
+    from dashboard.web.callbacks.render import legend
 
     out = {}
     for item in legend(store, view.sub, view.state)[1:]:

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from dashboard.cli import main
-from dashboard.dataset import read_meta, read_tables
+from dashboard.dataset.format import read_meta, read_tables
+from dashboard.dataset.store import Store
 from dashboard.fetch import openalex as oa
 from dashboard.fetch.http import FetchError, HttpSettings, RateLimiter, ResponseCache, retry_after
-from dashboard.store import Store
 from tests.conftest import FIXTURES
 from tests.fetch_server import Fault, Request, StandIn, fast_settings, serving
 

@@ -26,10 +26,10 @@ from typing import Any
 import pytest
 
 from dashboard.cli import main
-from dashboard.dataset import read_meta, read_tables
+from dashboard.dataset.format import read_meta, read_tables
+from dashboard.dataset.store import Store
 from dashboard.fetch import s2
 from dashboard.fetch.http import FetchError, HttpSettings
-from dashboard.store import Store
 from tests.conftest import FIXTURES
 from tests.fetch_server import Fault, Request, StandIn, fast_settings, serving
 

@@ -7,11 +7,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from dashboard.dataset.store import Store
 from dashboard.graph import force_layout
 from dashboard.graph.geometry import NODE_GAP
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
-from dashboard.store import Store
+from dashboard.view.payload import compute_view
 
 ATTENTION, BERT, GPT3 = "1706.03762", "1810.04805", "2005.14165"
 LUONG = "1508.04025"  # in Attention's view; expanding it adds papers
@@ -97,7 +97,7 @@ def test_small_stars_are_rings_and_layouts_are_deterministic(tiny: Store, defaul
 def test_a_big_view_draws_its_own_lines_first_and_says_how_many(default_store: Store) -> None:
     """Above MAX_DRAWN_EDGES the payload keeps the citations of the seeds (and expanded, selected papers) first,
     then those between the most cited papers; the total stays in the payload and the counts."""
-    from dashboard.graph.view import MAX_DRAWN_EDGES, drawn_edges
+    from dashboard.view.payload import MAX_DRAWN_EDGES, drawn_edges
 
     view = compute_view(default_store, ViewState((ATTENTION, BERT, GPT3), limit=3000))
     sub = view.sub

@@ -9,12 +9,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from dashboard.dataset.store import Store
 from dashboard.graph import force_layout, layouts
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view, payload_nodes, short_label
-from dashboard.store import Store
+from dashboard.view.payload import compute_view, payload_nodes, short_label
 from tests.conftest import SEED_IDS, make_store
 
 SEEDS = ViewState(SEED_IDS)
@@ -339,8 +339,8 @@ def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
 
 def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:
     """Viridis over the first to the last year of the papers in view, not the dataset's whole range."""
-    from dashboard.graph.colors import YEAR_SCALE
-    from dashboard.graph.view import view_years
+    from dashboard.view.colors import YEAR_SCALE
+    from dashboard.view.payload import view_years
 
     view = compute_view(store, ViewState(("2110.10090",), color="year", years=(2022, 2024)))
     p = json.loads(view.payload_json)

@@ -13,7 +13,8 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from dashboard.dataset import read_meta, read_tables
+from dashboard.dataset import index_write, search_write, spill
+from dashboard.dataset.format import read_meta, read_tables
 from dashboard.importers import duckdb_engine, openalex, openalex_duckdb, run_import
 from dashboard.importers.common import InputError
 from tests.conftest import FIXTURES
@@ -285,8 +286,8 @@ def test_citemap_import_takes_the_duckdb_path_for_json_lines_and_serves_it(tmp_p
 def test_citations_given_as_rows_write_the_same_dataset_and_index(tmp_path: Path) -> None:
     import numpy as np
 
-    from dashboard import index
-    from dashboard.dataset import write_dataset
+    from dashboard.dataset import index
+    from dashboard.dataset.write import write_dataset
     from dashboard.errors import DatasetError
 
     src = write_jsonl(tmp_path / "part.jsonl", odd_works())
@@ -407,19 +408,19 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     every index file (arrays, node text, search, the papers read back) is the Python importer's."""
     import numpy as np
 
-    from dashboard import index
-    from dashboard.store import Store
+    from dashboard.dataset import index
+    from dashboard.dataset.store import Store
 
     works = odd_works() + [work(100 + i, f"Paper number {i} on graphs", referenced_works=[
         f"{W}W{100 + (i * 7 + k) % 40}" for k in range(1, 1 + i % 6)] + [f"{W}W{(i % 17) + 1}"]) for i in range(40)]
     src = write_jsonl(tmp_path / "part_000.jsonl", works)
     run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
-    monkeypatch.setattr(index, "BATCH", 4)  # papers a batch
+    monkeypatch.setattr(index_write, "BATCH", 4)  # papers a batch
     monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", 3)  # citations a chunk from DuckDB, and a range of lists
     monkeypatch.setattr(duckdb_engine, "READ_ROWS", 2)  # citations a chunk from the citations file
-    monkeypatch.setattr(index, "SEARCH_BATCH", 6)  # the search index's text: ranks a block
-    monkeypatch.setattr(index, "SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
-    monkeypatch.setattr(index, "KEY_BLOCK", 5)  # sorted keys padded a block at a time
+    monkeypatch.setattr(search_write, "SEARCH_BATCH", 6)  # the search index's text: ranks a block
+    monkeypatch.setattr(spill, "SPREAD_FILES", 4)  # ... in at most 4 blocks: 15 ranks a block
+    monkeypatch.setattr(index_write, "KEY_BLOCK", 5)  # sorted keys padded a block at a time
     closed, close = [], duckdb_engine.Streamed.close
     monkeypatch.setattr(duckdb_engine.Streamed, "close", lambda self: (closed.append(self.n), close(self)))
     run_import("openalex", [src], tmp_path / "duck", engine="duckdb", progress=False)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dashboard.dataset.store import Store
 from dashboard.importers import run_import
 from dashboard.importers.arxiv2023 import arxiv_year, read_nodes
 from dashboard.importers.common import InputError
-from dashboard.store import Store
 from tests.conftest import ARXIV2023
 
 

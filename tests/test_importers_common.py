@@ -234,8 +234,8 @@ def test_for_source_names_the_source_of_the_builder_it_is_given() -> None:
 
 
 def test_run_import_merges_a_second_source_into_the_same_papers(tmp_path: Path) -> None:
+    from dashboard.dataset.store import Store
     from dashboard.importers import parse_merge, run_import
-    from dashboard.store import Store
 
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     first.write_text("id,title,year,cited_by\na,Alpha paper,2020,100\nb,Beta paper,2021,\n")

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dashboard.dataset.store import Store
 from dashboard.importers import run_import
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, normalise_title
 from dashboard.importers.csv_tables import DEFAULT_COLUMNS, build, parse_mapping, parse_paper_row
 from dashboard.importers.fields import Where
-from dashboard.store import Store
 from tests.conftest import FIXTURES
 
 S2_PAPER = FIXTURES / "semanticscholar" / "Paper.json"

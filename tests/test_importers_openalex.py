@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dashboard.dataset.store import Store
 from dashboard.importers import run_import
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, clean_id, normalise_title
 from dashboard.importers.fields import Where
 from dashboard.importers.openalex import build, parse_work, referenced_works
-from dashboard.store import Store
 from tests.conftest import FIXTURES
 
 FIXTURES = FIXTURES / "openalex"

@@ -13,9 +13,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from dashboard import index
-from dashboard.dataset import PAPERS_SCHEMA, citations_table, papers_table, read_tables, write_dataset
-from dashboard.store import Store
+from dashboard.dataset import index, index_write, search_write, spill
+from dashboard.dataset.format import PAPERS_SCHEMA, citations_table, papers_table, read_tables
+from dashboard.dataset.store import Store
+from dashboard.dataset.write import write_dataset
 from tests.conftest import seed_data
 
 
@@ -40,14 +41,14 @@ def test_sorted_keys_are_numpys_byte_order(seed: int, tmp_path: Path, monkeypatc
     values = [None if rng.random() < 0.1 else "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 7)))
               for _ in range(300)]
     want_keys, want_rows = numpy_sorted_keys(values)
-    monkeypatch.setattr(index, "KEY_BLOCK", 7)
+    monkeypatch.setattr(index_write, "KEY_BLOCK", 7)
     monkeypatch.setattr("dashboard.importers.duckdb_engine.STREAM_ROWS", 16)
     con = duckdb.connect()
     con.execute("CREATE TABLE rank AS SELECT * FROM (VALUES (NULL::VARCHAR, 0)) t(id, r) LIMIT 0")
     con.executemany("INSERT INTO rank VALUES (?, ?)", list(zip(values, range(len(values)), strict=True)))
-    for how, keys in (("arrow", index.sorted_keys(pa.array(values, pa.string()))),
+    for how, keys in (("arrow", index_write.sorted_keys(pa.array(values, pa.string()))),
                       ("duckdb", Streamed(con, "x", {}, {}, tmp_path).sorted_keys("id"))):
-        index.write_sorted_keys(tmp_path, how, keys)
+        index_write.write_sorted_keys(tmp_path, how, keys)
         got, rows = np.load(tmp_path / f"{how}_sorted.npy"), np.load(tmp_path / f"{how}_sorted_rows.npy")
         assert got.dtype == want_keys.dtype and got.tolist() == want_keys.tolist(), how
         assert rows.tolist() == want_rows.tolist(), how
@@ -57,9 +58,9 @@ def test_sorted_keys_are_numpys_byte_order(seed: int, tmp_path: Path, monkeypatc
 
 def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
-    index.write_index(tmp_path / "one", papers, citations, "x")
-    monkeypatch.setattr(index, "BATCH", 7)  # 156 papers: 23 batches
-    index.write_index(tmp_path / "many", papers, citations, "x")
+    index_write.write_index(tmp_path / "one", papers, citations, "x")
+    monkeypatch.setattr(index_write, "BATCH", 7)  # 156 papers: 23 batches
+    index_write.write_index(tmp_path / "many", papers, citations, "x")
     one, many = index.load_arrays(tmp_path / "one"), index.load_arrays(tmp_path / "many")
     for name in index.ARRAYS:
         assert np.array_equal(one[name], many[name]), name
@@ -86,7 +87,7 @@ def test_year_and_area_arrays_from_batches_are_those_of_the_whole(seed: int) -> 
     if seed == 0:  # ties: "ab", "ba" and "c" in 2 papers each, "d", "e" and "Élan" in 1, seen in another order
         areas = [[], ["e"], ["c", "ba"], None, ["Élan"], ["ab", "c"], ["d"], ["ba"], ["ab"], *[[]] * 291]
     years = [rng.choice([None, 1999, 2020, 2024]) for _ in range(300)]
-    fields = index.FieldArrays()
+    fields = index_write.FieldArrays()
     cuts = sorted({0, 300, *rng.sample(range(1, 300), rng.randint(0, 12))})
     for lo, hi in itertools.pairwise(cuts):
         fields.add(pa.array(years[lo:hi], pa.int16()), pa.array(areas[lo:hi], pa.list_(pa.string())))
@@ -109,12 +110,12 @@ def test_a_search_index_keeps_a_few_segments_and_merges_more(tmp_path: Path, mon
     words = ["graph", "graphs", "learning", "network", "attention", "quantum", "protein", "galaxy", "lattice"]
     titles = [" ".join(rng.choice(words) + str(rng.randrange(300)) for _ in range(6)) for _ in range(3000)]
     names = [f"Ada Li{i % 97}; Bo Chen" for i in range(3000)]
-    monkeypatch.setattr(index, "SEARCH_HASH_BYTES", 4096)  # words written out every few papers: many segments
+    monkeypatch.setattr(search_write, "SEARCH_HASH_BYTES", 4096)  # words written out every few papers: many segments
     found, segments = [], []
     for keep in (10_000, 1):
-        monkeypatch.setattr(index, "SEARCH_SEGMENTS", keep)
+        monkeypatch.setattr(search_write, "SEARCH_SEGMENTS", keep)
         path = tmp_path / f"keep{keep}.sqlite"
-        index.write_search_index(path, [(k, titles[k:k + 500], names[k:k + 500]) for k in range(0, 3000, 500)])
+        search_write.write_search_index(path, [(k, titles[k:k + 500], names[k:k + 500]) for k in range(0, 3000, 500)])
         con = sqlite3.connect(path)
         segments.append(con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0])
         found.append([con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
@@ -129,12 +130,12 @@ def test_search_text_comes_in_rank_order_from_any_batches(tmp_path: Path, monkey
     """The search index's text is read in row order, a batch at a time, and comes out in rank order a block at a
     time; ranks that are not a permutation are refused."""
     papers, citations = read_tables(seed_data())
-    monkeypatch.setattr(index, "BATCH", 7)
-    index.write_index(tmp_path, papers, citations, "x")
+    monkeypatch.setattr(index_write, "BATCH", 7)
+    index_write.write_index(tmp_path, papers, citations, "x")
     out = tmp_path / index.INDEX_DIR
     row_rank = np.load(out / "row_rank.npy")
     rank_rows = np.load(out / "rank_rows.npy")
-    got = list(index.ranked_text(tmp_path, row_rank, 10))
+    got = list(search_write.ranked_text(tmp_path, row_rank, 10))
     assert [start for start, _, _ in got] == list(range(0, papers.num_rows, 10))
     titles = [t for _, block, _ in got for t in block]
     names = [a for _, _, block in got for a in block]
@@ -144,7 +145,7 @@ def test_search_text_comes_in_rank_order_from_any_batches(tmp_path: Path, monkey
     bad = row_rank.copy()
     bad[3] = bad[4]
     with pytest.raises(ValueError, match="ranks"):
-        list(index.ranked_text(tmp_path, bad, 10))
+        list(search_write.ranked_text(tmp_path, bad, 10))
     assert all(p.is_file() for p in out.iterdir())  # no temporary folder left
 
 
@@ -152,7 +153,7 @@ def test_a_dataset_written_in_batches_serves_the_same(tmp_path: Path, monkeypatc
     """A snapshot-scale dataset's files hold one chunk per batch; the store reads them without joining them."""
     papers, citations = read_tables(seed_data())
     write_dataset(tmp_path / "one", papers, citations, {"name": "one"})
-    monkeypatch.setattr(index, "BATCH", 10)
+    monkeypatch.setattr(index_write, "BATCH", 10)
     write_dataset(tmp_path / "many", papers, citations, {"name": "many"})
     one, many = Store.load(tmp_path / "one"), Store.load(tmp_path / "many")
     assert isinstance(many._titles, index.Chunks) and many._titles.col.num_chunks == 16
@@ -189,7 +190,7 @@ def test_node_text_parses_to_each_papers_fields(tmp_path: Path) -> None:
                 sources=[["t"]] * n)
     papers = papers_table(cols)
     citations = citations_table(["p0", "p1", "p2", "p5"], ["p4", "p4", "p0", "p4"])
-    index.write_index(tmp_path, papers, citations, "x")
+    index_write.write_index(tmp_path, papers, citations, "x")
     nodes = index.load_node_json(tmp_path).to_pylist()
     in_cited = index.load_arrays(tmp_path)["in_cited"]
     assert in_cited.tolist() == [1, 0, 0, 0, 3, 0]
@@ -218,12 +219,12 @@ def search_results(folder: Path) -> list[list[tuple[int]]]:
 def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
-    index.write_index(tmp_path / "here", papers, citations, "x")
-    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    index_write.write_index(tmp_path / "here", papers, citations, "x")
+    monkeypatch.setattr(search_write, "PARALLEL_SEARCH", 1)
     started = []
-    monkeypatch.setattr(index, "search_child", lambda folder, real=index.search_child:
+    monkeypatch.setattr(search_write, "search_child", lambda folder, real=search_write.search_child:
                         started.append(folder) or real(folder))
-    index.write_index(tmp_path / "child", papers, citations, "x")
+    index_write.write_index(tmp_path / "child", papers, citations, "x")
     assert started == [tmp_path / "child"]
     assert search_results(tmp_path / "here") == search_results(tmp_path / "child")
     assert all(search_results(tmp_path / "here")[:4])
@@ -232,10 +233,10 @@ def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path,
 
 def test_a_failed_search_child_fails_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
-    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    monkeypatch.setattr(search_write, "PARALLEL_SEARCH", 1)
     (tmp_path / index.INDEX_DIR / "search.sqlite").mkdir(parents=True)  # the child cannot open it
     with pytest.raises(RuntimeError, match=r"search\.sqlite: the process writing it failed \(exit code 1\)"):
-        index.write_index(tmp_path, papers, citations, "x")
+        index_write.write_index(tmp_path, papers, citations, "x")
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -269,40 +270,40 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
     keep = src != dst
     pairs = np.unique(np.stack([src[keep], dst[keep]], axis=1), axis=0)
     src, dst = pairs[:, 0].copy(), pairs[:, 1].copy()
-    ranks = index.rank_arrays(n, src, dst)
+    ranks = index_write.rank_arrays(n, src, dst)
     files = int(rng.integers(4, 40))
-    monkeypatch.setattr(index, "SPREAD_FILES", files)
+    monkeypatch.setattr(spill, "SPREAD_FILES", files)
     for name, owner, other in (("citing", src, dst), ("cited", dst, src)):
-        whole = index._lists(owner, other, ranks)
+        whole = index_write._lists(owner, other, ranks)
         counts = np.bincount(owner, minlength=n)
         size = int(rng.integers(1, 80))
-        ranges = index.owner_ranges(counts, size)
+        ranges = spill.owner_ranges(counts, size)
         assert ranges[0][0] == 0 and ranges[-1][1] == n and all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
         assert all(counts[lo:hi].sum() <= size or hi == lo + 1 for lo, hi in ranges)
         shuffled = rng.permutation(len(src))  # the citations in any order, in chunks of any size
         cuts = np.sort(rng.integers(0, len(src), 5))
         rows = [(src[part], dst[part]) for part in np.split(shuffled, cuts)]
-        chunks = list(index.grouped(rows, name, counts, size, tmp_path))
+        chunks = list(spill.grouped(rows, name, counts, size, tmp_path))
         assert len(chunks) <= files and list(tmp_path.iterdir()) == []  # within the files; none left
         assert sum(len(c[0]) for c in chunks) == len(src)
         for (owner_a, _), (owner_b, _) in itertools.pairwise([c for c in chunks if len(c[0])]):
             assert owner_a.max() < owner_b.min()  # each chunk a range of owners, ascending
-        streamed = np.concatenate(list(index.lists_of(chunks, ranks)))
+        streamed = np.concatenate(list(index_write.lists_of(chunks, ranks)))
         assert streamed.tolist() == whole.tolist()
         with pytest.raises(ValueError, match="out of order"):
-            list(index.lists_of(chunks[::-1], ranks))
+            list(index_write.lists_of(chunks[::-1], ranks))
         for bad in (-1, n):  # a row that is no paper's: refused, nothing left on disk
             with pytest.raises(ValueError, match="outside the papers"):
-                list(index.grouped([*rows, (np.array([bad], np.int32), np.array([bad], np.int32))], name, counts,
+                list(spill.grouped([*rows, (np.array([bad], np.int32), np.array([bad], np.int32))], name, counts,
                                    size, tmp_path))
             assert list(tmp_path.iterdir()) == []
         if name == "citing":  # in citing order (as the citations file is), cut between citing papers
             cuts = np.sort(rng.integers(0, len(src), 8))  # chunks of any size, a paper across several of them
-            runs = list(index.owner_runs([(src[a:b], dst[a:b]) for a, b in itertools.pairwise([0, *cuts, len(src)])]))
+            runs = list(spill.owner_runs([(src[a:b], dst[a:b]) for a, b in itertools.pairwise([0, *cuts, len(src)])]))
             assert all(len(o) for o, _ in runs) and sum(len(o) for o, _ in runs) == len(src)
             for (owner_a, _), (owner_b, _) in itertools.pairwise(runs):
                 assert owner_a.max() < owner_b.min()  # each paper's citations in one chunk
-            assert np.concatenate(list(index.lists_of(runs, ranks))).tolist() == whole.tolist()
+            assert np.concatenate(list(index_write.lists_of(runs, ranks))).tolist() == whole.tolist()
         counts = np.bincount(owner, minlength=n)
         starts = np.concatenate([[0], np.cumsum(counts)])
         for row in (0, 7, n - 1):  # each list: the owner's citations, most cited inside the dataset first
@@ -315,23 +316,23 @@ def test_owner_runs_keep_a_paper_across_chunks_and_empty_chunks_whole() -> None:
     def chunk(owner: list[int], other: list[int]) -> tuple[np.ndarray, np.ndarray]:
         return np.array(owner, np.int32), np.array(other, np.int32)
 
-    runs = list(index.owner_runs([chunk([], []), chunk([0, 0], [1, 2]), chunk([], []), chunk([0], [3]),
+    runs = list(spill.owner_runs([chunk([], []), chunk([0, 0], [1, 2]), chunk([], []), chunk([0], [3]),
                                   chunk([0, 1], [4, 5]), chunk([1, 1], [6, 7]), chunk([2], [8])]))
     assert [(o.tolist(), x.tolist()) for o, x in runs] == [([0, 0, 0, 0], [1, 2, 3, 4]), ([1, 1, 1], [5, 6, 7]),
                                                            ([2], [8])]
-    assert list(index.owner_runs([chunk([], [])])) == []
+    assert list(spill.owner_runs([chunk([], [])])) == []
 
 
 def test_a_failed_index_stops_its_search_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
-    monkeypatch.setattr(index, "PARALLEL_SEARCH", 1)
+    monkeypatch.setattr(search_write, "PARALLEL_SEARCH", 1)
     children = []
-    monkeypatch.setattr(index, "search_child", lambda folder, real=index.search_child:
+    monkeypatch.setattr(search_write, "search_child", lambda folder, real=search_write.search_child:
                         children.append(real(folder)) or children[-1])
 
     def full() -> str:  # writing the tables fails
         raise OSError("disk full")
 
     with pytest.raises(OSError, match="disk full"):
-        index.write_index(tmp_path, papers, citations, full)
+        index_write.write_index(tmp_path, papers, citations, full)
     assert len(children) == 1 and children[0].returncode is not None and children[0].returncode < 0  # killed

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.app import create_app
-from dashboard.dataset import DatasetError
-from dashboard.graph import export
+from dashboard.dataset.store import Store
+from dashboard.errors import DatasetError
 from dashboard.graph.state import ViewState
-from dashboard.graph.view import compute_view
-from dashboard.library import MAX_BYTES, MAX_ENTRIES, LibraryError, Reference, find, match, read_library
-from dashboard.store import Store
+from dashboard.view import export
+from dashboard.view.library import MAX_BYTES, MAX_ENTRIES, LibraryError, Reference, find, match, read_library
+from dashboard.view.payload import compute_view
+from dashboard.web.app import create_app
 from tests.conftest import DEFAULT_DATA, seed_data
 
 BIB = r"""@inproceedings{vaswani2017,

@@ -7,12 +7,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from dashboard import builds
-from dashboard.dataset import read_meta
+from dashboard.dataset import builds
+from dashboard.dataset.format import read_meta
+from dashboard.dataset.store import Store
 from dashboard.importers import run_import
 from dashboard.importers.common import InputError
 from dashboard.importers.mlsanity import parse_page
-from dashboard.store import Store
 from tests.conftest import ARXIV2023, DEFAULT_DATA, SEEDS, seed_pages
 
 

@@ -10,10 +10,10 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from dashboard.dataset.store import Store
 from dashboard.graph import paths
 from dashboard.graph.paths import Paths, chain_rows, shortest_paths
 from dashboard.importers.common import PaperRecord
-from dashboard.store import Store
 from tests.conftest import make_store
 
 # A hand-made world (citing, cited):
@@ -203,7 +203,7 @@ def test_a_connected_pair_beyond_six_steps_is_a_notice(line: Store) -> None:
     """Issue 12, item 3: "if none within 6 steps, a notice says so", for a pair that is connected, only too far."""
     from dashboard.graph.discovery import MAX_STEPS, path_subgraph
     from dashboard.graph.state import ViewState
-    from dashboard.graph.view import compute_view
+    from dashboard.view.payload import compute_view
 
     k = {pid: line.row(pid) for pid in (f"k{i}" for i in range(9))}
     assert MAX_STEPS == 6

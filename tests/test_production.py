@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from dashboard import builds
-from dashboard.dataset import read_meta
+from dashboard.dataset import builds
+from dashboard.dataset.format import read_meta
 from tests.conftest import ROOT, load, seed_data, write_records
 from tests.test_builds import world
 

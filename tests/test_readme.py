@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from dashboard.store import Store
+from dashboard.dataset.store import Store
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text()

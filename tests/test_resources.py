@@ -67,7 +67,7 @@ def test_a_built_wheel_serves_the_default_data_from_inside(tmp_path: Path) -> No
         files = {p.relative_to(checkout) for p in checkout.rglob("*") if p.is_file()}
         assert {p.relative_to(site / "dashboard" / inside) for p in (site / "dashboard" / inside).rglob("*")
                 if p.is_file()} == files
-    probe = ("import dashboard, dashboard.app as a; from dashboard.resources import INPUTS; "
+    probe = ("import dashboard, dashboard.web.app as a; from dashboard.resources import INPUTS; "
              "print(dashboard.__file__, a.ASSETS, INPUTS, sep='\\n')")
     cache = tmp_path / "cache"
     env = {**os.environ, "PYTHONPATH": str(site), "CITEMAP_CACHE": str(cache)}

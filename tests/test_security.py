@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.app import create_app
-from dashboard.graph.view import payload_nodes
-from dashboard.security import MAX_BODY, MAX_DEPTH, output_specs, validate_update
+from dashboard.view.payload import payload_nodes
+from dashboard.web.app import create_app
+from dashboard.web.security import MAX_BODY, MAX_DEPTH, output_specs, validate_update
 from tests.conftest import ROOT, seed_data
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -179,7 +179,7 @@ def test_body_limit_over_http(client, app) -> None:
 
 def test_etag_names_the_dataset_build(client) -> None:
     """A view of another build of the data must not be answered 304 from a browser's copy of the old one."""
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     other = Store.load(seed_data())
     other.meta = {**other.meta, "build_id": "another-build"}
@@ -204,9 +204,9 @@ CONTROLS = ["graph-citations", "button-reset", "range-years", "dropdown-areas", 
        value=chart_selections, text=json_values)
 def test_every_action_with_any_value_gives_a_valid_state(app, trig, value, text) -> None:
     """What each control sends, hostile values included: a state the URL parser accepts, never an exception."""
-    from dashboard.callbacks.common import read_state
-    from dashboard.callbacks.state import apply_action
     from dashboard.graph.state import ViewState, encode_query
+    from dashboard.web.callbacks.common import read_state
+    from dashboard.web.callbacks.state import apply_action
 
     store = app.server.config["CITEMAP_STORE"]
     state = ViewState(("2110.10090", "2006.04862"), years=(2020, 2023))
@@ -221,9 +221,9 @@ def test_every_action_with_any_value_gives_a_valid_state(app, trig, value, text)
 def test_any_chart_selection_gives_a_valid_state(app, value) -> None:
     """The chart's selection alone, so that hostile values reach it in every run (among all the controls above,
     one control's share of 400 examples is too few to count on)."""
-    from dashboard.callbacks.common import read_state
-    from dashboard.callbacks.state import apply_action
     from dashboard.graph.state import ViewState, encode_query
+    from dashboard.web.callbacks.common import read_state
+    from dashboard.web.callbacks.state import apply_action
 
     store = app.server.config["CITEMAP_STORE"]
     state = ViewState(("2110.10090",), years=(2020, 2023))
@@ -235,8 +235,8 @@ def test_any_chart_selection_gives_a_valid_state(app, value) -> None:
 
 def test_chart_selection_is_validated(app) -> None:
     """Whatever a client sends as the chart's selection, the state callback answers with a valid state."""
-    from dashboard.callbacks.state import apply_action
     from dashboard.graph.state import ViewState
+    from dashboard.web.callbacks.state import apply_action
 
     store = app.server.config["CITEMAP_STORE"]
     state = ViewState(("2110.10090",))
@@ -301,7 +301,7 @@ def callback_errors(app):
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
     handler.emit = records.append
-    logger = logging.getLogger("dashboard.app")
+    logger = logging.getLogger("dashboard.web.app")
     logger.addHandler(handler)
     yield records
     logger.removeHandler(handler)
@@ -312,7 +312,7 @@ def test_callback_errors_are_seen(app, client, callback_errors) -> None:
     from unittest import mock
 
     body = real_request(app, "url.search", {"url.search": "?seeds=2110.10090"})
-    with mock.patch("dashboard.callbacks.state.read_state", side_effect=RuntimeError("boom")):
+    with mock.patch("dashboard.web.callbacks.state.read_state", side_effect=RuntimeError("boom")):
         resp = post(client, json.dumps(body))
     assert resp.status_code == 200 and "error id" in resp.get_data(as_text=True)
     assert len(callback_errors) == 1 and "callback error" in callback_errors[0].getMessage()
@@ -451,7 +451,7 @@ def test_errors_are_json_with_a_status(client) -> None:
 
 
 def test_an_unexpected_error_is_a_500_with_an_id_and_no_traceback(caplog) -> None:
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     server = create_app(seed_data(), store=Store.load(seed_data())).server
 
@@ -470,7 +470,7 @@ def test_an_unexpected_error_is_a_500_with_an_id_and_no_traceback(caplog) -> Non
 
 
 def test_content_security_policy_text() -> None:
-    from dashboard.security import content_security_policy
+    from dashboard.web.security import content_security_policy
 
     assert content_security_policy(["'sha256-a'", "'sha256-b'"], "'self'") == (
         "default-src 'self'; script-src 'self' 'sha256-a' 'sha256-b'; style-src 'self' 'unsafe-inline'; "
@@ -479,7 +479,7 @@ def test_content_security_policy_text() -> None:
 
 
 def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
-    from dashboard.store import Store
+    from dashboard.dataset.store import Store
 
     monkeypatch.delenv("CITEMAP_FRAME_ANCESTORS", raising=False)
     default = create_app(seed_data(), store=Store.load(seed_data())).server
@@ -507,8 +507,8 @@ def test_unknown_script_paths_are_404(client, callback_errors, caplog) -> None:
 
 def test_infinite_and_nan_numbers_from_controls_change_nothing(app) -> None:
     """Hypothesis found it: int(inf) raised inside the minimum-citations control (and the year slider's)."""
-    from dashboard.callbacks.common import read_state
-    from dashboard.callbacks.state import apply_action
+    from dashboard.web.callbacks.common import read_state
+    from dashboard.web.callbacks.state import apply_action
 
     store = app.server.config["CITEMAP_STORE"]
     state = read_state(store, "?seeds=2110.10090&min=2")[0]

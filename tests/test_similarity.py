@@ -9,10 +9,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from dashboard.dataset.store import Store
 from dashboard.graph import similarity
 from dashboard.graph.similarity import Ranked, pair_counts, prior_derivative, similar
 from dashboard.importers.common import PaperRecord
-from dashboard.store import Store
 from tests.conftest import make_store
 
 # The hand graph. S is the seed; P, Q, T cite it; it cites R1, R2.
@@ -249,10 +249,10 @@ def test_pair_counts_are_exact_intersections(store: Store) -> None:
 
 
 def panel_lists(store: Store, state) -> tuple[object, dict[str, list[tuple[str, str]]]]:
-    """The map of a state and its panel's prior and derivative works as the page lists them (dashboard/callbacks/
+    """The map of a state and its panel's prior and derivative works as the page lists them (dashboard/web/callbacks/
     render.py): {"prior" | "derivative": [(paper id, count text)]}."""
-    from dashboard.callbacks.render import discovery_blocks
-    from dashboard.graph.view import build_subgraph
+    from dashboard.view.payload import build_subgraph
+    from dashboard.web.callbacks.render import discovery_blocks
 
     sub = build_subgraph(store, state)
     lists = {}

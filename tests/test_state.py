@@ -293,8 +293,8 @@ def test_a_seed_beyond_the_cap_is_selected_not_added_and_a_notice_says_so(store)
     """Issue 12, item 5: too many seeds is a notice (never a silent no-op). With MAX_SEEDS seeds, every action that
     adds one ("+ seed" of prior / derivative works, the search's seed button, "Add as seed") keeps the seeds, the
     expanded papers and the path, selects the paper, and says why it was not added."""
-    from dashboard.callbacks.state import apply_action
     from dashboard.graph.state import seeds_full
+    from dashboard.web.callbacks.state import apply_action
 
     ids = store.ids(range(MAX_SEEDS + 2))
     full = ViewState(tuple(ids[:MAX_SEEDS]), expand=(ids[MAX_SEEDS],), path=(ids[0], ids[1]))

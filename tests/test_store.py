@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dashboard.dataset import DatasetError
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.errors import DatasetError
 from tests.conftest import SEED_IDS, make_store, seed_data
 
 
@@ -162,7 +162,7 @@ def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) 
     _without_checksums(copy)
     assert main(["verify", "--data", str(copy)]) == 2
     assert "records no checksums (written by an older citemap); rebuild it with: " in capsys.readouterr().err
-    with caplog.at_level("WARNING", logger="dashboard.store"):
+    with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
         assert Store.load(copy).n == 156  # an older dataset still serves, with a warning
     assert "records no checksums" in caplog.text
 
@@ -357,7 +357,7 @@ def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, cap
     _without_checksums(copy)  # a dataset that records no checksums (else start-up refuses the file)
     (copy / "index" / "search.sqlite").write_bytes(b"not a database" * 100)
     s = Store.load(copy)
-    with caplog.at_level("WARNING", logger="dashboard.store"):
+    with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
         assert s.search("attention", 5) == []
         assert s.ids(s.search("2110.10090", 5)) == ["2110.10090"]
     assert "search 'attention' failed: file is not a database" in caplog.text
@@ -370,7 +370,7 @@ def test_an_empty_dataset_loads(tmp_path: Path) -> None:
 
 
 def test_gather_concatenates_csr_lists() -> None:
-    from dashboard.store import gather
+    from dashboard.dataset.store import gather
 
     offsets = np.array([0, 2, 2, 5])
     values = np.array([10, 11, 20, 21, 22])
@@ -398,8 +398,8 @@ def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path
     them empty: lists as [], the rest None."""
     import pyarrow.parquet as pq
 
-    from dashboard import index
-    from dashboard.dataset import ADDED_COLUMNS, PAPERS_FILE, read_tables
+    from dashboard.dataset import index_write
+    from dashboard.dataset.format import ADDED_COLUMNS, PAPERS_FILE, read_tables
 
     copy = tmp_path / "old"
     shutil.copytree(seed_data(), copy)
@@ -407,7 +407,7 @@ def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path
     pq.write_table(table.drop_columns(list(ADDED_COLUMNS)), copy / PAPERS_FILE)
     _without_checksums(copy)
     shutil.rmtree(copy / "index")  # its index rebuilt from the old table, as an older citemap wrote it
-    index.write_index(copy, *read_tables(copy), json.loads((copy / "dataset.json").read_text())["build_id"])
+    index_write.write_index(copy, *read_tables(copy), json.loads((copy / "dataset.json").read_text())["build_id"])
     old = Store.load(copy)
     p = old.paper(old.row("2110.10090"))
     assert (p["authors"], p["sources"], p["venue"], p["doi"], p["cited_by_from"]) == ([], [], None, None, None)

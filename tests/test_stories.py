@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.stories import (
-    MAX_STEPS,
-    Camera,
-    StoryError,
-    check_views,
-    parse_story,
-    read_story,
-    story_names,
-)
+from dashboard.view.stories import MAX_STEPS, Camera, StoryError, check_views, parse_story, read_story, story_names
 from tests.conftest import DEFAULT_DATA
 
 
@@ -66,7 +58,7 @@ def test_views_are_checked_against_the_dataset() -> None:
 
 
 def test_the_default_dataset_ships_a_story_of_its_seeds(default_store) -> None:
-    from dashboard.callbacks.common import read_state
+    from dashboard.web.callbacks.common import read_state
 
     assert story_names(DEFAULT_DATA) == ["seeds"]
     story = read_story(DEFAULT_DATA, "seeds")
@@ -91,8 +83,8 @@ def test_an_unknown_or_malformed_story_name_says_which_there_are(tmp_path: Path)
 
 
 def test_drafts_are_edited_as_plain_data_and_listed_for_editing() -> None:
-    from dashboard.callbacks.story import steps_list
-    from dashboard.stories import draft_of, edit_draft, story_file
+    from dashboard.view.stories import draft_of, edit_draft, story_file
+    from dashboard.web.callbacks.story import steps_list
 
     d = edit_draft(None, "add", value={"title": "A", "view": "?seeds=a"})
     d = edit_draft(d, "add", value={"title": "B", "view": "?seeds=b"})
@@ -112,9 +104,9 @@ def test_drafts_are_edited_as_plain_data_and_listed_for_editing() -> None:
 
 
 def test_a_link_to_a_story_step_is_that_steps_view_presented(default_store) -> None:
-    from dashboard.callbacks.common import read_state
-    from dashboard.callbacks.state import apply_action, story_data
     from dashboard.graph.state import encode_query
+    from dashboard.web.callbacks.common import read_state
+    from dashboard.web.callbacks.state import apply_action, story_data
 
     steps = read_story(DEFAULT_DATA, "seeds").steps
     state, notices = read_state(default_store, "?story=seeds&step=2")
@@ -130,7 +122,7 @@ def test_a_link_to_a_story_step_is_that_steps_view_presented(default_store) -> N
 
 
 def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(tiny) -> None:
-    from dashboard.callbacks.common import read_state
+    from dashboard.web.callbacks.common import read_state
 
     folder = tiny.folder / "stories"
     folder.mkdir(exist_ok=True)
@@ -143,7 +135,7 @@ def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(ti
 
 
 def test_a_story_link_without_a_step_opens_at_the_first_and_a_bad_step_is_a_notice(default_store) -> None:
-    from dashboard.callbacks.common import read_state
+    from dashboard.web.callbacks.common import read_state
 
     steps = read_story(DEFAULT_DATA, "seeds").steps
     first, notices = read_state(default_store, "?story=seeds")
@@ -154,7 +146,7 @@ def test_a_story_link_without_a_step_opens_at_the_first_and_a_bad_step_is_a_noti
 
 
 def test_a_link_with_a_story_that_cannot_be_read_keeps_the_rest_of_the_link(default_store) -> None:
-    from dashboard.callbacks.common import read_state
+    from dashboard.web.callbacks.common import read_state
 
     state, notices = read_state(default_store, "?story=nope&seeds=1706.03762,1810.04805&years=2018-2020&step=3")
     assert (state.story, state.seeds, state.years) == (None, ("1706.03762", "1810.04805"), (2018, 2020))
@@ -162,7 +154,7 @@ def test_a_link_with_a_story_that_cannot_be_read_keeps_the_rest_of_the_link(defa
 
 
 def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> None:
-    from dashboard.callbacks.common import read_state
+    from dashboard.web.callbacks.common import read_state
 
     folder = tiny.folder / "stories"
     folder.mkdir(exist_ok=True)
@@ -176,7 +168,7 @@ def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> 
 
 
 def test_a_step_added_with_a_camera_keeps_it_as_the_schema_writes_it() -> None:
-    from dashboard.stories import edit_draft, story_file
+    from dashboard.view.stories import edit_draft, story_file
 
     def added(camera: object) -> dict:
         return edit_draft(None, "add", value={"title": "A", "view": "?seeds=a", "camera": camera})["steps"][0]
@@ -191,7 +183,7 @@ def test_a_step_added_with_a_camera_keeps_it_as_the_schema_writes_it() -> None:
 def test_typing_in_a_steps_boxes_does_not_draw_them_again() -> None:
     """A step's title and caption go into the draft in the browser; the server draws the list of steps only when the
     steps change (a box drawn again while typed in lost the focus and the letters typed meanwhile)."""
-    from dashboard.app import create_app
+    from dashboard.web.app import create_app
     from tests.conftest import seed_data
 
     app = create_app(seed_data())

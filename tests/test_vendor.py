@@ -20,26 +20,26 @@ def _version(path: Path) -> tuple[int, int, int]:
 
 
 def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
-    """assets/citemap.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
+    """assets/citemap-02-plotly.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
     (plotly's package_data/plotly.min.js): same major version, so that dcc.Graph's calls exist in it, and the
-    traces the page draws (dashboard/graph/figures.py) among the basic bundle's: bar, scatter, pie."""
+    traces the page draws (dashboard/view/figures.py) among the basic bundle's: bar, scatter, pie."""
     vendored = ROOT / "assets" / "vendor" / "plotly-basic.min.js"
     full = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
     assert _version(vendored)[0] == _version(full)[0]
     assert "(basic - minified)" in vendored.read_text(encoding="utf-8")[:200]
-    figures = (ROOT / "dashboard" / "graph" / "figures.py").read_text(encoding="utf-8")
+    figures = (ROOT / "dashboard" / "view" / "figures.py").read_text(encoding="utf-8")
     assert set(re.findall(r'"type": "(\w+)"', figures)) <= {"bar", "scatter", "pie"}
     assert (ROOT / "assets" / "vendor" / "plotly-basic.LICENSE").read_text(encoding="utf-8").startswith(
         "MIT License")
 
 
 def test_the_story_exports_libraries_are_vendored_with_their_licences() -> None:
-    """A story's PNGs go in a zip made by JSZip and its handout in a PDF made by jsPDF (assets/citemap.js loads
-    them on first use): both vendored whole, minified as published, with their MIT licences."""
+    """A story's PNGs go in a zip made by JSZip and its handout in a PDF made by jsPDF (assets/citemap-07-export.js
+    loads them on first use): both vendored whole, minified as published, with their MIT licences."""
     vendor = ROOT / "assets" / "vendor"
     assert "JSZip v3.10.2" in (vendor / "jszip.min.js").read_text(encoding="utf-8")[:200]
     assert "Version 4.2.1" in (vendor / "jspdf.umd.min.js").read_text(encoding="utf-8")[:300]
     assert "The MIT License" in (vendor / "jszip.LICENSE").read_text(encoding="utf-8")
     assert "Permission is hereby granted, free of charge" in (vendor / "jspdf.LICENSE").read_text(encoding="utf-8")
-    script = (ROOT / "assets" / "citemap.js").read_text(encoding="utf-8")
+    script = (ROOT / "assets" / "citemap-07-export.js").read_text(encoding="utf-8")
     assert 'citemapScript("jszip.min.js", "JSZip")' in script and 'citemapScript("jspdf.umd.min.js", "jspdf")' in script

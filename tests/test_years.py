@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.graph.years import slider_value, slider_years, year_floor
-from dashboard.store import Store
+from dashboard.dataset.store import Store
+from dashboard.view.years import slider_value, slider_years, year_floor
 
 
 def test_the_slider_starts_where_the_papers_do(default_store: Store, store: Store) -> None:

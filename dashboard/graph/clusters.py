@@ -32,10 +32,11 @@ from collections.abc import Sequence
 import igraph as ig
 import numpy as np
 
+from dashboard.dataset.store import Store
+
 # the generator igraph draws from is global: share the force layout's lock, so that a layout and a clustering in two
 # threads never draw from each other's seeded generator (nor from the default one restored by the other)
 from dashboard.graph.force_layout import IGRAPH_RNG_LOCK
-from dashboard.store import Store
 
 OTHER = -1  # label of papers in no named cluster
 MIN_SIZE = 3  # papers a cluster needs to be named

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from dashboard.dataset.store import Store
 from dashboard.graph import clusters as clustering
 from dashboard.graph.neighbourhood import (
     ONPATH,
@@ -35,7 +36,6 @@ from dashboard.graph.neighbourhood import (
 from dashboard.graph.paths import chain_rows, shortest_paths
 from dashboard.graph.similarity import similar
 from dashboard.graph.state import ViewState
-from dashboard.store import Store
 
 MAX_STEPS = 6  # a path longer than this is "not found"
 PATHS_SHOWN = 3  # shortest chains drawn at most

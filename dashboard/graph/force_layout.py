@@ -36,10 +36,10 @@ import igraph as ig
 import numpy as np
 from scipy.spatial import cKDTree
 
+from dashboard.dataset.store import Store
 from dashboard.graph.geometry import NODE_GAP, arc_xy, free_arc_xy, nearest_distances, push_apart, settle
 from dashboard.graph.neighbourhood import Subgraph, step_from
 from dashboard.graph.state import DEFAULT_LIMIT, LIMIT_STEP
-from dashboard.store import Store
 
 EDGE_LENGTH = 110.0  # px, median edge length of a first step
 SEED_GAP = 260.0  # px at least between a new seed and the seeds placed before it

@@ -22,10 +22,10 @@ import math
 
 import numpy as np
 
+from dashboard.dataset.store import Store
 from dashboard.graph.force_layout import force, fruchterman_reingold, scale_to_px
 from dashboard.graph.geometry import NODE_GAP, push_apart
 from dashboard.graph.neighbourhood import Subgraph
-from dashboard.store import Store
 
 Positions = dict[int, tuple[float, float]]
 Placed = tuple[np.ndarray, np.ndarray]  # rows, and their (n, 2) positions

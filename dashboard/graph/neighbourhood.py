@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from dashboard.dataset.store import RowSlots, Store
 from dashboard.graph.state import DEFAULT_LIMIT, ViewState
-from dashboard.store import RowSlots, Store
 
 MAX_NODES = 5000  # hard cap of nodes sent to a browser, whatever the state asks
 SEED, REFERENCE, CITER, SELECTED, SIMILAR, ONPATH = range(6)  # role codes

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dashboard.store import Store, gather
+from dashboard.dataset.store import Store, gather
 
 # Caps (step 2). Reading adjacency entries costs some 15-20 ns each (1M papers, 10M citations, warm cache):
 # a search stays under about 80 ms whatever the pair; typical searches read a few hundred thousand at most.

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dashboard.store import Store, gather
+from dashboard.dataset.store import Store, gather
 
 CO_CITATION_WEIGHT = 0.5  # weight of cc_norm in a pair's score
 COUPLING_WEIGHT = 0.5  # weight of bc_norm in a pair's score

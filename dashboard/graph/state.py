@@ -298,7 +298,7 @@ def toggle_expand(state: ViewState, pid: str) -> ViewState:
 
 def seeds_full(state: ViewState, pid: str) -> bool:
     """Whether adding ``pid`` as a seed would go beyond ``MAX_SEEDS`` (the action then only selects it, and says
-    so: see ``dashboard.callbacks.state.apply_action``)."""
+    so: see ``dashboard.web.callbacks.state.apply_action``)."""
     return pid not in state.seeds and len(state.seeds) >= MAX_SEEDS
 
 

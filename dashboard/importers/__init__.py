@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dashboard.dataset import write_dataset, write_streamed
+from dashboard.dataset.write import write_dataset, write_streamed
 from dashboard.importers.common import DatasetBuilder, InputError, expand_sources, for_source
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from dashboard.dataset import DatasetError, citations_table, papers_table
+from dashboard.dataset.format import citations_table, papers_table
+from dashboard.dataset.keys import DOI, TITLE_WORD, clean_doi, normalise_title  # noqa: F401 (importers' names too)
+from dashboard.errors import DatasetError
 
 ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})$")
 SAFE_ID = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
@@ -34,18 +35,6 @@ class InputError(DatasetError):
         super().__init__(f"{', '.join(where)}: {message}")
 
 
-TITLE_WORD = re.compile(r"[a-z0-9]+")
-
-
-def normalise_title(title: str) -> str:
-    """Lower-case ASCII words of a title, for matching the same paper across sources."""
-    if title.isascii():  # NFKD leaves ASCII as it is and none of it combines: 3.7x faster
-        return " ".join(TITLE_WORD.findall(title.lower()))
-    text = unicodedata.normalize("NFKD", title)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    return " ".join(TITLE_WORD.findall(text))
-
-
 def title_id(title: str, year: int | None) -> str:
     """A stable, URL-safe id for a paper known only by its title (and year)."""
     key = f"{normalise_title(title)}|{year or ''}".encode()
@@ -56,23 +45,6 @@ def clean_id(value: str) -> str | None:
     """An id usable in URLs and as a Cytoscape node id, or None."""
     value = value.strip()
     return value if SAFE_ID.match(value) else None
-
-
-DOI = re.compile(r"^10\.\d{4,9}/\S+$")
-
-
-def clean_doi(value: object) -> str | None:
-    """``https://doi.org/10.1000/X`` or ``doi:10.1000/x`` -> ``10.1000/x`` (DOIs are case-insensitive); None
-    for anything that is not a DOI."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
-        if text.lower().startswith(prefix):
-            text = text[len(prefix):].strip()
-            break
-    text = text.lower()
-    return text if DOI.match(text) else None
 
 
 def clean_names(values: Iterable[object]) -> list[str]:

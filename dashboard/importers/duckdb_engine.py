@@ -14,7 +14,7 @@ format:
    and self-citations are counted and dropped as they stream out of DuckDB, the rest spread on disk a range of
    citing papers at a time, each range sorted and its repeats dropped into a file of row pairs
    (:data:`EDGE_FILE`), as the builder does.
-4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write_streamed`)
+4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write.write_streamed`)
    reading the papers from DuckDB a batch at a time (the bulk as the file holds them, the few others sorted and
    put in their places: :func:`in_order`), then the ids and DOIs it sorts; then DuckDB is closed, and
    the citations are read from the file a chunk at a time (the index's lists: cut between citing papers, or
@@ -47,7 +47,7 @@ from dashboard.errors import DatasetError
 from dashboard.importers.common import DatasetBuilder, InputError, PaperRecord, normalise_title
 
 if TYPE_CHECKING:
-    from dashboard.index import SortedKeys
+    from dashboard.dataset.index_write import SortedKeys
 
 MEMORY_LIMIT = "500MB"  # DuckDB's own memory; it spills to disk beyond it
 STAGED_GROUP = 122_880  # rows a row group of a staged file (DuckDB's default)
@@ -227,8 +227,8 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     papers, in the builder's order (by citing paper, then cited paper); returns the counts. ``refs_sql`` makes view
     ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for an end outside the
     papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row). The citations are
-    regrouped by ranges of citing papers in a temporary folder beside ``path`` (:func:`dashboard.index.grouped`)."""
-    from dashboard.index import grouped
+    regrouped by ranges of citing papers in a temporary folder beside ``path`` (:func:`dashboard.dataset.spill.grouped`)."""
+    from dashboard.dataset.spill import grouped
 
     for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n")]:
         if statement.strip():
@@ -312,7 +312,7 @@ class Imported:
 
     def citations(self) -> pa.Table:
         """The citations table (ids)."""
-        from dashboard.dataset import citations_table
+        from dashboard.dataset.format import citations_table
 
         ids = self.papers.column("id")
         return citations_table(ids.take(pa.array(self.citing)), ids.take(pa.array(self.cited)))
@@ -344,7 +344,7 @@ class Streamed:
         """The papers table, in row order, about ``batch`` rows at a time: the bulk of the works read as the file
         holds them, the rest (works the format's parser read, merged papers) sorted by DuckDB and put in their
         places (:func:`in_order`). Sorting them all, 3M works in 200 MB, took 3 s of the 6 s they are read in."""
-        from dashboard.dataset import PAPERS_SCHEMA
+        from dashboard.dataset.format import PAPERS_SCHEMA
 
         schema = PAPERS_SCHEMA.append(pa.field("ord", pa.int64()))
         dropped = self.con.execute("SELECT ord FROM cand ORDER BY ord").fetchnumpy()["ord"]
@@ -364,29 +364,29 @@ class Streamed:
 
     def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
-        time (``counts``: each row's citations as ``owner``): what :func:`dashboard.index.lists_of` makes the
+        time (``counts``: each row's citations as ``owner``): what :func:`dashboard.dataset.index_write.lists_of` makes the
         index's lists of. The citations file is in citing order: cut between citing papers
-        (:func:`dashboard.index.owner_runs`); by cited paper, regrouped in one pass (:func:`dashboard.index.grouped`):
+        (:func:`dashboard.dataset.spill.owner_runs`); by cited paper, regrouped in one pass (:func:`dashboard.dataset.spill.grouped`):
         DuckDB's filtered scans of its table, one a range, read the whole table again each time (3M works: 16
         scans of 0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
-        from dashboard.index import grouped, owner_runs
+        from dashboard.dataset.spill import grouped, owner_runs
 
         if owner == "citing":  # the file is in citing order: cut between papers, not regrouped
             return owner_runs(self.citation_rows())
         return grouped(self.citation_rows(), owner, counts, READ_ROWS, self.folder)
 
     def index_source(self) -> Any:
-        """The :class:`~dashboard.index.Source` the dataset's index is written from."""
-        from dashboard import index
+        """The :class:`~dashboard.dataset.index_write.Source` the dataset's index is written from."""
+        from dashboard.dataset import index_write
 
-        ranks = index.rank_arrays_of(self.n, self.citation_rows())
-        return index.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index.BATCH), ranks,
-                            lambda: index.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
-                            lambda: index.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
+        ranks = index_write.rank_arrays_of(self.n, self.citation_rows())
+        return index_write.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index_write.BATCH), ranks,
+                            lambda: index_write.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
+                            lambda: index_write.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
                             self.sorted_keys, self.close)
 
     def sorted_keys(self, name: str) -> SortedKeys:
-        """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.index.SortedKeys`),
+        """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.dataset.index_write.SortedKeys`),
         sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not the 3M keys and their copies in memory."""
         sql = KEY_SQL[name]
         count, width = self.con.execute(f"SELECT count(*), max(strlen(key)) FROM ({sql})").fetchall()[0]
@@ -473,7 +473,7 @@ class Reader(Protocol):
 def run(reader: Reader, progress: bool = True, workdir: Path | None = None,
         memory_limit: str = MEMORY_LIMIT) -> Imported:
     """One format's dataset in memory (see :func:`streamed`)."""
-    from dashboard.dataset import PAPERS_SCHEMA
+    from dashboard.dataset.format import PAPERS_SCHEMA
 
     with streamed(reader, progress, workdir, memory_limit) as imported:
         papers = pa.concat_tables([pa.Table.from_batches([b]) for b in imported.papers(1 << 20)]

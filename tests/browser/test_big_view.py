@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import statistics
 
-from dashboard.graph.view import MAX_DRAWN_EDGES
+from dashboard.view.payload import MAX_DRAWN_EDGES
 from tests.browser.conftest import Page
 from tests.conftest import ROOT
 

@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from dashboard import builds
-from dashboard.store import Store
+from dashboard.dataset import builds
+from dashboard.dataset.store import Store
 from tests.browser.conftest import Page
 from tests.conftest import DEFAULT_DATA, SEED_IDS
 

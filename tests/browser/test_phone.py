@@ -97,7 +97,7 @@ def test_touch_pans_and_pinch_zooms_the_map(browser, server) -> None:
 
 
 def test_first_paint_says_what_the_page_shows_and_help_opens(browser, server, store) -> None:
-    from dashboard.graph.naming import about_line
+    from dashboard.view.naming import about_line
 
     with Page(browser, server.url, (1280, 800)) as p:
         p.page.route("**/_dash-component-suites/**", lambda route: route.abort())  # no scripts: the first paint

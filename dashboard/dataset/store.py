@@ -1,0 +1,399 @@
+"""The store: a dataset loaded once per process, answering queries by paper row.
+
+Everything is columnar: memory-mapped numpy arrays and CSR indexes from :mod:`dashboard.index`, the
+papers table as a zero-copy Arrow table, titles searched through a SQLite FTS5 index. There is no
+Python object per paper and no graph object of the whole corpus; references or citers of a paper are
+an array slice, already ordered most cited first. Knows nothing of Dash.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from dashboard.dataset import builds, index, integrity
+from dashboard.dataset.format import CITATIONS_FILE, PAPERS_FILE, read_meta
+from dashboard.errors import DatasetError
+
+log = logging.getLogger(__name__)
+# a search word: letters and digits, as the index's tokenizer (unicode61) cuts them; "_" separates there too, and a
+# quoted word it cuts in two is a phrase, which an index without positions (detail=none) refuses
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR lists of ``rows`` concatenated: (index into ``rows`` of each value's owner, values)."""
+    starts = offsets[rows]
+    lengths = offsets[rows + 1] - starts
+    ends = np.cumsum(lengths)
+    total = int(ends[-1]) if len(ends) else 0
+    if not total:
+        return np.empty(0, np.int64), values[:0]
+    owner = np.repeat(np.arange(len(rows)), lengths)
+    pos = np.arange(total) + (starts - (ends - lengths))[owner]
+    return owner, values[pos]
+
+
+class RowSlots:
+    """Rows numbered 1, 2, ... in the order they are added, in an int32 array as long as the dataset (0: not
+    added): membership and position of many rows at one array lookup each, with no sorting or hashing."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.count = 0
+        self._added: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray) -> None:
+        """Add rows that are not in yet (and not repeated)."""
+        self.array[rows] = np.arange(self.count + 1, self.count + len(rows) + 1, dtype=np.int32)
+        self._added.append(rows)
+        self.count += len(rows)
+
+    def __contains__(self, row: int) -> bool:
+        return bool(self.array[row])
+
+    def absent(self, rows: np.ndarray) -> np.ndarray:
+        """The ``rows`` not added yet, in their order."""
+        return rows[self.array[rows] == 0]
+
+    def positions(self, rows: np.ndarray) -> np.ndarray:
+        """Position of each row in the order of adding; -1 for rows not added."""
+        return self.array[rows] - 1
+
+    def clear(self) -> None:
+        for rows in self._added:
+            self.array[rows] = 0
+        self._added.clear()
+        self.count = 0
+
+
+class Store:
+    """One loaded dataset. Rows are ints in ``range(n)``; ids are the dataset's paper ids."""
+
+    def __init__(self, folder: Path, meta: dict[str, Any], build: Path) -> None:
+        self.folder = folder  # the dataset folder
+        self.meta = meta
+        self.build = build  # the build it serves, every file read from here (the folder, if flat)
+        imeta = index.read_index_meta(build) or {}
+        self.area_names: list[str] = list(imeta.get("areas", []))
+        try:
+            # plain ndarray views of the memory maps: no np.memmap overhead on every slice
+            self.arrays = {k: np.asarray(v) for k, v in index.load_arrays(build).items()}
+            self.papers = index.load_papers(build)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise DatasetError(f"{build / index.INDEX_DIR}: index file unreadable ({e})") from e
+        a = self.arrays
+        self.n = self.papers.num_rows
+        self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
+        if any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area")) or \
+                len(a["ref_offsets"]) != self.n + 1 or len(a["ref_targets"]) != self.n_citations:
+            raise DatasetError(f"{build / index.INDEX_DIR}: index files do not match each other")
+        self.year = a["year"]
+        self.in_cited = a["in_cited"]  # citers in the dataset: what sizes, sorts and filters use
+        self.in_refs = a["in_refs"]
+        self.primary_area = a["primary_area"]
+        self._ids = index.column(self.papers.column("id"))
+        self._titles = index.column(self.papers.column("title"))
+        self._cited_by = index.column(self.papers.column("cited_by"))
+        try:
+            self._node_json = index.load_node_json(build)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise DatasetError(f"{build / index.INDEX_DIR / 'nodes.arrow'}: unreadable ({e})") from e
+        self._search_path = build / index.INDEX_DIR / "search.sqlite"
+        self._local = threading.local()
+        known = self.year[self.year >= 0]
+        self.year_min = int(known.min()) if len(known) else None
+        self.year_max = int(known.max()) if len(known) else None
+
+    # -- loading ------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, folder: str | Path) -> Store:
+        """Load the build a dataset folder serves (:mod:`dashboard.dataset.builds`), pinned for as long as the store
+        lives: its files as written (``dataset.json`` ``files``: sizes and checksums), its index fresh for its
+        build. Anything else is a DatasetError naming the file and the command that rebuilds it; nothing is
+        written (a read-only host stays read-only)."""
+        folder = Path(folder).resolve()
+        build, pin = builds.pinned(folder)
+        try:
+            store = cls._load_build(folder, build)
+        except BaseException:
+            os.close(pin)
+            raise
+        builds.unpin_with(store, pin)
+        return store
+
+    @classmethod
+    def _load_build(cls, folder: Path, build: Path) -> Store:
+        meta = read_meta(build)
+        recorded = integrity.recorded_files(meta, build)
+        if recorded:
+            found = integrity.problems(build, recorded)
+            if found:
+                raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
+        else:
+            log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked",
+                        build)
+        counts = {}
+        for name in (PAPERS_FILE, CITATIONS_FILE):
+            path = build / name
+            if not path.is_file():
+                raise DatasetError(f"{path}: missing")
+            try:
+                counts[name] = pq.ParquetFile(path).metadata.num_rows
+            except (pa.ArrowException, OSError) as e:
+                raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
+        imeta = index.read_index_meta(build)
+        fresh = (imeta is not None and imeta.get("build_id") == meta.get("build_id")
+                 and imeta.get("papers") == counts[PAPERS_FILE] and imeta.get("citations") == counts[CITATIONS_FILE])
+        if not fresh:
+            raise DatasetError(f"{build / index.INDEX_DIR}: missing, unreadable or from another build of this "
+                               f"dataset; {integrity.fix_hint(meta, folder)}")
+        return cls(folder, meta, build)
+
+    # -- ids and rows ---------------------------------------------------------------------------
+    def row(self, paper_id: str) -> int | None:
+        """The row of a paper id, or None."""
+        return self._lookup("id_sorted", paper_id)
+
+    def row_by_doi(self, doi: str) -> int | None:
+        """The row of the paper with this DOI (lower case, no ``https://doi.org/``), or None."""
+        return self._lookup("doi_sorted", doi)
+
+    def _lookup(self, name: str, key_text: str) -> int | None:
+        """Binary search of a sorted key array (``id_sorted``, ``doi_sorted``) for one key."""
+        if not isinstance(key_text, str) or not key_text or len(key_text) > 200:
+            return None
+        key = key_text.encode("utf-8", "replace")
+        keys = self.arrays[name]
+        if not len(keys) or len(key) > keys.dtype.itemsize:
+            return None
+        i = int(np.searchsorted(keys, key))
+        if i < len(keys) and keys[i] == key:
+            return int(self.arrays[name + "_rows"][i])
+        return None
+
+    def rows(self, paper_ids: Iterable[str]) -> tuple[list[int], list[str]]:
+        """Rows of the ids that are known, and the ids that are not (both in input order)."""
+        found, unknown = [], []
+        for pid in paper_ids:
+            r = self.row(pid)
+            (unknown.append(pid) if r is None else found.append(r))
+        return found, unknown
+
+    def id(self, row: int) -> str:
+        return self._ids[row].as_py()
+
+    def ids(self, rows: Sequence[int] | np.ndarray) -> list[str]:
+        return index.take(self._ids, rows).to_pylist()
+
+    def node_json(self, rows: Sequence[int] | np.ndarray) -> str:
+        """The fixed graph-node fields of ``rows`` as JSON objects separated by commas (see index.py)."""
+        if not len(rows):
+            return ""
+        taken = index.take(self._node_json, rows)
+        # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
+        width = 8 if pa.types.is_large_string(taken.type) else 4  # 64-bit: one chunk past 2 GiB (an older citemap)
+        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=len(taken) + 1,
+                                offset=taken.offset * width)
+        data = taken.buffers()[2]
+        return data[int(offsets[0]):int(offsets[-1]) - 1].to_pybytes().decode()
+
+    def cited_by(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The sources' own citation figures of ``rows`` (int64; -1 where no source gives one)."""
+        col = index.take(self._cited_by, rows)
+        return np.asarray(col.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+
+    def titles(self, rows: Sequence[int] | np.ndarray) -> list[str]:
+        return index.take(self._titles, rows).to_pylist()
+
+    def areas_of(self, rows: Sequence[int] | np.ndarray) -> list[list[str]]:
+        """Area names of each row; papers without areas get ``["unknown"]``."""
+        rows = np.asarray(rows, dtype=np.int64)
+        owner, codes = gather(self.arrays["area_offsets"], self.arrays["area_codes"], rows)
+        names = self.area_names
+        out: list[list[str]] = [[] for _ in range(len(rows))]
+        for i, c in zip(owner.tolist(), codes.tolist(), strict=True):
+            out[i].append(names[c])
+        return [a or [index.UNKNOWN_AREA] for a in out]
+
+    def paper(self, row: int) -> dict[str, Any]:
+        """All facts of one paper, as plain Python values."""
+        rec = self.papers.slice(row, 1).to_pylist()[0]
+        rec["areas"] = self.areas_of([row])[0]
+        rec["authors"] = rec["authors"] or []
+        rec["sources"] = rec["sources"] or []
+        rec["in_cited"] = int(self.in_cited[row])
+        rec["in_refs"] = int(self.in_refs[row])
+        rec["citations_by_year"] = {d["year"]: d["count"] for d in rec["citations_by_year"] or []} or None
+        return rec
+
+    # -- neighbours ---------------------------------------------------------------------------
+    def references(self, row: int, limit: int | None = None) -> np.ndarray:
+        """Rows this paper cites, most cited first."""
+        off = self.arrays["ref_offsets"]
+        start, end = int(off[row]), int(off[row + 1])
+        if limit is not None:
+            end = min(end, start + limit)
+        return self.arrays["ref_targets"][start:end]
+
+    def citers(self, row: int, limit: int | None = None) -> np.ndarray:
+        """Rows that cite this paper, most cited first."""
+        off = self.arrays["cit_offsets"]
+        start, end = int(off[row]), int(off[row + 1])
+        if limit is not None:
+            end = min(end, start + limit)
+        return self.arrays["cit_sources"][start:end]
+
+    def n_references(self, row: int) -> int:
+        off = self.arrays["ref_offsets"]
+        return int(off[row + 1] - off[row])
+
+    def n_citers(self, row: int) -> int:
+        off = self.arrays["cit_offsets"]
+        return int(off[row + 1] - off[row])
+
+    def edge_positions(self, rows: np.ndarray, slots: RowSlots | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Citation edges with both ends in ``rows`` (unique), as positions in ``rows``: ``rows[i]`` cites
+        ``rows[j]``. ``slots``: RowSlots that hold exactly ``rows``, added in that order, if the caller has them."""
+        if slots is None:
+            with self.row_slots() as own:
+                own.add(rows)
+                return self.edge_positions(rows, own)
+        owner, dst = gather(self.arrays["ref_offsets"], self.arrays["ref_targets"], rows)
+        if not len(dst):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        j = slots.positions(dst)
+        keep = j >= 0
+        return owner[keep], j[keep].astype(np.int64)
+
+    @contextmanager
+    def row_slots(self) -> Iterator[RowSlots]:
+        """Empty :class:`RowSlots` over all rows, emptied again when the block ends (one array per thread,
+        reused; a nested block gets its own)."""
+        free = getattr(self._local, "slots", None)
+        self._local.slots = None
+        slots = RowSlots(free if free is not None else np.zeros(self.n, dtype=np.int32))
+        try:
+            yield slots
+        finally:
+            slots.clear()
+            self._local.slots = slots.array
+
+    # -- filters ------------------------------------------------------------------------------
+    def area_mask(self, rows: np.ndarray, areas: Iterable[str]) -> np.ndarray:
+        """True for rows with at least one of ``areas`` ("unknown" matches papers without areas)."""
+        wanted = {self.area_names.index(a) for a in areas if a in self.area_names}
+        rows = np.asarray(rows, dtype=np.int64)
+        if not wanted or not len(rows):
+            return np.zeros(len(rows), dtype=bool)
+        off = self.arrays["area_offsets"]
+        unknown = self.area_names.index(index.UNKNOWN_AREA) if index.UNKNOWN_AREA in self.area_names else -1
+        mask = np.zeros(len(rows), dtype=bool)
+        if unknown in wanted:
+            mask |= off[rows + 1] == off[rows]
+        owner, codes = gather(off, self.arrays["area_codes"], rows)
+        mask[owner[np.isin(codes, np.fromiter(wanted, dtype=np.int64))]] = True
+        return mask
+
+    def filter_mask(self, rows: np.ndarray, *, years: tuple[int, int] | None = None,
+                    areas: Iterable[str] | None = None, min_citations: int | None = None) -> np.ndarray:
+        """True for the rows that pass every given filter (a paper of unknown year passes a year filter
+        only if the range covers the whole dataset)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        mask = np.ones(len(rows), dtype=bool)
+        if years is not None:
+            y = self.year[rows]
+            in_range = (y >= years[0]) & (y <= years[1])
+            if self.year_min is not None and years[0] <= self.year_min and years[1] >= self.year_max:
+                in_range |= y < 0
+            mask &= in_range
+        if areas is not None:
+            mask &= self.area_mask(rows, areas)
+        if min_citations:
+            mask &= self.in_cited[rows] >= min_citations
+        return mask
+
+    def year_at_percentile(self, q: float) -> int | None:
+        """The year below which ``q`` percent of the papers of known year were published (None: no years)."""
+        known = self.year[self.year >= 0]
+        return int(np.percentile(known, q, method="lower")) if len(known) else None
+
+    def area_counts(self) -> dict[str, int]:
+        """Papers per area over the whole dataset (a paper counts once per area)."""
+        counts = np.bincount(self.arrays["area_codes"], minlength=len(self.area_names))
+        out = {name: int(counts[i]) for i, name in enumerate(self.area_names)}
+        if index.UNKNOWN_AREA in out:
+            off = self.arrays["area_offsets"]
+            out[index.UNKNOWN_AREA] = int(np.count_nonzero(np.diff(off) == 0))
+        return out
+
+    def source_counts(self) -> dict[str, int]:
+        """Papers per source (a paper described by two sources counts for both)."""
+        import pyarrow.compute as pc
+
+        flat = pc.list_flatten(self.papers.column("sources"))
+        return {d["values"]: d["counts"] for d in pc.value_counts(flat).to_pylist()} if len(flat) else {}
+
+    # -- search -------------------------------------------------------------------------------
+    def _search_db(self) -> sqlite3.Connection:
+        con = getattr(self._local, "con", None)
+        if con is None or getattr(self._local, "pid", None) != os.getpid():
+            uri = self._search_path.resolve().as_uri() + "?mode=ro&immutable=1"
+            con = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            self._local.con, self._local.pid = con, os.getpid()
+        return con
+
+    def search(self, text: str, limit: int = 10) -> list[int]:
+        """Rows whose id starts with ``text`` or whose title and author names hold all its words (the last
+        one as a prefix), most cited first."""
+        if not isinstance(text, str):
+            return []
+        text = text.strip()[:200]
+        if not text:
+            return []
+        limit = max(1, min(int(limit), 100))
+        out: list[int] = []
+        exact = self.row(text)
+        if exact is not None:
+            out.append(exact)
+        out.extend(r for r in self._id_prefix(text, limit) if r not in out)
+        words = WORD.findall(text.lower())[:12]
+        if words and len(out) < limit:
+            terms = [f'"{w}"' for w in words[:-1]] + [f'"{words[-1]}"*']
+            query = " AND ".join(terms)
+            try:
+                ranks = [r for (r,) in self._search_db().execute(
+                    "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit))]
+            except sqlite3.Error as e:
+                log.warning("search %r failed: %s", text, e)
+                ranks = []
+            for r in self.arrays["rank_rows"][np.asarray(ranks, dtype=np.int64)]:
+                if int(r) not in out:
+                    out.append(int(r))
+        return out[:limit]
+
+    def _id_prefix(self, text: str, limit: int) -> list[int]:
+        if len(text) < 4 or " " in text:
+            return []
+        ids = self.arrays["id_sorted"]
+        key = text.encode("utf-8", "replace")
+        if len(key) > ids.dtype.itemsize:
+            return []
+        lo = int(np.searchsorted(ids, key, side="left"))
+        hi = int(np.searchsorted(ids, key + b"\xff", side="left"))
+        if hi <= lo:
+            return []
+        rows = np.asarray(self.arrays["id_sorted_rows"][lo:min(hi, lo + 1000)], dtype=np.int64)
+        best = rows[np.argsort(self.arrays["row_rank"][rows], kind="stable")][:limit]
+        return [int(r) for r in best]

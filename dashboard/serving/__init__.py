@@ -1,0 +1,1 @@
+"""Hosting: gunicorn's settings (gunicorn_conf.py) and ``citemap serve --production`` (production.py)."""

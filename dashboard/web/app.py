@@ -1,0 +1,158 @@
+"""The Dash application: ``create_app(data)`` (``dashboard.app`` makes the one gunicorn serves)."""
+
+from __future__ import annotations
+
+import gc
+import logging
+from html import escape
+from pathlib import Path
+from typing import Any
+
+# pandas imported here, once: plotly's JSON encoder imports it lazily, and two threads doing so at once (the page's
+# first requests: the layout and the first view) see a half-initialised module ("pandas has no attribute NaT")
+import orjson
+import pandas  # noqa: F401
+from dash import Dash, html, set_props
+from dash.exceptions import DependencyException
+from flask import Response, request
+from werkzeug.http import quote_etag
+
+from dashboard.dataset.store import Store
+from dashboard.errors import DatasetError
+from dashboard.graph.state import encode_query
+from dashboard.resources import ASSETS
+from dashboard.view import library as library_mod
+from dashboard.view.naming import about_line, file_stem, image_title
+from dashboard.view.payload import build_subgraph, graph_json
+from dashboard.web import compression, security
+from dashboard.web.callbacks import register_callbacks
+from dashboard.web.callbacks.common import read_state
+from dashboard.web.layout import make_layout
+
+log = logging.getLogger(__name__)
+
+
+def create_app(data: str | Path, *, store: Store | None = None, library: str | Path | None = None) -> Dash:
+    """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks). ``library``: a
+    BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own."""
+    store = store or Store.load(data)
+    default_library = load_default_library(store, library) if library else None
+    gc.collect()
+    gc.freeze()  # the store's long-lived objects leave the collector's scans (tail latency)
+    app = Dash(
+        __name__,
+        assets_folder=str(ASSETS),
+        assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap.js loads them when due
+        title="citemap",
+        update_title=None,
+        serve_locally=True,
+        compress=False,
+        on_error=callback_error,
+    )
+    app.index_string = boot_page(store)
+    app.layout = make_layout(store, default_library)
+    register_callbacks(app, store)
+    app.server.config["CITEMAP_STORE"] = store
+    app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
+    security.install(app.server, list(app.csp_hashes()))
+    if compression.wanted():
+        compression.install(app.server)
+
+    @app.server.errorhandler(DependencyException)
+    def unknown_component_file(e: DependencyException) -> Response:
+        """A script path Dash does not serve (``/_dash-component-suites/...``): the client's error, not ours."""
+        return security.problem(404, "no such file")
+
+    build_id = store.meta.get("build_id", "")
+
+    @app.server.get("/graph")
+    def graph() -> Response:
+        """The graph payload of the view in the query string (the browser fetches it after every change).
+        A GET, so that browsers and proxies may cache it: a view of one dataset build never changes."""
+        state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
+        etag = f"{build_id}-{encode_query(state)}"
+        headers = {"Cache-Control": "public, max-age=3600", "ETag": quote_etag(etag)}
+        if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
+            return Response(status=304, headers=headers)
+        return Response(graph_json(store, state), mimetype="application/json", headers=headers)
+
+    @app.server.get("/image-title")
+    def image_title_of() -> Response:
+        """The title line and file name of an image of the view in the query string (asked for on export only:
+        building it on every view cost an expand a tenth of its time)."""
+        state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
+        n = len(build_subgraph(store, state).rows)
+        answer = {"title": image_title(store, state, n), "file": file_stem(state.seeds, n).removesuffix("-papers")
+                  + "-graph"}
+        return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})
+
+    @app.server.post("/library")
+    def library_match() -> Response:
+        """A visitor's library file (the request body; ``?name=`` its file name) -> the ids of the dataset's
+        papers it holds. Nothing is kept: the page stores the answer in the visitor's browser."""
+        request.max_content_length = library_mod.MAX_BYTES
+        name = request.args.get("name", "library")[:200]
+        try:
+            answer = library_mod.match_file(store, name, request.get_data(cache=False))
+        except library_mod.LibraryError as e:
+            return security.problem(400, str(e))
+        return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})
+
+    @app.server.get("/health")
+    def health() -> tuple[dict[str, Any], int]:
+        return {"status": "ok", "dataset": store.meta.get("name"), "build": store.meta.get("build_id"),
+                "papers": store.n, "citations": store.n_citations}, 200
+
+    log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
+    return app
+
+
+def boot_page(store: Store) -> str:
+    """Dash's page with what shows before its script has drawn anything: the page's frame, the dataset it shows,
+    and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot)."""
+    about = escape(about_line(store))
+    boot = (f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
+            f'<div class="boot-body"><div class="boot-spinner"></div><div>Loading the map…</div>'
+            f'<div>{about}</div></div></div>')
+    return """<!DOCTYPE html>
+<html lang="en">
+    <head>
+        {%metas%}
+        <title>{%title%}</title>
+        {%favicon%}
+        {%css%}
+    </head>
+    <body>
+        """ + boot + """
+        {%app_entry%}
+        <footer>
+            {%config%}
+            {%scripts%}
+            {%renderer%}
+        </footer>
+    </body>
+</html>"""
+
+
+def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:
+    """``citemap serve --library FILE``: the file matched once at start-up; a bad file stops start-up, named."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise DatasetError(f"{path}: cannot be read ({e.strerror})") from e
+    try:
+        answer = library_mod.match_file(store, str(path), data)
+    except library_mod.LibraryError as e:
+        raise DatasetError(str(e)) from e
+    return {**answer, "name": path.name}  # messages name the path; the page shows the file's name
+
+
+def callback_error(err: Exception) -> None:
+    """A callback failed: log it with an id, tell the visitor the id, keep the rest of the page."""
+    eid = security.error_id()
+    log.error("callback error %s", eid, exc_info=err)
+    set_props("div-notices", {"children": [html.Div(
+        f"Something went wrong while updating the view (error id {eid}); the rest of the page still works.",
+        className="notice")]})
+
