@@ -54,11 +54,15 @@ DRAWN_TARGET = 1.5
 def floor_elements(payload: dict) -> list[dict]:
     """The view's papers and citations as plain Cytoscape elements at the server's positions."""
     nodes = payload_nodes(payload)
-    out: list[dict] = [{"data": {"id": n["id"], "size": 14}, "position": {"x": x, "y": y}}
-                       for n, x, y in zip(nodes, payload["x"], payload["y"], strict=True)]
+    out: list[dict] = [
+        {"data": {"id": n["id"], "size": 14}, "position": {"x": x, "y": y}}
+        for n, x, y in zip(nodes, payload["x"], payload["y"], strict=True)
+    ]
     ids = [n["id"] for n in nodes]
-    out += [{"data": {"id": f"{ids[s]}>{ids[t]}", "source": ids[s], "target": ids[t]}}
-            for s, t in zip(payload["edges"]["source"], payload["edges"]["target"], strict=True)]
+    out += [
+        {"data": {"id": f"{ids[s]}>{ids[t]}", "source": ids[s], "target": ids[t]}}
+        for s, t in zip(payload["edges"]["source"], payload["edges"]["target"], strict=True)
+    ]
     return out
 
 
@@ -84,8 +88,11 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="citemap-browser-bench-") as tmp, \
-            run.server(args.data.resolve(), Path(tmp) / "gunicorn.log") as (port, _, _), sync_playwright() as pw:
+    with (
+        tempfile.TemporaryDirectory(prefix="citemap-browser-bench-") as tmp,
+        run.server(args.data.resolve(), Path(tmp) / "gunicorn.log") as (port, _, _),
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         base = f"http://{run.HOST}:{port}/"
         for name, query in VIEWS:
@@ -94,9 +101,13 @@ def main() -> int:
             elements = Path(tmp) / "elements.json"
             elements.write_bytes(orjson.dumps(floor_elements(payload)))
             fport = run.free_port()
-            floor = subprocess.Popen([sys.executable, str(BENCH / "floor_app.py"), str(elements), str(fport)],
-                                     cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     start_new_session=True)
+            floor = subprocess.Popen(
+                [sys.executable, str(BENCH / "floor_app.py"), str(elements), str(fport)],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             run._LIVE.append(floor)
             try:
                 for _ in range(300):
@@ -116,23 +127,33 @@ def main() -> int:
             worst = {k: max(r["stall"] for r in v) for k, v in got.items()}
             moving = {k: max(r["moving"] for r in v) for k, v in got.items()}
             rows.append((name, n, med, worst, moving))
-            print(f"{name} ({n:,} papers): drawn {med['citemap']:.0f} / floor {med['floor']:.0f} ms; longest stall "
-                  f"{worst['citemap']:.0f} / {worst['floor']:.0f} ms; pan/zoom {moving['citemap']:.0f} / "
-                  f"{moving['floor']:.0f} ms", file=sys.stderr, flush=True)
+            print(
+                f"{name} ({n:,} papers): drawn {med['citemap']:.0f} / floor {med['floor']:.0f} ms; longest stall "
+                f"{worst['citemap']:.0f} / {worst['floor']:.0f} ms; pan/zoom {moving['citemap']:.0f} / "
+                f"{moving['floor']:.0f} ms",
+                file=sys.stderr,
+                flush=True,
+            )
         browser.close()
-    print("| view | papers | drawn citemap | drawn floor | ratio | longest stall citemap | floor | "
-          "pan/zoom stall citemap | floor |")
+    print(
+        "| view | papers | drawn citemap | drawn floor | ratio | longest stall citemap | floor | "
+        "pan/zoom stall citemap | floor |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     failed = 0
     for name, n, med, worst, moving in rows:
         ratio = med["citemap"] / med["floor"]
         big = n >= 4000
         failed += ratio > DRAWN_TARGET or (big and max(worst["citemap"], moving["citemap"]) > STALL_TARGET_MS)
-        print(f"| {name} | {n:,} | {med['citemap']:,.0f} ms | {med['floor']:,.0f} ms | {ratio:.2f} | "
-              f"{worst['citemap']:,.0f} ms | {worst['floor']:,.0f} ms | {moving['citemap']:,.0f} ms | "
-              f"{moving['floor']:,.0f} ms |")
-    print(f"\ntargets: drawn <= {DRAWN_TARGET}x the floor; longest stall <= {STALL_TARGET_MS:.0f} ms at 5,000 papers; "
-          f"{'all met' if not failed else f'{failed} view(s) miss a target'}")
+        print(
+            f"| {name} | {n:,} | {med['citemap']:,.0f} ms | {med['floor']:,.0f} ms | {ratio:.2f} | "
+            f"{worst['citemap']:,.0f} ms | {worst['floor']:,.0f} ms | {moving['citemap']:,.0f} ms | "
+            f"{moving['floor']:,.0f} ms |"
+        )
+    print(
+        f"\ntargets: drawn <= {DRAWN_TARGET}x the floor; longest stall <= {STALL_TARGET_MS:.0f} ms at 5,000 papers; "
+        f"{'all met' if not failed else f'{failed} view(s) miss a target'}"
+    )
     return 1 if failed else 0
 
 

@@ -49,8 +49,10 @@ def main() -> int:
         _, names = clusters.clusters_of(store, rows, i, j)
         times.append(time.perf_counter() - t)
     view_s = statistics.median(times)
-    print(f"per map:       {len(rows):,} papers, {len(i):,} citations: {view_s * 1000:.0f} ms "
-          f"(median of {args.rounds}), {len(names)} named clusters")
+    print(
+        f"per map:       {len(rows):,} papers, {len(i):,} citations: {view_s * 1000:.0f} ms "
+        f"(median of {args.rounds}), {len(names)} named clusters"
+    )
     a = store.arrays
     src = np.repeat(np.arange(store.n, dtype=np.int64), np.diff(a["ref_offsets"]))
     dst = np.asarray(a["ref_targets"], dtype=np.int64)
@@ -59,8 +61,10 @@ def main() -> int:
     whole = clusters.communities(store.n, src, dst)
     whole_s = time.perf_counter() - t
     grown = peak_mb() - before
-    print(f"whole dataset: {store.n:,} papers, {len(dst):,} citations: {whole_s:.1f} s, peak memory +{grown:,.0f} MB, "
-          f"{int((whole >= 0).sum()):,} papers in {len(set(whole[whole >= 0].tolist()))} named clusters")
+    print(
+        f"whole dataset: {store.n:,} papers, {len(dst):,} citations: {whole_s:.1f} s, peak memory +{grown:,.0f} MB, "
+        f"{int((whole >= 0).sum()):,} papers in {len(set(whole[whole >= 0].tolist()))} named clusters"
+    )
     print(f"ratio whole / per map: {whole_s / view_s:,.0f}x")
     return 0
 

@@ -15,16 +15,30 @@ from dash import Dash, html
 
 STYLE = [
     {"selector": "node", "style": {"width": "data(size)", "height": "data(size)", "background-color": "#0072B2"}},
-    {"selector": "edge", "style": {"width": 1, "line-color": "#b9c1cd", "curve-style": "straight",
-                                   "target-arrow-shape": "triangle", "opacity": 0.5}},
+    {
+        "selector": "edge",
+        "style": {
+            "width": 1,
+            "line-color": "#b9c1cd",
+            "curve-style": "straight",
+            "target-arrow-shape": "triangle",
+            "opacity": 0.5,
+        },
+    },
 ]
 
 
 def make_app(elements: list[dict]) -> Dash:
     app = Dash(__name__, assets_folder=str(Path(__file__).parent / "floor_assets"))
-    app.layout = html.Div(cyto.Cytoscape(id="floor", elements=elements, stylesheet=STYLE,
-                                         layout={"name": "preset", "fit": True, "padding": 40},
-                                         style={"width": "100%", "height": "96vh"}))
+    app.layout = html.Div(
+        cyto.Cytoscape(
+            id="floor",
+            elements=elements,
+            stylesheet=STYLE,
+            layout={"name": "preset", "fit": True, "padding": 40},
+            style={"width": "100%", "height": "96vh"},
+        )
+    )
     return app
 
 

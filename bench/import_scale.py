@@ -138,8 +138,20 @@ def measure(works: int, seed: int, repeat: int) -> dict[str, float]:
         for _ in range(repeat):
             runs["bare"].append(run([sys.executable, "-c", BARE, glob, str(work)]))
             runs["tables"].append(run([sys.executable, "-c", TABLES, str(parts), str(work)]))
-            runs["import"].append(run([sys.executable, "-m", "dashboard", "import", "openalex", str(parts),
-                                       "--out", str(work / "dataset")]))  # not quiet: it prints its steps' times
+            runs["import"].append(
+                run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "dashboard",
+                        "import",
+                        "openalex",
+                        str(parts),
+                        "--out",
+                        str(work / "dataset"),
+                    ]
+                )
+            )  # not quiet: it prints its steps' times
             shutil.rmtree(work / "dataset", ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -167,24 +179,33 @@ def main(argv: list[str] | None = None) -> int:
     print("| works | references | bare | tables (ratio) | import (ratio) | peak: bare / tables / import |")
     print("|---|---|---|---|---|---|")
     for r in results.values():
-        print(f"| {r['works']:,} | {r['references']:,} | {r['bare_s']:.1f} s | {r['tables_s']:.1f} s "
-              f"({r['tables_s'] / r['bare_s']:.2f}x) | {r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x) | "
-              f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB |")
+        print(
+            f"| {r['works']:,} | {r['references']:,} | {r['bare_s']:.1f} s | {r['tables_s']:.1f} s "
+            f"({r['tables_s'] / r['bare_s']:.2f}x) | {r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x) | "
+            f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB |"
+        )
         met["time"] &= r["import_s"] / r["bare_s"] <= TIME_TARGET
         met["peak"] &= r["import_gb"] <= MEMORY_TARGET_GB
     for r in results.values():
         steps = ", ".join(f"{step} {r[f'{step}_s']:.1f} s" for step in STEPS)
         rest = r["import_s"] - sum(r[f"{step}_s"] for step in STEPS)
-        print(f"\n{r['works']:,} works, the shortest import's steps: {steps}; then the dataset, its index and "
-              f"search index {rest:.1f} s")
+        print(
+            f"\n{r['works']:,} works, the shortest import's steps: {steps}; then the dataset, its index and "
+            f"search index {rest:.1f} s"
+        )
     if len(results) > 1:
         lo, hi = results[min(results)], results[max(results)]
         growth = hi["import_gb"] / lo["import_gb"]
-        print(f"\npeak memory, {max(results):,} over {min(results):,} works: import {growth:.2f}x, "
-              f"tables {hi['tables_gb'] / lo['tables_gb']:.2f}x (flat would be ~1x)")
+        print(
+            f"\npeak memory, {max(results):,} over {min(results):,} works: import {growth:.2f}x, "
+            f"tables {hi['tables_gb'] / lo['tables_gb']:.2f}x (flat would be ~1x)"
+        )
         met["flat"] = growth <= FLAT_TARGET
-    verdict = {"time": f"import <= {TIME_TARGET}x bare", "peak": f"peak <= {MEMORY_TARGET_GB} GB",
-               "flat": f"peak {max(results):,} over {min(results):,} works <= {FLAT_TARGET}x"}
+    verdict = {
+        "time": f"import <= {TIME_TARGET}x bare",
+        "peak": f"peak <= {MEMORY_TARGET_GB} GB",
+        "flat": f"peak {max(results):,} over {min(results):,} works <= {FLAT_TARGET}x",
+    }
     print("\ntargets: " + "; ".join(f"{verdict[k]}: {'PASS' if ok else 'FAIL'}" for k, ok in met.items()))
     (OUT / "results-import-scale.json").write_text(json.dumps(results, indent=1) + "\n")
     return 0 if all(met.values()) else 1

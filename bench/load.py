@@ -88,12 +88,17 @@ class DashClient:
     def body(self, output: str, values: dict[str, object], changed: list[str]) -> bytes:
         return dash_payload(self.callbacks[output], {k: values[k] for k in [*changed, *values] if k in values})
 
-    def call(self, output_prefix: str, values: dict[str, object], changed: list[str] | None = None,
-             timeout: float = 30) -> requests.Response:
+    def call(
+        self, output_prefix: str, values: dict[str, object], changed: list[str] | None = None, timeout: float = 30
+    ) -> requests.Response:
         output = self.find(output_prefix)
         changed = changed if changed is not None else list(values)[:1]
-        return self.http.post(self.base + "/_dash-update-component", data=self.body(output, values, changed),
-                              headers={"Content-Type": "application/json"}, timeout=timeout)
+        return self.http.post(
+            self.base + "/_dash-update-component",
+            data=self.body(output, values, changed),
+            headers={"Content-Type": "application/json"},
+            timeout=timeout,
+        )
 
 
 @dataclass
@@ -123,13 +128,24 @@ def percentile(values: list[float], q: float) -> float:
 class Visitor:
     """One browsing session: open a seed, type a search, expand a neighbour, filter, reset."""
 
-    def __init__(self, base: str, papers: list[tuple[str, str, list[str]]], stats: Stats, rng: random.Random,
-                 source: str | None = None, timeout: float = 30) -> None:
+    def __init__(
+        self,
+        base: str,
+        papers: list[tuple[str, str, list[str]]],
+        stats: Stats,
+        rng: random.Random,
+        source: str | None = None,
+        timeout: float = 30,
+    ) -> None:
         self.base, self.papers, self.stats, self.rng, self.timeout = base, papers, stats, rng, timeout
         self.client = DashClient(base, session_from(source), timeout=timeout)
 
-    def call(self, output_prefix: str, values: dict[str, object], changed: list[str] | None = None,
-             ) -> requests.Response:
+    def call(
+        self,
+        output_prefix: str,
+        values: dict[str, object],
+        changed: list[str] | None = None,
+    ) -> requests.Response:
         return self.client.call(output_prefix, values, changed, timeout=self.timeout)
 
     def timed(self, kind: str, fn, *args, **kwargs) -> requests.Response | None:
@@ -148,8 +164,12 @@ class Visitor:
     def render(self, query: str) -> None:
         self.timed("graph", self.client.http.get, self.base + "/graph" + query, timeout=self.timeout)
         self.timed("render-side", self.call, "span-status.children", {"store-view-state.data": query})
-        self.timed("render-panel", self.call, "div-paper.children",
-                   {"store-view-state.data": query, "radio-list-sort.value": "citations"})
+        self.timed(
+            "render-panel",
+            self.call,
+            "div-paper.children",
+            {"store-view-state.data": query, "radio-list-sort.value": "citations"},
+        )
 
     def navigate(self, query: str) -> str:
         resp = self.timed("state", self.call, "url.search", {"url.search": query})
@@ -166,14 +186,20 @@ class Visitor:
         query = self.navigate(f"?seeds={seed}")
         words = title.split()[:3]
         for i in range(1, len(" ".join(words)) + 1, 4):  # typing, a suggestion request every few keys
-            self.timed("search", self.call, "div-search-results.children",
-                       {"input-search.value": " ".join(words)[:i]})
+            self.timed("search", self.call, "div-search-results.children", {"input-search.value": " ".join(words)[:i]})
         if neighbours:
             target = self.rng.choice(neighbours)
-            resp = self.timed("expand", self.call, "url.search",
-                              {"graph-citations.tapNodeData": {"id": target, "timeStamp": time.time()},
-                               "store-view-state.data": query, "url.search": query},
-                              changed=["graph-citations.tapNodeData"])
+            resp = self.timed(
+                "expand",
+                self.call,
+                "url.search",
+                {
+                    "graph-citations.tapNodeData": {"id": target, "timeStamp": time.time()},
+                    "store-view-state.data": query,
+                    "url.search": query,
+                },
+                changed=["graph-citations.tapNodeData"],
+            )
             if resp is not None:
                 query = resp.json()["response"]["store-view-state"]["data"]
                 self.render(query)
@@ -197,9 +223,16 @@ def sample_papers(data: Path, n: int = 200, seed: int = 1) -> list[tuple[str, st
     return out
 
 
-def run_load(base: str, papers: list[tuple[str, str, list[str]]], users: int, seconds: float,
-             max_requests: int, on_tick=None, sources: list[str] | None = None,
-             timeout: float = 30) -> tuple[Stats, float]:
+def run_load(
+    base: str,
+    papers: list[tuple[str, str, list[str]]],
+    users: int,
+    seconds: float,
+    max_requests: int,
+    on_tick=None,
+    sources: list[str] | None = None,
+    timeout: float = 30,
+) -> tuple[Stats, float]:
     """Run ``users`` visitors until ``seconds`` pass or ``max_requests`` are made; visitor k connects from
     ``sources[k % len(sources)]`` when given; ``timeout``: seconds a request may take."""
     host = urlparse(base).hostname
@@ -241,13 +274,20 @@ def free_port() -> int:
 class Server:
     """A citemap server process on a loopback port: started, waited for (GET /health), stopped."""
 
-    def __init__(self, cmd: list[str], port: int, env: dict[str, str] | None = None, log: Path | None = None,
-                 timeout: float = 120) -> None:
+    def __init__(
+        self,
+        cmd: list[str],
+        port: int,
+        env: dict[str, str] | None = None,
+        log: Path | None = None,
+        timeout: float = 120,
+    ) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"citemap-server-{port}.log"
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
-                                     stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log.open("w"), stderr=subprocess.STDOUT
+        )
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -295,12 +335,21 @@ class Gunicorn(Server):
     """gunicorn with the project's settings on a loopback port (a free one unless given); ``threads`` > 1 sets
     CITEMAP_THREADS, which makes gunicorn use its gthread worker."""
 
-    def __init__(self, data: Path, workers: int = 2, log: Path | None = None, *, port: int | None = None,
-                 threads: int = 1) -> None:
+    def __init__(
+        self, data: Path, workers: int = 2, log: Path | None = None, *, port: int | None = None, threads: int = 1
+    ) -> None:
         port = port or free_port()
         exe = Path(sys.executable).with_name("gunicorn")
-        cmd = [str(exe), "--config", "python:dashboard.serving.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
-               "--workers", str(workers), "dashboard.app:server"]
+        cmd = [
+            str(exe),
+            "--config",
+            "python:dashboard.serving.gunicorn_conf",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "dashboard.app:server",
+        ]
         env = {"CITEMAP_DATA": str(data), "CITEMAP_THREADS": str(threads)}
         super().__init__(cmd, port, env=env, log=log)
 
@@ -330,8 +379,15 @@ class Nginx:
     ``upstreams`` ("host:port"). Its files (config, pid, temporary files, cache, logs) go to a fresh directory
     that nginx's workers can reach when nginx starts as root (they run as nobody then)."""
 
-    def __init__(self, upstreams: list[str], *, rate: str | None = None, burst: int | None = None,
-                 conn_limit: int | None = None, timeout: float = 20) -> None:
+    def __init__(
+        self,
+        upstreams: list[str],
+        *,
+        rate: str | None = None,
+        burst: int | None = None,
+        conn_limit: int | None = None,
+        timeout: float = 20,
+    ) -> None:
         render = _render_module()
         self.root = Path(tempfile.mkdtemp(prefix="citemap-nginx-"))
         self.root.chmod(0o755)
@@ -438,10 +494,13 @@ def report(stats: Stats, elapsed: float) -> str:
         p50, p99 = percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000
         lines.append(f"{kind:<14}{len(lat):>8}{p50:>10.1f}{p99:>10.1f}")
     everything = [v for lat in stats.latencies.values() for v in lat]
-    lines.append(f"{'all':<14}{len(everything):>8}{percentile(everything, 0.5) * 1000:>10.1f}"
-                 f"{percentile(everything, 0.99) * 1000:>10.1f}")
-    lines.append(f"throughput {len(everything) / elapsed:.1f} requests/s over {elapsed:.1f} s; "
-                 f"errors {len(stats.errors)}")
+    lines.append(
+        f"{'all':<14}{len(everything):>8}{percentile(everything, 0.5) * 1000:>10.1f}"
+        f"{percentile(everything, 0.99) * 1000:>10.1f}"
+    )
+    lines.append(
+        f"throughput {len(everything) / elapsed:.1f} requests/s over {elapsed:.1f} s; errors {len(stats.errors)}"
+    )
     for e in stats.errors[:10]:
         lines.append(f"  error: {e}")
     return "\n".join(lines)
@@ -457,9 +516,11 @@ class Phase:
 
     def row(self) -> str:
         everything = [v for lat in self.stats.latencies.values() for v in lat]
-        return (f"{self.target:<44}{self.load:<22}{len(everything) / self.elapsed:>8.1f}"
-                f"{percentile(everything, 0.5) * 1000:>9.1f}{percentile(everything, 0.99) * 1000:>9.1f}"
-                f"{len(self.stats.errors):>8}{self.loadavg:>9.2f}")
+        return (
+            f"{self.target:<44}{self.load:<22}{len(everything) / self.elapsed:>8.1f}"
+            f"{percentile(everything, 0.5) * 1000:>9.1f}{percentile(everything, 0.99) * 1000:>9.1f}"
+            f"{len(self.stats.errors):>8}{self.loadavg:>9.2f}"
+        )
 
     @property
     def throughput(self) -> float:
@@ -477,19 +538,28 @@ def compare(a: argparse.Namespace, papers: list[tuple[str, str, list[str]]]) -> 
     w, total = a.workers, 2 * a.workers
     sources = [f"127.0.0.{10 + k}" for k in range(a.users)]
     logs = Path(tempfile.mkdtemp(prefix="citemap-bench-"))
-    servers = start_all([lambda: Gunicorn(data, w, logs / "replica-1.log"),
-                         lambda: Gunicorn(data, w, logs / "replica-2.log"),
-                         lambda: Gunicorn(data, total, logs / "sync.log"),
-                         lambda: Gunicorn(data, total, logs / "gthread.log", threads=a.threads)])
+    servers = start_all(
+        [
+            lambda: Gunicorn(data, w, logs / "replica-1.log"),
+            lambda: Gunicorn(data, w, logs / "replica-2.log"),
+            lambda: Gunicorn(data, total, logs / "sync.log"),
+            lambda: Gunicorn(data, total, logs / "gthread.log", threads=a.threads),
+        ]
+    )
     replica1, replica2, sync, gthread = servers
     nginx = Nginx([replica1.address, replica2.address], rate=a.nginx_rate)
-    targets = [(f"nginx + 2 replicas x {w} sync workers", nginx.url, nginx.port),
-               (f"gunicorn {total} sync workers", sync.url, sync.port),
-               (f"gunicorn {total} gthread workers x {a.threads} threads", gthread.url, gthread.port)]
+    targets = [
+        (f"nginx + 2 replicas x {w} sync workers", nginx.url, nginx.port),
+        (f"gunicorn {total} sync workers", sync.url, sync.port),
+        (f"gunicorn {total} gthread workers x {a.threads} threads", gthread.url, gthread.port),
+    ]
     phases: list[Phase] = []
-    print(f"{a.users} visitors ({sources[0]}..{sources[-1]}), {a.seconds:.0f} s a phase, {a.rounds} rounds of the "
-          f"plain load (the order of the targets turns each round), request timeout {a.timeout:.0f} s; nginx rate "
-          f"{a.nginx_rate} a client address for this run; {os.cpu_count()} CPUs; logs in {logs}", flush=True)
+    print(
+        f"{a.users} visitors ({sources[0]}..{sources[-1]}), {a.seconds:.0f} s a phase, {a.rounds} rounds of the "
+        f"plain load (the order of the targets turns each round), request timeout {a.timeout:.0f} s; nginx rate "
+        f"{a.nginx_rate} a client address for this run; {os.cpu_count()} CPUs; logs in {logs}",
+        flush=True,
+    )
 
     def run(name: str, url: str, port: int, attack: int) -> None:
         load = f"browsing + {attack} slow" if attack else "browsing"
@@ -497,18 +567,20 @@ def compare(a: argparse.Namespace, papers: list[tuple[str, str, list[str]]]) -> 
         with attacker:
             if attack:
                 time.sleep(1.0)  # the attack's connections are open before the visitors come
-            stats, elapsed = run_load(url, papers, a.users, a.seconds, a.max_requests, sources=sources,
-                                      timeout=a.timeout)
+            stats, elapsed = run_load(
+                url, papers, a.users, a.seconds, a.max_requests, sources=sources, timeout=a.timeout
+            )
         phases.append(Phase(name, load, stats, elapsed, os.getloadavg()[0]))
         print(f"== {name}, {load}", flush=True)
         print(report(stats, elapsed), flush=True)
         if attack:
-            print(f"slow-header connections opened {attacker.opened}, closed by the server {attacker.closed}",
-                  flush=True)
+            print(
+                f"slow-header connections opened {attacker.opened}, closed by the server {attacker.closed}", flush=True
+            )
 
     try:
         for r in range(a.rounds):
-            for name, url, port in targets[r % 3:] + targets[: r % 3]:
+            for name, url, port in targets[r % 3 :] + targets[: r % 3]:
                 run(name, url, port, 0)
         if a.attack:
             for name, url, port in targets:
@@ -528,9 +600,11 @@ def compare(a: argparse.Namespace, papers: list[tuple[str, str, list[str]]]) -> 
     ratios = sorted(v.throughput / d.throughput for v, d in zip(via, direct, strict=True))
     p99s = sorted(v.p99 / d.p99 for v, d in zip(via, direct, strict=True))
     ratio = ratios[len(ratios) // 2]
-    print(f"through nginx / direct sync, browsing, round by round: throughput "
-          f"{', '.join(f'{x:.2f}x' for x in ratios)} (median {ratio:.2f}x; target >= 0.8x); p99 "
-          f"{', '.join(f'{x:.2f}x' for x in p99s)}")
+    print(
+        f"through nginx / direct sync, browsing, round by round: throughput "
+        f"{', '.join(f'{x:.2f}x' for x in ratios)} (median {ratio:.2f}x; target >= 0.8x); p99 "
+        f"{', '.join(f'{x:.2f}x' for x in p99s)}"
+    )
     print("nginx cache, all phases: " + ", ".join(f"{k} {v}" for k, v in sorted(cache.items())))
     nginx_errors = sum(len(p.stats.errors) for p in phases if p.target == targets[0][0])
     return 0 if ratio >= 0.8 and nginx_errors == 0 else 1
@@ -546,8 +620,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--max-requests", type=int, default=100_000)
     ap.add_argument("--kill-worker-at", type=float, default=None, help="SIGKILL one worker after S seconds")
-    ap.add_argument("--via-nginx", action="store_true",
-                    help="compare nginx + 2 replicas of --workers with one gunicorn of as many (sync, gthread)")
+    ap.add_argument(
+        "--via-nginx",
+        action="store_true",
+        help="compare nginx + 2 replicas of --workers with one gunicorn of as many (sync, gthread)",
+    )
     ap.add_argument("--attack", type=int, default=50, help="slow-header connections (--via-nginx; 0: none)")
     ap.add_argument("--threads", type=int, default=4, help="threads a gthread worker (--via-nginx)")
     ap.add_argument("--nginx-rate", default="1000r/s", help="nginx's per-address rate for the robots (--via-nginx)")
@@ -577,8 +654,10 @@ def main() -> int:
             time.sleep(2)
             now = server.workers()
             replaced = killed["pid"] not in now and len(now) == a.workers
-            print(f"killed worker {killed['pid']} at {killed['at']:.1f} s; workers now {now}; "
-                  f"replaced: {replaced}; requests lost: {len(stats.errors)} (in flight at most {a.users})")
+            print(
+                f"killed worker {killed['pid']} at {killed['at']:.1f} s; workers now {now}; "
+                f"replaced: {replaced}; requests lost: {len(stats.errors)} (in flight at most {a.users})"
+            )
             if not replaced or len(stats.errors) > a.users:
                 return 1
         return 0 if not stats.errors or killed else 1

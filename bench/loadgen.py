@@ -22,15 +22,18 @@ class HTTPError(RuntimeError):
 
 def post_request(host: str, port: int, path: str, body: bytes) -> bytes:
     """The bytes of a POST request like the one the Dash renderer's ``fetch`` sends."""
-    head = (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
+    )
     return head.encode("ascii") + body
 
 
 def get_request(host: str, port: int, path: str) -> bytes:
     """The bytes of a GET like the browser's ``fetch`` of /graph (same connection header as a POST)."""
-    return (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n"
-            f"Connection: keep-alive\r\n\r\n").encode("ascii")
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\nConnection: keep-alive\r\n\r\n"
+    ).encode("ascii")
 
 
 def send(host: str, port: int, request: bytes, timeout: float = 60.0) -> tuple[int, bytes]:
@@ -92,8 +95,9 @@ class LoadResult:
         return self.done / self.seconds if self.seconds else 0.0
 
 
-def load(host: str, port: int, requests: Sequence[bytes], *, connections: int, seconds: float,
-         max_requests: int) -> LoadResult:
+def load(
+    host: str, port: int, requests: Sequence[bytes], *, connections: int, seconds: float, max_requests: int
+) -> LoadResult:
     """``connections`` threads sending ``requests`` in turn (cycling) for ``seconds`` or ``max_requests``,
     whichever comes first. Counts successful responses and errors."""
     lock = threading.Lock()
@@ -131,8 +135,9 @@ def load(host: str, port: int, requests: Sequence[bytes], *, connections: int, s
     for t in threads:
         t.join(seconds + 120)
     elapsed = time.perf_counter() - t0
-    return LoadResult(seconds=elapsed, done=len(done), errors=len(errors), latencies=done,
-                      first_error=errors[0] if errors else "")
+    return LoadResult(
+        seconds=elapsed, done=len(done), errors=len(errors), latencies=done, first_error=errors[0] if errors else ""
+    )
 
 
 def parallel(fn: Callable[[int], Any], n: int, threads: int) -> list[Any]:
@@ -169,13 +174,19 @@ def dash_payload(callback: dict[str, Any], values: dict[str, Any]) -> bytes:
     else:
         cid, _, prop = output.rpartition(".")
         outputs = {"id": cid, "property": prop}
+
     def arg(dep: dict[str, Any]) -> Any:
         if isinstance(dep["id"], dict) or str(dep["id"]).startswith("{"):
             return []  # a pattern-matching input (ALL) with no matching component on the page
         return {"id": dep["id"], "property": dep["property"], "value": values.get(f"{dep['id']}.{dep['property']}")}
 
     changed = [k for k in values if any(f"{d['id']}.{d['property']}" == k for d in callback["inputs"])][:1]
-    body: dict[str, Any] = {"output": output, "outputs": outputs, "inputs": [arg(d) for d in callback["inputs"]],
-                            "state": [arg(d) for d in callback.get("state", [])],
-                            "changedPropIds": changed, "parsedChangedPropsIds": changed}
+    body: dict[str, Any] = {
+        "output": output,
+        "outputs": outputs,
+        "inputs": [arg(d) for d in callback["inputs"]],
+        "state": [arg(d) for d in callback.get("state", [])],
+        "changedPropIds": changed,
+        "parsedChangedPropsIds": changed,
+    }
     return json.dumps(body, separators=(",", ":")).encode()

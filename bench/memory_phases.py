@@ -91,10 +91,16 @@ class Phases:
             calls = [c for c in self._calls if c[0] == label]
             inside = [rss for t, rss in samples if any(s <= t <= e for _, _, s, e in calls)]
             before = [rss for t, rss in samples if t <= calls[0][2]]
-            rows.append({"phase": label, "depth": firsts[label][0], "calls": len(calls),
-                         "seconds": round(sum(e - s for _, _, s, e in calls), 2),
-                         "rss_at_start_mb": round(before[-1] / MB) if before else None,
-                         "peak_rss_mb": round(max(inside) / MB) if inside else None})  # None: no sample inside
+            rows.append(
+                {
+                    "phase": label,
+                    "depth": firsts[label][0],
+                    "calls": len(calls),
+                    "seconds": round(sum(e - s for _, _, s, e in calls), 2),
+                    "rss_at_start_mb": round(before[-1] / MB) if before else None,
+                    "peak_rss_mb": round(max(inside) / MB) if inside else None,
+                }
+            )  # None: no sample inside
         return rows
 
 
@@ -105,7 +111,8 @@ def peak_rss_mb() -> int:
 
 def instrument_write(generator: ModuleType) -> Phases:
     """Phases of ``bench/synth.py``'s build: its generator steps (``generator`` is that module, ``__main__`` when
-    run as a script) and what ``dashboard.dataset.write.write_dataset`` and ``dashboard.dataset.index_write.write_index`` do."""
+    run as a script) and what ``dashboard.dataset.write.write_dataset`` and
+    ``dashboard.dataset.index_write.write_index`` do."""
     import pyarrow.parquet as pq
 
     from dashboard.dataset import builds, index, index_write, integrity

@@ -79,8 +79,15 @@ def probe_store(folder: str) -> dict[str, Any]:
     for _ in range(20):
         store.search("neural net")
     rss_full = _rss()
-    return {"seconds": seconds, "rss_base": rss_base, "rss_ready": rss_ready, "rss_full": rss_full,
-            "papers": store.n, "citations": store.n_citations, "checksum": touched % 1000}
+    return {
+        "seconds": seconds,
+        "rss_base": rss_base,
+        "rss_ready": rss_ready,
+        "rss_full": rss_full,
+        "papers": store.n,
+        "citations": store.n_citations,
+        "checksum": touched % 1000,
+    }
 
 
 def probe_networkx(folder: str) -> dict[str, Any]:
@@ -101,8 +108,13 @@ def probe_networkx(folder: str) -> dict[str, Any]:
     graph = nx.DiGraph()
     graph.add_nodes_from(
         (pid, {"title": title, "year": year})
-        for pid, title, year in zip(papers.column("id").to_pylist(), papers.column("title").to_pylist(),
-                                    papers.column("year").to_pylist(), strict=True))
+        for pid, title, year in zip(
+            papers.column("id").to_pylist(),
+            papers.column("title").to_pylist(),
+            papers.column("year").to_pylist(),
+            strict=True,
+        )
+    )
     graph.add_edges_from(zip(cites.column("citing").to_pylist(), cites.column("cited").to_pylist(), strict=True))
     del papers, cites
     gc.collect()
@@ -113,8 +125,14 @@ def probe_networkx(folder: str) -> dict[str, Any]:
         [graph.nodes[n]["title"] for n in nbrs]
     seconds = time.perf_counter() - t0
     rss = _rss()
-    return {"seconds": seconds, "rss_base": rss_base, "rss_ready": rss, "rss_full": rss,
-            "papers": graph.number_of_nodes(), "citations": graph.number_of_edges()}
+    return {
+        "seconds": seconds,
+        "rss_base": rss_base,
+        "rss_ready": rss,
+        "rss_full": rss,
+        "papers": graph.number_of_nodes(),
+        "citations": graph.number_of_edges(),
+    }
 
 
 def cli(argv: list[str], probes: dict[str, Callable[[str], dict[str, Any]]], usage: str) -> int:

@@ -40,9 +40,16 @@ def probe_tables(folder: str) -> dict[str, Any]:
     cites = pq.read_table(build / "citations.parquet")
     seconds = time.perf_counter() - t0
     rss = _rss()
-    return {"seconds": seconds, "rss_base": rss_base, "rss_ready": rss, "rss_full": rss,
-            "papers": papers.num_rows, "citations": cites.num_rows,
-            "arrow_bytes": papers.nbytes + cites.nbytes, "pool_bytes": pa.total_allocated_bytes()}
+    return {
+        "seconds": seconds,
+        "rss_base": rss_base,
+        "rss_ready": rss,
+        "rss_full": rss,
+        "papers": papers.num_rows,
+        "citations": cites.num_rows,
+        "arrow_bytes": papers.nbytes + cites.nbytes,
+        "pool_bytes": pa.total_allocated_bytes(),
+    }
 
 
 def probe_checksums(folder: str) -> dict[str, Any]:

@@ -77,9 +77,11 @@ SIZES: dict[str, tuple[int, int]] = {
 DEFAULT_SIZES = "small,large"
 BIG = 5_000_000  # papers from which a size gets the big-dataset rows (no DiGraph baseline, phases of memory)
 STARTUP_BOUND = 1.0  # seconds: "start-up stays under a second" (issue 14, item 4)
-NETWORKX_SKIP = ("at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/README.md, size large); ten "
-                 "times the graph needs about 30 GB, more than this machine's 24 GB; reading the two tables into "
-                 "memory (Arrow, no graph) is the baseline instead")
+NETWORKX_SKIP = (
+    "at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/README.md, size large); ten "
+    "times the graph needs about 30 GB, more than this machine's 24 GB; reading the two tables into "
+    "memory (Arrow, no graph) is the baseline instead"
+)
 BIG_SIZES = {name for name, (papers, _) in SIZES.items() if papers >= BIG}
 # rows that a size does not run, and why (printed under the table and kept in the results)
 SKIPPED: dict[str, dict[str, str]] = {
@@ -171,8 +173,9 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _run_child(args: list[str], timeout: float) -> subprocess.CompletedProcess:
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT
+    )
     _LIVE.append(proc)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -199,20 +202,38 @@ def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
             log(f"[{name}] reusing {folder.relative_to(ROOT)}")
             return folder
     big = papers >= BIG
-    log(f"[{name}] generating {papers:,} papers / {edges:,} edges (seed {seed}) ..."
-        + (" (a while: the log gets the generator's memory by phase)" if big else ""))
+    log(
+        f"[{name}] generating {papers:,} papers / {edges:,} edges (seed {seed}) ..."
+        + (" (a while: the log gets the generator's memory by phase)" if big else "")
+    )
     t0 = time.perf_counter()
-    res = _run_child([sys.executable, str(BENCH / "synth.py"), "--papers", str(papers), "--edges", str(edges),
-                      "--seed", str(seed), "--out", str(folder), "--json", *(["--phases"] if big else [])],
-                     timeout=max(900.0, 3 * 3600 * papers / 10_000_000))
+    res = _run_child(
+        [
+            sys.executable,
+            str(BENCH / "synth.py"),
+            "--papers",
+            str(papers),
+            "--edges",
+            str(edges),
+            "--seed",
+            str(seed),
+            "--out",
+            str(folder),
+            "--json",
+            *(["--phases"] if big else []),
+        ],
+        timeout=max(900.0, 3 * 3600 * papers / 10_000_000),
+    )
     if res.returncode:
         raise SystemExit(f"bench/synth.py failed:\n{res.stderr[-3000:]}")
     *lines, last = res.stdout.strip().splitlines()
     summary = GENERATED[name] = {**json.loads(last), "wall_s": time.perf_counter() - t0}
     log(f"[{name}] {' '.join(lines)} ({summary['wall_s']:.0f} s)")
     if big:
-        log(f"[{name}] memory of bench/synth.py by phase (resident, sampled every 20 ms; exact peak "
-            f"{summary['peak_rss_mb']:,} MB):\n{res.stderr.strip()}")
+        log(
+            f"[{name}] memory of bench/synth.py by phase (resident, sampled every 20 ms; exact peak "
+            f"{summary['peak_rss_mb']:,} MB):\n{res.stderr.strip()}"
+        )
     return folder
 
 
@@ -239,10 +260,24 @@ def measure_startup(size: str, folder: Path, repeats: int) -> list[Row]:
     store_mem = statistics.median(s["rss_full"] - s["rss_base"] for s in stores) / 2**20
     lazy_mem = statistics.median(s["rss_ready"] - s["rss_base"] for s in stores) / 2**20
     return [
-        Row(size, "startup", seconds, nx["seconds"], "s", "networkx DiGraph build",
-            f"median of {repeats} fresh processes; DiGraph: 1 process"),
-        Row(size, "memory", store_mem, (nx["rss_full"] - nx["rss_base"]) / 2**20, "MB", "networkx DiGraph RSS",
-            f"every mapped page touched; {lazy_mem:,.0f} MB right after start-up"),
+        Row(
+            size,
+            "startup",
+            seconds,
+            nx["seconds"],
+            "s",
+            "networkx DiGraph build",
+            f"median of {repeats} fresh processes; DiGraph: 1 process",
+        ),
+        Row(
+            size,
+            "memory",
+            store_mem,
+            (nx["rss_full"] - nx["rss_base"]) / 2**20,
+            "MB",
+            "networkx DiGraph RSS",
+            f"every mapped page touched; {lazy_mem:,.0f} MB right after start-up",
+        ),
     ]
 
 
@@ -252,29 +287,69 @@ def measure_startup_big(size: str, folder: Path, repeats: int) -> list[Row]:
     stores = [probe("store", folder) for _ in range(repeats)]
     log(f"[{size}] store: " + ", ".join(f"{s['seconds']:.3f} s" for s in stores))
     checks = [probe("checksums", folder, "probes_big.py", timeout=1800) for _ in range(repeats)]
-    log(f"[{size}] checksums of the build's files alone (what Store.load checks first): "
-        + ", ".join(f"{c['seconds']:.3f} s" for c in checks) + f" ({checks[0]['files']} files, "
-        f"{checks[0]['bytes'] / 2**30:.2f} GiB)")
+    log(
+        f"[{size}] checksums of the build's files alone (what Store.load checks first): "
+        + ", ".join(f"{c['seconds']:.3f} s" for c in checks)
+        + f" ({checks[0]['files']} files, "
+        f"{checks[0]['bytes'] / 2**30:.2f} GiB)"
+    )
     tables = probe("tables", folder, "probes_big.py", timeout=1800)
     tables_mem = (tables["rss_full"] - tables["rss_base"]) / 2**20
-    log(f"[{size}] the two tables read into memory (Arrow): {tables['seconds']:.1f} s, {tables_mem:,.0f} MB "
-        f"({tables['papers']:,} papers, {tables['citations']:,} citations)")
+    log(
+        f"[{size}] the two tables read into memory (Arrow): {tables['seconds']:.1f} s, {tables_mem:,.0f} MB "
+        f"({tables['papers']:,} papers, {tables['citations']:,} citations)"
+    )
     seconds = statistics.median(s["seconds"] for s in stores)
     store_mem = statistics.median(s["rss_full"] - s["rss_base"] for s in stores) / 2**20
     lazy_mem = statistics.median(s["rss_ready"] - s["rss_base"] for s in stores) / 2**20
     check_s = statistics.median(c["seconds"] for c in checks)
     return [
-        Row(size, "startup (seconds)", seconds, STARTUP_BOUND, "s", "issue 14: under a second",
-            f"Store.load + a first request's reads, median of {repeats} fresh processes; ratio = seconds"),
-        Row(size, "startup vs reading the tables", seconds, tables["seconds"], "s", "Arrow tables read into memory",
-            "papers.parquet + citations.parquet read whole, 1 fresh process"),
-        Row(size, "file checksums at start-up", check_s, seconds, "s", "startup (seconds)",
+        Row(
+            size,
+            "startup (seconds)",
+            seconds,
+            STARTUP_BOUND,
+            "s",
+            "issue 14: under a second",
+            f"Store.load + a first request's reads, median of {repeats} fresh processes; ratio = seconds",
+        ),
+        Row(
+            size,
+            "startup vs reading the tables",
+            seconds,
+            tables["seconds"],
+            "s",
+            "Arrow tables read into memory",
+            "papers.parquet + citations.parquet read whole, 1 fresh process",
+        ),
+        Row(
+            size,
+            "file checksums at start-up",
+            check_s,
+            seconds,
+            "s",
+            "startup (seconds)",
             f"XXH3 of the build's {checks[0]['files']} files ({checks[0]['bytes'] / 2**30:.2f} GiB) alone, "
-            f"median of {repeats}; ratio = share of start-up"),
-        Row(size, "memory vs reading the tables", store_mem, tables_mem, "MB", "Arrow tables RSS",
-            "every mapped page touched"),
-        Row(size, "memory right after start-up", lazy_mem, tables_mem, "MB", "Arrow tables RSS",
-            "RSS added by Store.load and a first request's reads (mapped pages not touched yet)"),
+            f"median of {repeats}; ratio = share of start-up",
+        ),
+        Row(
+            size,
+            "memory vs reading the tables",
+            store_mem,
+            tables_mem,
+            "MB",
+            "Arrow tables RSS",
+            "every mapped page touched",
+        ),
+        Row(
+            size,
+            "memory right after start-up",
+            lazy_mem,
+            tables_mem,
+            "MB",
+            "Arrow tables RSS",
+            "RSS added by Store.load and a first request's reads (mapped pages not touched yet)",
+        ),
     ]
 
 
@@ -285,12 +360,28 @@ def generation_rows(size: str, folder: Path) -> list[Row]:
     gen = GENERATED.get(size)
     if gen:
         rows += [
-            Row(size, "generate + write dataset", gen["generate_s"] + gen["write_s"], nan, "s", "",
-                f"bench/synth.py: generate {gen['generate_s']} s, write with the index {gen['write_s']} s"),
+            Row(
+                size,
+                "generate + write dataset",
+                gen["generate_s"] + gen["write_s"],
+                nan,
+                "s",
+                "",
+                f"bench/synth.py: generate {gen['generate_s']} s, write with the index {gen['write_s']} s",
+            ),
             Row(size, "generator peak memory", gen["peak_rss_mb"], nan, "MB", "", "ru_maxrss of bench/synth.py"),
         ]
-    rows.append(Row(size, "dataset on disk", disk_bytes(folder) / 2**20, nan, "MB", "",
-                    "tables, dataset.json and index of the served build"))
+    rows.append(
+        Row(
+            size,
+            "dataset on disk",
+            disk_bytes(folder) / 2**20,
+            nan,
+            "MB",
+            "",
+            "tables, dataset.json and index of the served build",
+        )
+    )
     return rows
 
 
@@ -325,7 +416,7 @@ def search_queries(store: Any, rng: np.random.Generator, n: int) -> list[str]:
             continue
         k = min(len(words), int(rng.choice([1, 2, 3], p=[0.4, 0.35, 0.25])))
         start = int(rng.integers(0, len(words) - k + 1))
-        picked = words[start:start + k]
+        picked = words[start : start + k]
         cut = min(len(picked[-1]), int(rng.integers(1, 7)))
         if k == 1:
             cut = max(cut, min(2, len(picked[-1])))
@@ -369,12 +460,20 @@ def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int, float]]:
 
     port = free_port()
     env = {**os.environ, "CITEMAP_DATA": str(folder), "WEB_CONCURRENCY": "2"}
-    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:dashboard.serving.gunicorn_conf", "--workers", "2",
-           "--bind", f"{HOST}:{port}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:dashboard.serving.gunicorn_conf",
+        "--workers",
+        "2",
+        "--bind",
+        f"{HOST}:{port}",
+    ]
     started = time.perf_counter()
     with open(log_path, "w") as logf:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logf, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
     _LIVE.append(proc)
     try:
         deadline = time.monotonic() + 180
@@ -457,7 +556,7 @@ def heavy_views(store: Any, per_layout: int) -> dict[str, list[str]]:
         out[layout] = []
         for k in range(per_layout):
             at = (n * per_layout + k) * HEAVY_SEEDS
-            out[layout].append(f"/graph?seeds={','.join(top[at:at + HEAVY_SEEDS])}&limit=3000&layout={layout}")
+            out[layout].append(f"/graph?seeds={','.join(top[at : at + HEAVY_SEEDS])}&limit=3000&layout={layout}")
     return out
 
 
@@ -472,8 +571,11 @@ def discovery_paths(store: Any, rng: np.random.Generator, n: int) -> dict[str, l
         "similar": [f"/graph?seeds={top[0]}&mode=similar&limit={40 + k}" for k in range(n)],
         "path": [f"/graph?seeds={top[0]}&path={ends[2 * k]},{ends[2 * k + 1]}" for k in range(n)],
         # the concentric layout (the cheapest): what is measured is mostly the clustering
-        "clusters": [f"/graph?seeds={','.join(top[HEAVY_SEEDS * k: HEAVY_SEEDS * (k + 1)])}&limit=3000"
-                     "&color=cluster&layout=concentric" for k in range(min(n, 12))],
+        "clusters": [
+            f"/graph?seeds={','.join(top[HEAVY_SEEDS * k : HEAVY_SEEDS * (k + 1)])}&limit=3000"
+            "&color=cluster&layout=concentric"
+            for k in range(min(n, 12))
+        ],
     }
 
 
@@ -492,8 +594,9 @@ def measure_prior_derivative(store: Any, rng: np.random.Generator, n: int) -> li
     return times
 
 
-def cold_views(port: int, noop_req: bytes, groups: dict[str, list[str]], prefix: str,
-               extra: dict[str, Any]) -> tuple[dict[str, list[float]], list[float]]:
+def cold_views(
+    port: int, noop_req: bytes, groups: dict[str, list[str]], prefix: str, extra: dict[str, Any]
+) -> tuple[dict[str, list[float]], list[float]]:
     """Each group's GET paths, each once (cold): the first checked and its node count kept in ``extra``
     (``<prefix><group>_nodes_first``), the others timed, each after a no-op round trip that is timed too.
     Returns the times by group and the no-op times."""
@@ -510,8 +613,16 @@ def cold_views(port: int, noop_req: bytes, groups: dict[str, list[str]], prefix:
     return times, noop
 
 
-def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str]], queries: list[str],
-                 search_median_ms: float, n: int, load_seconds: float) -> tuple[list[Row], dict[str, Any]]:
+def measure_http(
+    size: str,
+    folder: Path,
+    store: Any,
+    pairs: list[tuple[str, str]],
+    queries: list[str],
+    search_median_ms: float,
+    n: int,
+    load_seconds: float,
+) -> tuple[list[Row], dict[str, Any]]:
     import requests
 
     extra: dict[str, Any] = {}
@@ -520,10 +631,13 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         extra["server_ready_s"] = ready_s
         workers_up(master, 2)
         extra["server_memory_ready_mb"] = server_memory(master)
-        log(f"[{size}] gunicorn answered /health {ready_s:.2f} s after it was started (imports, Store.load, the app, "
+        log(
+            f"[{size}] gunicorn answered /health {ready_s:.2f} s after it was started (imports, Store.load, the app, "
             f"a worker forked); memory of its {extra['server_memory_ready_mb']['processes']:.0f} processes: "
-            + ", ".join(f"{k.upper()} {v:,.0f} MB" for k, v in extra["server_memory_ready_mb"].items()
-                        if k != "processes"))
+            + ", ".join(
+                f"{k.upper()} {v:,.0f} MB" for k, v in extra["server_memory_ready_mb"].items() if k != "processes"
+            )
+        )
         health = requests.get(f"{base}/health", timeout=10).json()
         if health.get("papers") != store.n:
             raise SystemExit(f"the server serves {health} instead of {folder}")
@@ -534,8 +648,10 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         noop_req = loadgen.post_request(HOST, port, path, loadgen.dash_payload(pong, {"store-ping.data": 1}))
         # what the browser fetches after an expand: the new view's graph (dashboard/web/app.py, GET /graph)
         expand_reqs = [loadgen.get_request(HOST, port, f"/graph?seeds={s}&expand={p}") for s, p in pairs]
-        search_reqs = [loadgen.post_request(HOST, port, path, loadgen.dash_payload(
-            suggest, {"input-search.value": q})) for q in queries]
+        search_reqs = [
+            loadgen.post_request(HOST, port, path, loadgen.dash_payload(suggest, {"input-search.value": q}))
+            for q in queries
+        ]
 
         # check that the requests do what they should, once
         status, body = loadgen.send(HOST, port, noop_req)
@@ -566,8 +682,10 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
             search_t.append(loadgen.timed(HOST, port, search_reqs[i % len(search_reqs)]))
         ms = 1000.0
         noop_med, expand_med, search_med = (statistics.median(v) * ms for v in (noop_t, expand_t, search_t))
-        log(f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {pct(noop_t, 90) * ms:.2f}), expand "
-            f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms")
+        log(
+            f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {pct(noop_t, 90) * ms:.2f}), expand "
+            f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms"
+        )
 
         # the heaviest views, each once (cold), interleaved with no-op round trips
         prior_t = measure_prior_derivative(store, np.random.default_rng(SEED), 60)
@@ -575,15 +693,23 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         heavy_noop_med = statistics.median(heavy_noop) * ms
 
         # discovery: similarity maps, paths, clusters over HTTP (cold, distinct), interleaved with no-op round trips
-        found, found_noop = cold_views(port, noop_req, discovery_paths(store, np.random.default_rng(SEED),
-                                                                      DISCOVERY_N), "", extra)
+        found, found_noop = cold_views(
+            port, noop_req, discovery_paths(store, np.random.default_rng(SEED), DISCOVERY_N), "", extra
+        )
         found_noop_med = statistics.median(found_noop) * ms
-        log(f"[{size}] discovery (ms, median): no-op {found_noop_med:.2f}; "
-            + "; ".join(f"{k} {statistics.median(v) * ms:.1f} ({extra[f'{k}_nodes_first']:,} nodes)"
-                        for k, v in found.items()))
-        log(f"[{size}] heaviest views (ms, each once): no-op {heavy_noop_med:.2f}; "
-            + "; ".join(f"{k} {', '.join(f'{t * ms:.0f}' for t in v)} ({extra[f'heaviest_{k}_nodes_first']:,} nodes)"
-                        for k, v in heavy.items()))
+        log(
+            f"[{size}] discovery (ms, median): no-op {found_noop_med:.2f}; "
+            + "; ".join(
+                f"{k} {statistics.median(v) * ms:.1f} ({extra[f'{k}_nodes_first']:,} nodes)" for k, v in found.items()
+            )
+        )
+        log(
+            f"[{size}] heaviest views (ms, each once): no-op {heavy_noop_med:.2f}; "
+            + "; ".join(
+                f"{k} {', '.join(f'{t * ms:.0f}' for t in v)} ({extra[f'heaviest_{k}_nodes_first']:,} nodes)"
+                for k, v in heavy.items()
+            )
+        )
 
         # bounded load: 8 connections for load_seconds, no-op then expand
         cpu: dict[str, float] = {}
@@ -591,55 +717,145 @@ def measure_http(size: str, folder: Path, store: Any, pairs: list[tuple[str, str
         for name, reqs in (("no-op", [noop_req]), ("expand", expand_reqs)):
             time.sleep(0.5)
             cpu0 = server_cpu(master)
-            res = loads[name] = loadgen.load(HOST, port, reqs, connections=8, seconds=load_seconds,
-                                             max_requests=200_000)
+            res = loads[name] = loadgen.load(
+                HOST, port, reqs, connections=8, seconds=load_seconds, max_requests=200_000
+            )
             cpu[name] = (server_cpu(master) - cpu0) / max(res.done, 1) * ms
-            log(f"[{size}] load {name}: {res.done:,} in {res.seconds:.1f} s = {res.rate:,.0f}/s, {res.errors} errors"
+            log(
+                f"[{size}] load {name}: {res.done:,} in {res.seconds:.1f} s = {res.rate:,.0f}/s, {res.errors} errors"
                 + (f" ({res.first_error[:200]})" if res.errors else "")
                 + (f", median {statistics.median(res.latencies) * ms:.1f} ms" if res.latencies else "")
-                + f", server CPU {cpu[name]:.2f} ms a request")
+                + f", server CPU {cpu[name]:.2f} ms a request"
+            )
             if res.errors:
                 raise SystemExit(f"{res.errors} failed requests under load: {res.first_error[:300]}")
         mem = extra["server_memory_loaded_mb"] = server_memory(master)
-        log(f"[{size}] memory of the server's {mem['processes']:.0f} processes after the load: "
-            + ", ".join(f"{k.upper()} {v:,.0f} MB" for k, v in mem.items() if k != "processes"))
+        log(
+            f"[{size}] memory of the server's {mem['processes']:.0f} processes after the load: "
+            + ", ".join(f"{k.upper()} {v:,.0f} MB" for k, v in mem.items() if k != "processes")
+        )
         noop_load, expand_load = loads["no-op"], loads["expand"]
-        extra.update(noop_p90_ms=pct(noop_t, 90) * ms, expand_p90_ms=pct(expand_t, 90) * ms,
-                     expand_rate=expand_load.rate, noop_rate=noop_load.rate,
-                     expand_load_median_ms=statistics.median(expand_load.latencies) * ms,
-                     noop_load_median_ms=statistics.median(noop_load.latencies) * ms,
-                     noop_cpu_ms=cpu["no-op"], expand_cpu_ms=cpu["expand"])
+        extra.update(
+            noop_p90_ms=pct(noop_t, 90) * ms,
+            expand_p90_ms=pct(expand_t, 90) * ms,
+            expand_rate=expand_load.rate,
+            noop_rate=noop_load.rate,
+            expand_load_median_ms=statistics.median(expand_load.latencies) * ms,
+            noop_load_median_ms=statistics.median(noop_load.latencies) * ms,
+            noop_cpu_ms=cpu["no-op"],
+            expand_cpu_ms=cpu["expand"],
+        )
     rows = [
-        Row(size, "expand latency median", expand_med, noop_med, "ms", "no-op callback round trip",
-            f"{len(pairs)} distinct ?seeds=S&expand=P, {n} sequential requests"),
+        Row(
+            size,
+            "expand latency median",
+            expand_med,
+            noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"{len(pairs)} distinct ?seeds=S&expand=P, {n} sequential requests",
+        ),
         Row(size, "expand latency p90", pct(expand_t, 90) * ms, pct(noop_t, 90) * ms, "ms", "no-op p90"),
-        Row(size, "search median", search_median_ms, noop_med, "ms", "no-op callback round trip",
-            f"Store.search in process, {len(queries)} partial queries"),
-        Row(size, "search callback median", search_med, noop_med, "ms", "no-op callback round trip",
-            "suggestions over HTTP"),
-        Row(size, "expand throughput", expand_load.rate, noop_load.rate, "/s", "no-op requests/s",
-            f"8 connections, {load_seconds:g} s each"),
-        *(Row(size, f"heaviest view {layout}", statistics.median(times) * ms, heavy_noop_med, "ms",
-              "no-op callback round trip", f"{len(times)} distinct views of 3 most cited seeds, limit 3000, "
-              f"{extra[f'heaviest_{layout}_nodes_first']:,} nodes") for layout, times in heavy.items()),
-        Row(size, "similarity map (most cited)", statistics.median(found["similar"]) * ms, found_noop_med, "ms",
-            "no-op callback round trip", f"GET /graph ?mode=similar, most cited paper, limit 40-{39 + DISCOVERY_N}"),
-        Row(size, "path between two papers", statistics.median(found["path"]) * ms, found_noop_med, "ms",
-            "no-op callback round trip", f"GET /graph ?path=A,B, {DISCOVERY_N - 1} random pairs of cited papers"),
-        Row(size, "prior/derivative (300 papers)", statistics.median(prior_t) * ms, noop_med, "ms",
-            "no-op callback round trip", f"in process, {len(prior_t)} views of a paper's 150 references + 150 citers"),
-        Row(size, "clusters (5,000 papers)", statistics.median(found["clusters"]) * ms, found_noop_med, "ms",
-            "no-op callback round trip", "GET /graph ?color=cluster&layout=concentric of the heaviest views' size, "
-            f"{extra['clusters_nodes_first']:,} nodes"),
+        Row(
+            size,
+            "search median",
+            search_median_ms,
+            noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"Store.search in process, {len(queries)} partial queries",
+        ),
+        Row(
+            size,
+            "search callback median",
+            search_med,
+            noop_med,
+            "ms",
+            "no-op callback round trip",
+            "suggestions over HTTP",
+        ),
+        Row(
+            size,
+            "expand throughput",
+            expand_load.rate,
+            noop_load.rate,
+            "/s",
+            "no-op requests/s",
+            f"8 connections, {load_seconds:g} s each",
+        ),
+        *(
+            Row(
+                size,
+                f"heaviest view {layout}",
+                statistics.median(times) * ms,
+                heavy_noop_med,
+                "ms",
+                "no-op callback round trip",
+                f"{len(times)} distinct views of 3 most cited seeds, limit 3000, "
+                f"{extra[f'heaviest_{layout}_nodes_first']:,} nodes",
+            )
+            for layout, times in heavy.items()
+        ),
+        Row(
+            size,
+            "similarity map (most cited)",
+            statistics.median(found["similar"]) * ms,
+            found_noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"GET /graph ?mode=similar, most cited paper, limit 40-{39 + DISCOVERY_N}",
+        ),
+        Row(
+            size,
+            "path between two papers",
+            statistics.median(found["path"]) * ms,
+            found_noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"GET /graph ?path=A,B, {DISCOVERY_N - 1} random pairs of cited papers",
+        ),
+        Row(
+            size,
+            "prior/derivative (300 papers)",
+            statistics.median(prior_t) * ms,
+            noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"in process, {len(prior_t)} views of a paper's 150 references + 150 citers",
+        ),
+        Row(
+            size,
+            "clusters (5,000 papers)",
+            statistics.median(found["clusters"]) * ms,
+            found_noop_med,
+            "ms",
+            "no-op callback round trip",
+            "GET /graph ?color=cluster&layout=concentric of the heaviest views' size, "
+            f"{extra['clusters_nodes_first']:,} nodes",
+        ),
     ]
     if size in BIG_SIZES:  # what serving the big graph costs, absolute: no baseline fits
         nan = math.nan
         rows += [
-            Row(size, "server start-up", ready_s, nan, "s", "",
-                "gunicorn started -> /health answered: imports, Store.load, the app, a worker forked"),
-            Row(size, "server memory after the load (PSS)", mem["pss"], nan, "MB", "",
+            Row(
+                size,
+                "server start-up",
+                ready_s,
+                nan,
+                "s",
+                "",
+                "gunicorn started -> /health answered: imports, Store.load, the app, a worker forked",
+            ),
+            Row(
+                size,
+                "server memory after the load (PSS)",
+                mem["pss"],
+                nan,
+                "MB",
+                "",
                 f"master + workers, shared mapped pages divided among them; RSS summed {mem['rss']:,.0f} MB, "
-                f"USS {mem['uss']:,.0f} MB"),
+                f"USS {mem['uss']:,.0f} MB",
+            ),
         ]
     return rows, extra
 
@@ -663,9 +879,18 @@ def fmt(value: float, unit: str) -> str:
 
 def table(rows: list[Row]) -> str:
     head = ("size", "measure", "citemap", "baseline", "ratio", "target", "result")
-    body = [(r.size, r.measure, fmt(r.citemap, r.unit), fmt(r.baseline, r.unit),
-             "-" if math.isnan(r.ratio) else f"{r.ratio:.3g}", r.target,
-             "" if r.ok is None else ("PASS" if r.ok else "FAIL")) for r in rows]
+    body = [
+        (
+            r.size,
+            r.measure,
+            fmt(r.citemap, r.unit),
+            fmt(r.baseline, r.unit),
+            "-" if math.isnan(r.ratio) else f"{r.ratio:.3g}",
+            r.target,
+            "" if r.ok is None else ("PASS" if r.ok else "FAIL"),
+        )
+        for r in rows
+    ]
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
     line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"  # noqa: E731
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
@@ -681,14 +906,20 @@ def machine() -> str:
                 break
     import psutil
 
-    return (f"{os.cpu_count()} CPUs ({cpu}), {psutil.virtual_memory().total / 2**30:.0f} GiB RAM, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{os.cpu_count()} CPUs ({cpu}), {psutil.virtual_memory().total / 2**30:.0f} GiB RAM, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", default=None, help=f"comma-separated, of {', '.join(SIZES)} "
-                    f"(default: {DEFAULT_SIZES}; with --quick: small; huge only when asked for)")
+    ap.add_argument(
+        "--sizes",
+        default=None,
+        help=f"comma-separated, of {', '.join(SIZES)} "
+        f"(default: {DEFAULT_SIZES}; with --quick: small; huge only when asked for)",
+    )
     ap.add_argument("--quick", action="store_true", help="smoke run: fewer requests, 5 s of load")
     ap.add_argument("--seed", type=int, default=SEED)
     args = ap.parse_args(argv)
@@ -728,14 +959,22 @@ def main(argv: list[str] | None = None) -> int:
             queries = search_queries(store, rng, n_search)
             search_t, by_len = measure_search_inprocess(store, queries)
             search_ms = statistics.median(search_t) * 1000
-            log(f"[{size}] Store.search: median {search_ms:.2f} ms, p90 {pct(search_t, 90) * 1000:.2f} ms, "
+            log(
+                f"[{size}] Store.search: median {search_ms:.2f} ms, p90 {pct(search_t, 90) * 1000:.2f} ms, "
                 f"max {max(search_t) * 1000:.1f} ms; median by length of the last word: "
                 + ", ".join(f"{k.split()[2]}: {v:.2f}" for k, v in by_len.items() if k.startswith("last"))
-                + "; slowest: " + ", ".join(f"{k[6:]} {v:.1f} ms" for k, v in by_len.items() if k.startswith("slow")))
+                + "; slowest: "
+                + ", ".join(f"{k[6:]} {v:.1f} ms" for k, v in by_len.items() if k.startswith("slow"))
+            )
             http_rows, extra = measure_http(size, folder, store, pairs, queries, search_ms, n_seq, load_seconds)
             rows += http_rows
-            extras[size] = {"pool": len(pairs), "pool_range": used_range, "search_p90_ms": pct(search_t, 90) * 1000,
-                            "search_by_last_word_ms": by_len, **extra}
+            extras[size] = {
+                "pool": len(pairs),
+                "pool_range": used_range,
+                "search_p90_ms": pct(search_t, 90) * 1000,
+                "search_by_last_word_ms": by_len,
+                **extra,
+            }
             del store
             gc.collect()
     except KeyboardInterrupt:
@@ -751,15 +990,27 @@ def main(argv: list[str] | None = None) -> int:
     for size, why in skipped.items():
         for what, reason in why.items():
             print(f"skipped ({size}): {what}: {reason}")
-    print(f"\n{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
-          f"{elapsed:.0f} s on {machine()}")
-    result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %z"), "machine": machine(), "seconds": elapsed,
-              "quick": args.quick, "seed": args.seed, "skipped": skipped,
-              "generated": GENERATED,
-              "rows": [{k: None if isinstance(v, float) and math.isnan(v) else v  # strict JSON: no NaN
-                        for k, v in {**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok}.items()}
-                       for r in rows],
-              "extra": extras}
+    print(
+        f"\n{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
+        f"{elapsed:.0f} s on {machine()}"
+    )
+    result = {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "machine": machine(),
+        "seconds": elapsed,
+        "quick": args.quick,
+        "seed": args.seed,
+        "skipped": skipped,
+        "generated": GENERATED,
+        "rows": [
+            {
+                k: None if isinstance(v, float) and math.isnan(v) else v  # strict JSON: no NaN
+                for k, v in {**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok}.items()
+            }
+            for r in rows
+        ],
+        "extra": extras,
+    }
     name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ".json"
     (OUT / name).write_text(json.dumps(result, indent=1) + "\n")
     print(f"details: {(OUT / name).relative_to(ROOT)}, server logs: bench/out/gunicorn-<size>.log")

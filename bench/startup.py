@@ -39,8 +39,9 @@ print(json.dumps({"seconds": seconds, "peak_rss_mb": resource.getrusage(resource
 
 
 def measure(folder: Path) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(folder)], capture_output=True, text=True, cwd=ROOT,
-                         timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(folder)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     if out.returncode:
         raise SystemExit(f"measuring {folder} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -56,8 +57,14 @@ def main() -> int:
     default = ROOT / "data"
     with tempfile.TemporaryDirectory(prefix="citemap-startup-") as tmp:
         seeds = Path(tmp) / "seeds"
-        run_import("mlsanity", sorted((ROOT / "data" / "seed-pages").glob("*.txt")), seeds, argv=["bench"],
-                   areas_from=ROOT / "data" / "arxiv-2023", progress=False)
+        run_import(
+            "mlsanity",
+            sorted((ROOT / "data" / "seed-pages").glob("*.txt")),
+            seeds,
+            argv=["bench"],
+            areas_from=ROOT / "data" / "arxiv-2023",
+            progress=False,
+        )
         runs: dict[str, list[dict[str, float]]] = {"seeds": [], "default": []}
         for _ in range(args.rounds):
             runs["seeds"].append(measure(seeds))
@@ -71,8 +78,10 @@ def main() -> int:
         ratio = new / base
         ok &= ratio <= 2.0
         print(f"{label:<22}{base:>14.2f}{new:>14.2f}{ratio:>7.2f}x  <= 2x {'PASS' if ratio <= 2.0 else 'FAIL'}")
-    print(f"papers: {sizes['seeds']:,} (seed pages) and {sizes['default']:,} (default data); "
-          f"medians of {args.rounds} rounds")
+    print(
+        f"papers: {sizes['seeds']:,} (seed pages) and {sizes['default']:,} (default data); "
+        f"medians of {args.rounds} rounds"
+    )
     return 0 if ok else 1
 
 

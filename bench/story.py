@@ -52,8 +52,7 @@ def main() -> int:
     data = ROOT / "data"
     steps = read_story(data, "seeds").steps
     port = load.free_port()
-    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)],
-                         port)
+    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
     change: dict[int, list[float]] = {k: [] for k in range(2, len(steps) + 1)}
     shown: dict[int, list[float]] = {k: [] for k in change}
     inpage: dict[int, list[float]] = {k: [] for k in change}
@@ -91,8 +90,10 @@ def main() -> int:
             browser.close()
     finally:
         server.stop()
-    print(f"{'step':<6}{'drawn':>9}{'glide ended':>13}{'same view in page':>19}{'new page':>10}"
-          f"{'ratio drawn':>13}{'ratio ended':>13}")
+    print(
+        f"{'step':<6}{'drawn':>9}{'glide ended':>13}{'same view in page':>19}{'new page':>10}"
+        f"{'ratio drawn':>13}{'ratio ended':>13}"
+    )
     ratios, ended = [], []
     for k in change:
         d, c, i, f = (statistics.median(v) * 1000 for v in (shown[k], change[k], inpage[k], fresh[k]))
@@ -100,8 +101,10 @@ def main() -> int:
         ended.append(c / i)
         print(f"{k:<6}{d:>6.0f} ms{c:>10.0f} ms{i:>16.0f} ms{f:>7.0f} ms{d / i:>13.2f}{c / i:>13.2f}")
     worst = max(ratios)
-    print(f"worst step change drawn / same view in page: {worst:.2f}x (target <= 1.5x); until the {GLIDE_MS} ms glide "
-          f"has ended: {max(ended):.2f}x; medians of {args.rounds} rounds")
+    print(
+        f"worst step change drawn / same view in page: {worst:.2f}x (target <= 1.5x); until the {GLIDE_MS} ms glide "
+        f"has ended: {max(ended):.2f}x; medians of {args.rounds} rounds"
+    )
     return 0 if worst <= 1.5 else 1
 
 

@@ -63,11 +63,46 @@ TWO_AREAS_SHARE = 0.4
 VOCABULARY = 4000
 TITLE_BATCH = 1_000_000  # titles built at a time
 AREAS = (
-    "cs.LG", "cs.CV", "cs.CL", "cs.AI", "stat.ML", "cs.RO", "cs.CR", "cs.IR", "cs.NE", "eess.IV",
-    "cs.SE", "cs.DC", "cs.HC", "eess.SP", "eess.SY", "math.OC", "cs.IT", "cs.NI", "cs.DS", "cs.SD",
-    "eess.AS", "cs.CY", "cs.MA", "cs.GT", "cs.DB", "cs.SI", "quant-ph", "cs.LO", "cs.PL", "cs.CC",
-    "cs.GR", "cs.MM", "physics.comp-ph", "q-bio.QM", "q-bio.NC", "math.ST", "stat.ME", "econ.EM",
-    "astro-ph.IM", "cond-mat.dis-nn",
+    "cs.LG",
+    "cs.CV",
+    "cs.CL",
+    "cs.AI",
+    "stat.ML",
+    "cs.RO",
+    "cs.CR",
+    "cs.IR",
+    "cs.NE",
+    "eess.IV",
+    "cs.SE",
+    "cs.DC",
+    "cs.HC",
+    "eess.SP",
+    "eess.SY",
+    "math.OC",
+    "cs.IT",
+    "cs.NI",
+    "cs.DS",
+    "cs.SD",
+    "eess.AS",
+    "cs.CY",
+    "cs.MA",
+    "cs.GT",
+    "cs.DB",
+    "cs.SI",
+    "quant-ph",
+    "cs.LO",
+    "cs.PL",
+    "cs.CC",
+    "cs.GR",
+    "cs.MM",
+    "physics.comp-ph",
+    "q-bio.QM",
+    "q-bio.NC",
+    "math.ST",
+    "stat.ME",
+    "econ.EM",
+    "astro-ph.IM",
+    "cond-mat.dis-nn",
 )
 
 
@@ -186,8 +221,9 @@ def _draw(rng: np.random.Generator, cum: np.ndarray, citing: np.ndarray, window:
     return np.clip(cited, start, citing - 1)
 
 
-def _draw_distinct(rng: np.random.Generator, cum: np.ndarray, citing: np.ndarray, window: int,
-                   deg: np.ndarray, lo: int) -> np.ndarray:
+def _draw_distinct(
+    rng: np.random.Generator, cum: np.ndarray, citing: np.ndarray, window: int, deg: np.ndarray, lo: int
+) -> np.ndarray:
     """Like :func:`_draw`, redrawing duplicate (citing, cited) pairs until there are none."""
     n = len(cum) - 1
     cited = _draw(rng, cum, citing, window)
@@ -233,11 +269,10 @@ def titles(rng: np.random.Generator, n: int) -> pa.Array:
     cum = np.cumsum(zipf_weights(len(words)))
     parts = []
     for start in range(0, n, TITLE_BATCH):
-        part = lengths[start:start + TITLE_BATCH]
+        part = lengths[start : start + TITLE_BATCH]
         offsets = np.zeros(len(part) + 1, dtype=np.int32)
         np.cumsum(part, out=offsets[1:])
-        picks = np.minimum(np.searchsorted(cum, rng.random(int(offsets[-1])) * cum[-1], side="right"),
-                           len(words) - 1)
+        picks = np.minimum(np.searchsorted(cum, rng.random(int(offsets[-1])) * cum[-1], side="right"), len(words) - 1)
         lists = pa.ListArray.from_arrays(pa.array(offsets), words.take(pa.array(picks)))
         parts.append(pc.utf8_capitalize(pc.binary_join(lists, " ")))
         del picks, lists
@@ -246,8 +281,9 @@ def titles(rng: np.random.Generator, n: int) -> pa.Array:
     return pa.concat_arrays(parts) if parts else pa.array([], pa.string())
 
 
-def generate(papers: int, edges: int, seed: int, rows: bool = False
-             ) -> tuple[pa.Table, pa.Table | tuple[np.ndarray, np.ndarray], dict[str, Any]]:
+def generate(
+    papers: int, edges: int, seed: int, rows: bool = False
+) -> tuple[pa.Table, pa.Table | tuple[np.ndarray, np.ndarray], dict[str, Any]]:
     """The papers and citations tables of a synthetic dataset, and a summary. With ``rows``, the citations come as
     (citing rows, cited rows) of the papers table, two int32 arrays, instead of a table of id strings (what
     ``write_dataset`` takes either way, and writes to the same files; at 100M edges the string table would be
@@ -270,30 +306,35 @@ def generate(papers: int, edges: int, seed: int, rows: bool = False
     unknown = rng.random(n) < NULL_COUNT_SHARE
     area_lists = areas(rng, n)
     title_array = titles(rng, n)
-    table = pa.table({
-        "id": ids,
-        "title": title_array,
-        "year": pa.array(year, pa.int16()),
-        "posted": posted,
-        "areas": area_lists,
-        "cited_by": pa.array(in_cited, pa.int64(), mask=unknown),
-        "reference_count": pa.array(out_refs, pa.int64(), mask=unknown),
-        "citations_by_year": pa.nulls(n, CBY_TYPE),
-        "cited_by_from": pa.array(np.full(n, SOURCE, dtype=object), pa.string(), mask=unknown),
-        "authors": pa.nulls(n, PAPERS_SCHEMA.field("authors").type),
-        "venue": pa.nulls(n, pa.string()),
-        "doi": pa.nulls(n, pa.string()),
-        "sources": pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.repeat(SOURCE, n)),
-    }, schema=PAPERS_SCHEMA)
+    table = pa.table(
+        {
+            "id": ids,
+            "title": title_array,
+            "year": pa.array(year, pa.int16()),
+            "posted": posted,
+            "areas": area_lists,
+            "cited_by": pa.array(in_cited, pa.int64(), mask=unknown),
+            "reference_count": pa.array(out_refs, pa.int64(), mask=unknown),
+            "citations_by_year": pa.nulls(n, CBY_TYPE),
+            "cited_by_from": pa.array(np.full(n, SOURCE, dtype=object), pa.string(), mask=unknown),
+            "authors": pa.nulls(n, PAPERS_SCHEMA.field("authors").type),
+            "venue": pa.nulls(n, pa.string()),
+            "doi": pa.nulls(n, pa.string()),
+            "sources": pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.repeat(SOURCE, n)),
+        },
+        schema=PAPERS_SCHEMA,
+    )
     if rows:
         cites: pa.Table | tuple[np.ndarray, np.ndarray] = (src, dst)
     else:
-        cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))},
-                         schema=CITATIONS_SCHEMA)
+        cites = pa.table({"citing": ids.take(pa.array(src)), "cited": ids.take(pa.array(dst))}, schema=CITATIONS_SCHEMA)
     top = int(np.argmax(in_cited)) if n else 0
     summary = {
-        "papers": n, "edges": len(src), "max_in_degree": int(in_cited.max(initial=0)),
-        "most_cited": ids[top].as_py() if n else None, "max_out_degree": int(out_refs.max(initial=0)),
+        "papers": n,
+        "edges": len(src),
+        "max_in_degree": int(in_cited.max(initial=0)),
+        "most_cited": ids[top].as_py() if n else None,
+        "max_out_degree": int(out_refs.max(initial=0)),
         "papers_with_citers": int(np.count_nonzero(in_cited)),
         "years": [int(year.min()), int(year.max())] if n else None,
         "papers_first_year": int(np.count_nonzero(year == year.min())) if n else 0,
@@ -327,16 +368,22 @@ def build(papers: int, edges: int, seed: int, out: str | Path, quiet: bool = Fal
     t2 = time.perf_counter()
     written = builds.served(Path(out).resolve())
     disk = sum(f.stat().st_size for f in written.rglob("*") if f.is_file())
-    summary = {**summary, "generate_s": round(t1 - t0, 1), "write_s": round(t2 - t1, 1),
-               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-               "disk_bytes": disk}
+    summary = {
+        **summary,
+        "generate_s": round(t1 - t0, 1),
+        "write_s": round(t2 - t1, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "disk_bytes": disk,
+    }
     if not quiet:
-        print(f"{summary['papers']:,} papers, {summary['edges']:,} edges, years {summary['years'][0]}-"
-              f"{summary['years'][1]} ({summary['papers_first_year']:,} -> {summary['papers_last_year']:,} papers "
-              f"a year); max in-degree {summary['max_in_degree']:,} ({summary['most_cited']}), max out-degree "
-              f"{summary['max_out_degree']:,}, {summary['papers_with_citers']:,} papers cited; generated in "
-              f"{summary['generate_s']} s, written with the index in {summary['write_s']} s (peak memory "
-              f"{summary['peak_rss_mb']:,} MB, {disk / 1e9:.2f} GB on disk) -> {Path(out).resolve()}")
+        print(
+            f"{summary['papers']:,} papers, {summary['edges']:,} edges, years {summary['years'][0]}-"
+            f"{summary['years'][1]} ({summary['papers_first_year']:,} -> {summary['papers_last_year']:,} papers "
+            f"a year); max in-degree {summary['max_in_degree']:,} ({summary['most_cited']}), max out-degree "
+            f"{summary['max_out_degree']:,}, {summary['papers_with_citers']:,} papers cited; generated in "
+            f"{summary['generate_s']} s, written with the index in {summary['write_s']} s (peak memory "
+            f"{summary['peak_rss_mb']:,} MB, {disk / 1e9:.2f} GB on disk) -> {Path(out).resolve()}"
+        )
     return summary
 
 
@@ -347,8 +394,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True, help="dataset folder to write (replaced atomically)")
     ap.add_argument("--json", action="store_true", help="also print the summary as one JSON line, last")
-    ap.add_argument("--phases", action="store_true",
-                    help="sample resident memory and print its peak by phase (bench/memory_phases.py) on stderr")
+    ap.add_argument(
+        "--phases",
+        action="store_true",
+        help="sample resident memory and print its peak by phase (bench/memory_phases.py) on stderr",
+    )
     args = ap.parse_args(argv)
     if args.papers < 2 or args.edges < 0:
         ap.error("--papers must be at least 2 and --edges at least 0")

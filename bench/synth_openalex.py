@@ -49,8 +49,13 @@ MANIFEST = "synth.json"
 PARTS = "works"  # the parts' folder, as in the snapshot (works/updated_date=.../part_000.gz)
 W_OFFSET = 1_000_000_000  # W ids of the works: W1000000001...; outside works: W2000000000 and up
 FIELDS = ("Computer Science", "Mathematics", "Physics and Astronomy", "Engineering", "Decision Sciences")
-VENUES = ("arXiv (Cornell University)", "Neural Information Processing Systems", "Lecture Notes in Computer Science",
-          "IEEE Transactions on Pattern Analysis and Machine Intelligence", "Journal of Machine Learning Research")
+VENUES = (
+    "arXiv (Cornell University)",
+    "Neural Information Processing Systems",
+    "Lecture Notes in Computer Science",
+    "IEEE Transactions on Pattern Analysis and Machine Intelligence",
+    "Journal of Machine Learning Research",
+)
 NAMES = ("Ada Li", "Bo Chen", "Carla Diaz", "Dev Patel", "Emma Novak", "Farid Haddad", "Gita Rao", "Hugo Martin")
 
 
@@ -65,23 +70,47 @@ def work(i: int, p: dict[str, Any], refs: list[int], arxiv: bool, published_of: 
     fld = FIELDS[sum(map(ord, areas[0])) % len(FIELDS)] if areas else None
     cited = p["cited_by"] or 0
     return {
-        "id": wid, "doi": doi, "title": p["title"], "display_name": p["title"],
-        "publication_year": year, "publication_date": date,
+        "id": wid,
+        "doi": doi,
+        "title": p["title"],
+        "display_name": p["title"],
+        "publication_year": year,
+        "publication_date": date,
         "ids": {"openalex": wid, "doi": doi},
-        "language": "en", "type": "preprint" if arxiv else "article",
-        "primary_location": {"is_oa": arxiv, "landing_page_url": doi, "pdf_url": None,
-                             "source": {"id": f"https://openalex.org/S{4306400194 + i % 5}",
-                                        "display_name": VENUES[0 if arxiv else 1 + i % 4], "type": "repository"}},
-        "authorships": [{"author_position": "first" if k == 0 else "middle",
-                         "author": {"id": f"https://openalex.org/A{(i * 7 + k) % 900001}",
-                                    "display_name": NAMES[(i + k) % len(NAMES)]},
-                         "institutions": [], "raw_author_name": NAMES[(i + k) % len(NAMES)]}
-                        for k in range(1 + i % 4)],
-        "primary_topic": None if fld is None else {
-            "id": f"https://openalex.org/T{10000 + i % 300}", "display_name": areas[0], "score": 0.99,
+        "language": "en",
+        "type": "preprint" if arxiv else "article",
+        "primary_location": {
+            "is_oa": arxiv,
+            "landing_page_url": doi,
+            "pdf_url": None,
+            "source": {
+                "id": f"https://openalex.org/S{4306400194 + i % 5}",
+                "display_name": VENUES[0 if arxiv else 1 + i % 4],
+                "type": "repository",
+            },
+        },
+        "authorships": [
+            {
+                "author_position": "first" if k == 0 else "middle",
+                "author": {
+                    "id": f"https://openalex.org/A{(i * 7 + k) % 900001}",
+                    "display_name": NAMES[(i + k) % len(NAMES)],
+                },
+                "institutions": [],
+                "raw_author_name": NAMES[(i + k) % len(NAMES)],
+            }
+            for k in range(1 + i % 4)
+        ],
+        "primary_topic": None
+        if fld is None
+        else {
+            "id": f"https://openalex.org/T{10000 + i % 300}",
+            "display_name": areas[0],
+            "score": 0.99,
             "subfield": {"id": f"https://openalex.org/subfields/{1700 + i % 20}", "display_name": areas[0]},
             "field": {"id": "https://openalex.org/fields/17", "display_name": fld},
-            "domain": {"id": "https://openalex.org/domains/3", "display_name": "Physical Sciences"}},
+            "domain": {"id": "https://openalex.org/domains/3", "display_name": "Physical Sciences"},
+        },
         "open_access": {"is_oa": arxiv, "oa_status": "green" if arxiv else "closed"},
         "cited_by_count": cited,
         "counts_by_year": [{"year": 2024, "cited_by_count": cited // 2}, {"year": 2023, "cited_by_count": cited // 3}],
@@ -117,9 +146,10 @@ def write(works: int, seed: int, out: Path, quiet: bool = False) -> dict[str, An
         part = None
         for i in range(n):
             if lines % PART_WORKS == 0:
-                part = stack.enter_context(gzip.open(parts / f"part_{lines // PART_WORKS:03d}.gz", "wb",
-                                                     compresslevel=1))
-            refs = [int(r) for r in dst[starts[i]:starts[i + 1]]]
+                part = stack.enter_context(
+                    gzip.open(parts / f"part_{lines // PART_WORKS:03d}.gz", "wb", compresslevel=1)
+                )
+            refs = [int(r) for r in dst[starts[i] : starts[i + 1]]]
             refs += [2 * W_OFFSET + int(r) for r in rng.integers(0, 50_000_000, outside[i])]
             refs_total += len(refs)
             part.write(orjson.dumps(work(i + 1, rows[i], refs, bool(arxiv[i]), None)) + b"\n")
@@ -127,13 +157,23 @@ def write(works: int, seed: int, out: Path, quiet: bool = False) -> dict[str, An
             if duplicate[i]:  # the published version: same title, its own W id and DOI, no arXiv id
                 part.write(orjson.dumps(work(n + 1 + i, rows[i], refs, False, i)) + b"\n")
                 lines += 1
-    manifest = {"works": works, "seed": seed, "version": GENERATOR_VERSION, "lines": lines,
-                "references": refs_total, "inside_edges": len(cites), "duplicates": int(duplicate.sum()),
-                "arxiv": int(arxiv.sum()), "seconds": round(time.perf_counter() - t0, 1)}
+    manifest = {
+        "works": works,
+        "seed": seed,
+        "version": GENERATOR_VERSION,
+        "lines": lines,
+        "references": refs_total,
+        "inside_edges": len(cites),
+        "duplicates": int(duplicate.sum()),
+        "arxiv": int(arxiv.sum()),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     if not quiet:
-        print(f"{lines:,} works ({manifest['duplicates']:,} published twins of preprints), {refs_total:,} references "
-              f"({len(cites):,} inside), in {manifest['seconds']} s -> {out}")
+        print(
+            f"{lines:,} works ({manifest['duplicates']:,} published twins of preprints), {refs_total:,} references "
+            f"({len(cites):,} inside), in {manifest['seconds']} s -> {out}"
+        )
     return manifest
 
 

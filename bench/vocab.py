@@ -65,12 +65,75 @@ verif- explor- exploit navig- locali- manipul- grasp locomot- plan schedul- allo
 commun- transmiss- modulat-
 """
 
-PREFIXES = ("", "multi", "semi", "self", "cross", "hyper", "meta", "non", "un", "re", "pre", "sub",
-            "super", "inter", "intra", "over", "under", "co", "de", "auto", "micro", "macro", "neuro",
-            "bio", "geo", "poly", "mono", "bi", "tri", "trans")
-SUFFIXES = ("", "s", "al", "ic", "ical", "ing", "ed", "er", "ers", "ion", "ions", "ation", "ations",
-            "ive", "ively", "ity", "ities", "ness", "ize", "ized", "ization", "able", "ability", "ous",
-            "ment", "ments", "ist", "ism", "ly", "on", "ons", "ia", "ics", "let", "lets")
+PREFIXES = (
+    "",
+    "multi",
+    "semi",
+    "self",
+    "cross",
+    "hyper",
+    "meta",
+    "non",
+    "un",
+    "re",
+    "pre",
+    "sub",
+    "super",
+    "inter",
+    "intra",
+    "over",
+    "under",
+    "co",
+    "de",
+    "auto",
+    "micro",
+    "macro",
+    "neuro",
+    "bio",
+    "geo",
+    "poly",
+    "mono",
+    "bi",
+    "tri",
+    "trans",
+)
+SUFFIXES = (
+    "",
+    "s",
+    "al",
+    "ic",
+    "ical",
+    "ing",
+    "ed",
+    "er",
+    "ers",
+    "ion",
+    "ions",
+    "ation",
+    "ations",
+    "ive",
+    "ively",
+    "ity",
+    "ities",
+    "ness",
+    "ize",
+    "ized",
+    "ization",
+    "able",
+    "ability",
+    "ous",
+    "ment",
+    "ments",
+    "ist",
+    "ism",
+    "ly",
+    "on",
+    "ons",
+    "ia",
+    "ics",
+    "let",
+    "lets",
+)
 
 
 def _join(stem: str, suffix: str) -> str:
@@ -101,7 +164,7 @@ def vocabulary(size: int = 4000) -> list[str]:
             if not (bound and suffix in ("", "s")):
                 add(_join(stem, suffix))
         if k + 1 < len(PREFIXES):
-            for i, (stem, bound) in enumerate(stems[k % 2::2]):
+            for i, (stem, bound) in enumerate(stems[k % 2 :: 2]):
                 tail = ("ing", "ed", "s", "ation", "al")[i % 5] if bound else ("", "s", "ing")[i % 3]
                 add(PREFIXES[k + 1] + _join(stem, tail))
         if len(words) >= size:

@@ -79,9 +79,12 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     """A dataset from a web API (OpenAlex, Semantic Scholar) around seed papers, through the normal importer."""
     summary = fetch_from(args)
     print(f"citemap: wrote {args.out}")
-    rows = {"requests": f"{summary['requests']:,} ({summary['retries']:,} of them retries)",
-            "from cache": f"{summary['from_cache']:,}", "papers": f"{summary['papers']:,}",
-            "citations": f"{summary['citations']:,}"}
+    rows = {
+        "requests": f"{summary['requests']:,} ({summary['retries']:,} of them retries)",
+        "from cache": f"{summary['from_cache']:,}",
+        "papers": f"{summary['papers']:,}",
+        "citations": f"{summary['citations']:,}",
+    }
     for key, value in rows.items():
         print(f"  {key:<10}  {value}")
     return 0
@@ -91,13 +94,27 @@ def fetch_from(args: argparse.Namespace) -> dict:
     if args.source == "s2":
         from dashboard.fetch.s2 import fetch_s2
 
-        return fetch_s2(args.ids, args.out, hops=args.hops, max_citers=args.max_citers, max_papers=args.max_papers,
-                        cache=args.cache, progress=not args.quiet)
+        return fetch_s2(
+            args.ids,
+            args.out,
+            hops=args.hops,
+            max_citers=args.max_citers,
+            max_papers=args.max_papers,
+            cache=args.cache,
+            progress=not args.quiet,
+        )
     from dashboard.fetch.openalex import fetch_openalex
 
-    return fetch_openalex(args.ids, args.out, hops=args.hops, max_citers=args.max_citers,
-                          max_papers=args.max_papers, mailto=args.mailto, cache=args.cache,
-                          progress=not args.quiet)
+    return fetch_openalex(
+        args.ids,
+        args.out,
+        hops=args.hops,
+        max_citers=args.max_citers,
+        max_papers=args.max_papers,
+        mailto=args.mailto,
+        cache=args.cache,
+        progress=not args.quiet,
+    )
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -119,14 +136,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     meta = read_meta(build)
     recorded = integrity.recorded_files(meta, build)
     if not recorded:
-        raise DatasetError(f"{build / 'dataset.json'}: records no checksums (written by an older citemap); "
-                           f"{integrity.fix_hint(meta, data)}")
+        raise DatasetError(
+            f"{build / 'dataset.json'}: records no checksums (written by an older citemap); "
+            f"{integrity.fix_hint(meta, data)}"
+        )
     found = integrity.problems(build, recorded)
     for problem in found:
         print(f"citemap: {problem}", file=sys.stderr)
     if found:
-        print(f"citemap: {len(found)} of {len(recorded)} files differ from what was written; "
-              f"{integrity.fix_hint(meta, data)}", file=sys.stderr)
+        print(
+            f"citemap: {len(found)} of {len(recorded)} files differ from what was written; "
+            f"{integrity.fix_hint(meta, data)}",
+            file=sys.stderr,
+        )
         return 1
     size = sum(f["size"] for f in recorded.values())
     print(f"citemap: {build}: {len(recorded)} files, {size:,} bytes, as written (build {meta.get('build_id')})")
@@ -144,15 +166,20 @@ def cmd_builds(args: argparse.Namespace) -> int:
         print(f"citemap: {data / builds.CURRENT} -> {builds.BUILDS}/{args.use}; reload the servers to serve it")
     if args.prune:
         removed, in_use = builds.prune(data, args.keep)
-        print(f"citemap: removed {len(removed)} build(s)" + (f": {', '.join(removed)}" if removed else "")
-              + (f"; kept {', '.join(in_use)}: a running server reads them" if in_use else ""))
+        print(
+            f"citemap: removed {len(removed)} build(s)"
+            + (f": {', '.join(removed)}" if removed else "")
+            + (f"; kept {', '.join(in_use)}: a running server reads them" if in_use else "")
+        )
     rows = builds.listing(data)
     if not rows:
         print(f"citemap: {data}: no builds (a dataset written by an older citemap, served as it is)")
     for r in rows:
         marks = ", ".join(m for m, on in (("current", r["current"]), ("in use", r["pinned"])) if on)
-        print(f"{r['name']}  {r['papers'] or 0:>10,} papers  {r['bytes'] / 1e6:8.1f} MB"
-              + (f"  ({marks})" if marks else ""))
+        print(
+            f"{r['name']}  {r['papers'] or 0:>10,} papers  {r['bytes'] / 1e6:8.1f} MB"
+            + (f"  ({marks})" if marks else "")
+        )
     return 0
 
 
@@ -204,13 +231,22 @@ def fetch_arguments(f: argparse.ArgumentParser, seeds: str, citers_order: str) -
     first when --max-citers cuts)."""
     f.add_argument("ids", nargs="+", metavar="ID", help=f"seed papers: {seeds}")
     f.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
-    f.add_argument("--hops", type=int, default=1, choices=[1, 2],
-                   help="1: the seeds' references and citers; 2: theirs too (default 1)")
-    f.add_argument("--max-citers", type=int, default=200, help=f"citers fetched per paper, {citers_order} "
-                                                               "(default 200)")
+    f.add_argument(
+        "--hops",
+        type=int,
+        default=1,
+        choices=[1, 2],
+        help="1: the seeds' references and citers; 2: theirs too (default 1)",
+    )
+    f.add_argument(
+        "--max-citers", type=int, default=200, help=f"citers fetched per paper, {citers_order} (default 200)"
+    )
     f.add_argument("--max-papers", type=int, default=5000, help="papers in all (default 5000)")
-    f.add_argument("--cache", help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
-                                   "one asks nothing (default: OUT.cache beside --out)")
+    f.add_argument(
+        "--cache",
+        help="folder keeping every answer, so that a stopped fetch resumes and a repeated "
+        "one asks nothing (default: OUT.cache beside --out)",
+    )
     f.add_argument("--quiet", action="store_true", help="no progress bar")
     f.set_defaults(func=cmd_fetch)
 
@@ -226,12 +262,18 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--debug", action="store_true", help="Dash debug mode (never on a hosted server)")
     s.add_argument("--production", action="store_true", help="serve with gunicorn, as the Procfile does")
     s.add_argument("--workers", type=int, default=None, help="gunicorn workers (--production)")
-    s.add_argument("--library", help="a BibTeX, RIS or CSL-JSON file whose papers the page marks as 'in my library' "
-                                     "(a visitor can load their own in the page)")
+    s.add_argument(
+        "--library",
+        help="a BibTeX, RIS or CSL-JSON file whose papers the page marks as 'in my library' "
+        "(a visitor can load their own in the page)",
+    )
     s.set_defaults(func=cmd_serve)
 
-    d = sub.add_parser("build-default", help="build the default dataset from data/ into the cache now (serve and "
-                                             "info do it when first needed); prints its folder")
+    d = sub.add_parser(
+        "build-default",
+        help="build the default dataset from data/ into the cache now (serve and "
+        "info do it when first needed); prints its folder",
+    )
     d.add_argument("--quiet", action="store_true", help="no progress bars")
     d.set_defaults(func=cmd_build_default)
 
@@ -239,16 +281,28 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")
     i.add_argument("sources", nargs="+", help="input files or folders")
     i.add_argument("--out", required=True, help="dataset folder to write a new build into (served once complete)")
-    i.add_argument("--merge", action="append", metavar="FORMAT:PATH",
-                   help="merge another source into the same dataset (repeatable), e.g. "
-                        "arxiv2023:data/arxiv-2023; the first source's facts win")
+    i.add_argument(
+        "--merge",
+        action="append",
+        metavar="FORMAT:PATH",
+        help="merge another source into the same dataset (repeatable), e.g. "
+        "arxiv2023:data/arxiv-2023; the first source's facts win",
+    )
     i.add_argument("--areas-from", help="mlsanity: fill missing areas from an arxiv-2023 folder")
-    i.add_argument("--engine", choices=["auto", "duckdb", "python"], default="auto",
-                   help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
-                        "Lines of works and nothing is merged) or in Python (the same dataset, all in memory)")
-    i.add_argument("--memory", type=memory_size, metavar="SIZE",
-                   help="DuckDB's memory (openalex, csv on DuckDB): it spills to disk beyond it; default 500MB, "
-                        "more for a snapshot of tens of millions of works, e.g. 4GB")
+    i.add_argument(
+        "--engine",
+        choices=["auto", "duckdb", "python"],
+        default="auto",
+        help="openalex: read JSON Lines with DuckDB in bounded memory (auto: when every file is JSON "
+        "Lines of works and nothing is merged) or in Python (the same dataset, all in memory)",
+    )
+    i.add_argument(
+        "--memory",
+        type=memory_size,
+        metavar="SIZE",
+        help="DuckDB's memory (openalex, csv on DuckDB): it spills to disk beyond it; default 500MB, "
+        "more for a snapshot of tens of millions of works, e.g. 4GB",
+    )
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
     i.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -258,18 +312,25 @@ def parser() -> argparse.ArgumentParser:
     apis = fetch.add_subparsers(dest="source", required=True, metavar="API", help="openalex or s2")
     f = apis.add_parser("openalex", help="from the OpenAlex API")
     fetch_arguments(f, "OpenAlex work ids (W2741809807), DOIs or arXiv ids (1706.03762)", "most cited first")
-    f.add_argument("--mailto", help="your e-mail address, sent with each request as OpenAlex asks "
-                                    "(default: $OPENALEX_MAILTO)")
+    f.add_argument(
+        "--mailto", help="your e-mail address, sent with each request as OpenAlex asks (default: $OPENALEX_MAILTO)"
+    )
 
-    f = apis.add_parser("s2", help="from the Semantic Scholar Graph API",
-                        description="A dataset around seed papers from the Semantic Scholar Graph API: the seeds, "
-                                    "the papers they cite and the papers citing them, through the s2 importer. "
-                                    "At most one request a second (the API's documented rate for a key); "
-                                    "S2_API_KEY, if set, is sent as the x-api-key header (without one, requests "
-                                    "share a pool with every other user and meet more 429s, which are waited out); "
-                                    "CITEMAP_S2_URL points it at another server.")
-    fetch_arguments(f, "Semantic Scholar paper ids (40 hex digits), DOIs, arXiv ids (2106.09685 or "
-                       "arXiv:2106.09685) or CorpusId:NNN", "in the order Semantic Scholar lists them")
+    f = apis.add_parser(
+        "s2",
+        help="from the Semantic Scholar Graph API",
+        description="A dataset around seed papers from the Semantic Scholar Graph API: the seeds, "
+        "the papers they cite and the papers citing them, through the s2 importer. "
+        "At most one request a second (the API's documented rate for a key); "
+        "S2_API_KEY, if set, is sent as the x-api-key header (without one, requests "
+        "share a pool with every other user and meet more 429s, which are waited out); "
+        "CITEMAP_S2_URL points it at another server.",
+    )
+    fetch_arguments(
+        f,
+        "Semantic Scholar paper ids (40 hex digits), DOIs, arXiv ids (2106.09685 or arXiv:2106.09685) or CorpusId:NNN",
+        "in the order Semantic Scholar lists them",
+    )
 
     n = sub.add_parser("info", help="describe a dataset")
     n.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
@@ -282,8 +343,12 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("builds", help="list a dataset folder's builds; serve another; remove old ones")
     b.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
     b.add_argument("--use", metavar="NAME", help="point the folder's current link at this build (a roll-back)")
-    b.add_argument("--prune", action="store_true", help="remove builds other than the current one and the --keep "
-                                                        "newest others, unless a running server reads them")
+    b.add_argument(
+        "--prune",
+        action="store_true",
+        help="remove builds other than the current one and the --keep "
+        "newest others, unless a running server reads them",
+    )
     b.add_argument("--keep", type=int, default=1, help="--prune: previous builds to keep (default 1)")
     b.set_defaults(func=cmd_builds)
     return ap

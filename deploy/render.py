@@ -34,8 +34,16 @@ class _Braced(string.Template):
     """
 
 
-def render(listen: int | str, upstreams: list[str], root: Path, *, log_dir: Path | None = None, rate: str = RATE,
-           burst: int = BURST, conn_limit: int = CONN_LIMIT) -> str:
+def render(
+    listen: int | str,
+    upstreams: list[str],
+    root: Path,
+    *,
+    log_dir: Path | None = None,
+    rate: str = RATE,
+    burst: int = BURST,
+    conn_limit: int = CONN_LIMIT,
+) -> str:
     """The nginx.conf text: listen on ``listen`` (a port, or "address:port"), proxy to ``upstreams`` ("host:port"
     each), write state under ``root`` (and logs under ``log_dir``, default ``root``)."""
     if not upstreams:
@@ -63,8 +71,16 @@ def render(listen: int | str, upstreams: list[str], root: Path, *, log_dir: Path
         raise ValueError(f"{TEMPLATE}: placeholder not filled: {e}") from e
 
 
-def write(listen: int | str, upstreams: list[str], root: Path, *, log_dir: Path | None = None, rate: str = RATE,
-          burst: int = BURST, conn_limit: int = CONN_LIMIT) -> Path:
+def write(
+    listen: int | str,
+    upstreams: list[str],
+    root: Path,
+    *,
+    log_dir: Path | None = None,
+    rate: str = RATE,
+    burst: int = BURST,
+    conn_limit: int = CONN_LIMIT,
+) -> Path:
     """Render into ``root``/nginx.conf (``root`` created) and return its path."""
     text = render(listen, upstreams, root, log_dir=log_dir, rate=rate, burst=burst, conn_limit=conn_limit)
     root.mkdir(parents=True, exist_ok=True)
@@ -81,19 +97,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-dir", type=Path, default=None, help="access.log and error.log (default: --root)")
     ap.add_argument("--rate", default=RATE, help=f"requests per second per client address (default {RATE})")
     ap.add_argument("--burst", type=int, default=BURST, help=f"burst above the rate (default {BURST})")
-    ap.add_argument("--conn-limit", type=int, default=CONN_LIMIT,
-                    help=f"requests in progress per client address (default {CONN_LIMIT})")
+    ap.add_argument(
+        "--conn-limit",
+        type=int,
+        default=CONN_LIMIT,
+        help=f"requests in progress per client address (default {CONN_LIMIT})",
+    )
     ap.add_argument("--stdout", action="store_true", help="print the config instead of writing ROOT/nginx.conf")
     a = ap.parse_args(argv)
     root = a.root.resolve()
     log_dir = a.log_dir.resolve() if a.log_dir else None
     try:
         if a.stdout:
-            sys.stdout.write(render(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst,
-                                    conn_limit=a.conn_limit))
+            sys.stdout.write(
+                render(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst, conn_limit=a.conn_limit)
+            )
             return 0
-        conf = write(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst,
-                     conn_limit=a.conn_limit)
+        conf = write(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst, conn_limit=a.conn_limit)
     except ValueError as e:
         print(f"render.py: {e}", file=sys.stderr)
         return 2

@@ -22,40 +22,93 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # name, file, the line as it is, the line with the bug, the tests that must fail
 BUGS: list[tuple[str, str, str, str, list[str]]] = [
-    ("a new seed's step nudges the papers placed before it", "dashboard/graph/force_layout.py",
-     "first = 1 if old == 0 else old  # what stays put: the papers placed before (the first seed: the middle)",
-     "first = 1",
-     ["tests/test_force_layout.py::test_an_action_moves_no_paper_that_stays"]),
-    ("caps: MAX_SEEDS 20 -> 21", "dashboard/graph/state.py", "MAX_SEEDS = 20", "MAX_SEEDS = 21",
-     ["tests/test_state.py::test_caps_are_the_documented_ones"]),
-    ("caps: MAX_EXPAND 60 -> 400", "dashboard/graph/state.py", "MAX_EXPAND = 60", "MAX_EXPAND = 400",
-     ["tests/test_state.py::test_caps_are_the_documented_ones", "tests/test_state.py::test_actions_keep_the_caps"]),
-    ("caps: MAX_NODES 5,000 -> 500,000", "dashboard/graph/neighbourhood.py", "MAX_NODES = 5000",
-     "MAX_NODES = 500000", ["tests/test_graph.py::test_node_cap_is_5000"]),
-    ("caps: MAX_BODY 256 kB -> 1 MiB", "dashboard/web/security.py", "MAX_BODY = 256 * 1024", "MAX_BODY = 1024 * 1024",
-     ["tests/test_security.py::test_validate_update_unit", "tests/test_security.py::test_body_limit_over_http"]),
-    ("etag without the build id", "dashboard/web/app.py", 'etag = f"{build_id}-{encode_query(state)}"',
-     'etag = f"{encode_query(state)}"', ["tests/test_security.py::test_etag_names_the_dataset_build"]),
-    ("csv column from the wrong field", "dashboard/view/export.py", '"citers_in_dataset": p["in_cited"]',
-     '"citers_in_dataset": p["in_refs"]', ["tests/test_export.py::test_csv_columns_are_the_stores_facts"]),
-    ("chart selection left unvalidated", "dashboard/web/callbacks/state.py",
-     'if isinstance(p, dict) and _finite(p.get("x")):',
-     'if isinstance(p, dict) and p.get("x") is not None:',
-     ["tests/test_security.py::test_chart_selection_is_validated",
-      "tests/test_security.py::test_any_chart_selection_gives_a_valid_state"]),
-    ("unknown years pass any year filter", "dashboard/dataset/store.py",
-     "if self.year_min is not None and years[0] <= self.year_min and years[1] >= self.year_max:",
-     "if True:", ["tests/test_store.py::test_unknown_years_pass_only_a_year_filter_that_covers_the_dataset"]),
-    ("arxiv2023 node range off by one", "dashboard/importers/arxiv2023.py", "if not 0 <= v < n:",
-     "if not 0 <= v <= n:", ["tests/test_importers_arxiv2023.py::test_missing_column_and_bad_rows_are_named"]),
-    ("callback errors unseen by the fuzz test", "dashboard/web/app.py", 'log.error("callback error %s", eid, exc_info=err)',
-     "pass", ["tests/test_security.py::test_callback_errors_are_seen"]),
+    (
+        "a new seed's step nudges the papers placed before it",
+        "dashboard/graph/force_layout.py",
+        "first = 1 if old == 0 else old  # what stays put: the papers placed before (the first seed: the middle)",
+        "first = 1",
+        ["tests/test_force_layout.py::test_an_action_moves_no_paper_that_stays"],
+    ),
+    (
+        "caps: MAX_SEEDS 20 -> 21",
+        "dashboard/graph/state.py",
+        "MAX_SEEDS = 20",
+        "MAX_SEEDS = 21",
+        ["tests/test_state.py::test_caps_are_the_documented_ones"],
+    ),
+    (
+        "caps: MAX_EXPAND 60 -> 400",
+        "dashboard/graph/state.py",
+        "MAX_EXPAND = 60",
+        "MAX_EXPAND = 400",
+        ["tests/test_state.py::test_caps_are_the_documented_ones", "tests/test_state.py::test_actions_keep_the_caps"],
+    ),
+    (
+        "caps: MAX_NODES 5,000 -> 500,000",
+        "dashboard/graph/neighbourhood.py",
+        "MAX_NODES = 5000",
+        "MAX_NODES = 500000",
+        ["tests/test_graph.py::test_node_cap_is_5000"],
+    ),
+    (
+        "caps: MAX_BODY 256 kB -> 1 MiB",
+        "dashboard/web/security.py",
+        "MAX_BODY = 256 * 1024",
+        "MAX_BODY = 1024 * 1024",
+        ["tests/test_security.py::test_validate_update_unit", "tests/test_security.py::test_body_limit_over_http"],
+    ),
+    (
+        "etag without the build id",
+        "dashboard/web/app.py",
+        'etag = f"{build_id}-{encode_query(state)}"',
+        'etag = f"{encode_query(state)}"',
+        ["tests/test_security.py::test_etag_names_the_dataset_build"],
+    ),
+    (
+        "csv column from the wrong field",
+        "dashboard/view/export.py",
+        '"citers_in_dataset": p["in_cited"]',
+        '"citers_in_dataset": p["in_refs"]',
+        ["tests/test_export.py::test_csv_columns_are_the_stores_facts"],
+    ),
+    (
+        "chart selection left unvalidated",
+        "dashboard/web/callbacks/state.py",
+        'if isinstance(p, dict) and _finite(p.get("x")):',
+        'if isinstance(p, dict) and p.get("x") is not None:',
+        [
+            "tests/test_security.py::test_chart_selection_is_validated",
+            "tests/test_security.py::test_any_chart_selection_gives_a_valid_state",
+        ],
+    ),
+    (
+        "unknown years pass any year filter",
+        "dashboard/dataset/store.py",
+        "if self.year_min is not None and years[0] <= self.year_min and years[1] >= self.year_max:",
+        "if True:",
+        ["tests/test_store.py::test_unknown_years_pass_only_a_year_filter_that_covers_the_dataset"],
+    ),
+    (
+        "arxiv2023 node range off by one",
+        "dashboard/importers/arxiv2023.py",
+        "if not 0 <= v < n:",
+        "if not 0 <= v <= n:",
+        ["tests/test_importers_arxiv2023.py::test_missing_column_and_bad_rows_are_named"],
+    ),
+    (
+        "callback errors unseen by the fuzz test",
+        "dashboard/web/app.py",
+        'log.error("callback error %s", eid, exc_info=err)',
+        "pass",
+        ["tests/test_security.py::test_callback_errors_are_seen"],
+    ),
 ]
 
 
 def copy_project(dest: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT, check=True,
-                           capture_output=True, text=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split("\0")
     for name in files:
         src = ROOT / name
         if src.is_symlink():  # data/current: a link to the build it serves
@@ -98,9 +151,14 @@ def main(words: list[str]) -> int:
             start = time.monotonic()
             report = Path(tmp) / "report.xml"
             try:
-                run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                      f"--junitxml={report}", *tests], cwd=work, capture_output=True, text=True,
-                                     env=env, timeout=TIMEOUT)
+                run = subprocess.run(
+                    [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *tests],
+                    cwd=work,
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    timeout=TIMEOUT,
+                )
                 missed = [t for t in tests if not failed_in_call(report, t)]
                 output = run.stdout
             except subprocess.TimeoutExpired:  # a bug that hangs the tests is caught too (by the time limit)

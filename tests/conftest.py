@@ -55,9 +55,11 @@ def seed_data() -> Path:
     from dashboard.importers import run_import
     from dashboard.importers.defaults import cached
 
-    kept = cached("seed-pages", [*seed_pages(), *sorted(ARXIV2023.glob("*"))],
-                  lambda out: run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023,
-                                         progress=False))
+    kept = cached(
+        "seed-pages",
+        [*seed_pages(), *sorted(ARXIV2023.glob("*"))],
+        lambda out: run_import("mlsanity", seed_pages(), out, argv=["test"], areas_from=ARXIV2023, progress=False),
+    )
     mine = Path(tempfile.mkdtemp(prefix="citemap-seed-data-copy-"))
     atexit.register(shutil.rmtree, mine, ignore_errors=True)
     shutil.copytree(builds.served(kept), mine / "seeds")
@@ -110,9 +112,16 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """Six papers, two of unknown year: a, b, c cite d; e cites a; f stands alone."""
     from dashboard.importers.common import PaperRecord
 
-    papers = [PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited)
-              for pid, year, areas, cited in [("a", 2000, ["cs.LG"], 5), ("b", 2005, ["cs.CL", "cs.LG"], None),
-                                              ("c", 2010, [], 1), ("d", None, ["cs.CL"], 40),
-                                              ("e", None, [], None), ("f", 2003, ["stat.ML"], 2)]]
+    papers = [
+        PaperRecord(title=f"Paper {pid}", id=pid, year=year, areas=areas, cited_by=cited)
+        for pid, year, areas, cited in [
+            ("a", 2000, ["cs.LG"], 5),
+            ("b", 2005, ["cs.CL", "cs.LG"], None),
+            ("c", 2010, [], 1),
+            ("d", None, ["cs.CL"], 40),
+            ("e", None, [], None),
+            ("f", 2003, ["stat.ML"], 2),
+        ]
+    ]
     cites = [("a", "d"), ("b", "d"), ("c", "d"), ("e", "a")]
     return make_store(tmp_path_factory.mktemp("tiny") / "tiny", papers, cites)

@@ -25,8 +25,13 @@ S2 = FIXTURES / "semanticscholar"
 @pytest.fixture(scope="module")
 def openalex(tmp_path_factory: pytest.TempPathFactory) -> Store:
     out = tmp_path_factory.mktemp("oa") / "oa"
-    run_import("openalex", [OPENALEX / "works-list-page.json", OPENALEX / "work-W2741809807.json"], out,
-               argv=["test"], progress=False)
+    run_import(
+        "openalex",
+        [OPENALEX / "works-list-page.json", OPENALEX / "work-W2741809807.json"],
+        out,
+        argv=["test"],
+        progress=False,
+    )
     return Store.load(out)
 
 
@@ -115,8 +120,9 @@ def test_s2_authors_venue_doi(tmp_path: Path) -> None:
 
 def test_csv_authors_venue_doi_and_a_bad_doi(tmp_path: Path) -> None:
     papers = tmp_path / "papers.csv"
-    papers.write_text("id,title,authors,venue,doi\np1,One,Ada Lovelace; Alan Turing,J. Tests,https://doi.org/10.1000/ONE\n"
-                      "p2,Two,,,\n")
+    papers.write_text(
+        "id,title,authors,venue,doi\np1,One,Ada Lovelace; Alan Turing,J. Tests,https://doi.org/10.1000/ONE\np2,Two,,,\n"
+    )
     run_import("csv", [papers], tmp_path / "d", argv=["test"], progress=False)
     store = Store.load(tmp_path / "d")
     one, two = store.paper(store.row("p1")), store.paper(store.row("p2"))

@@ -125,8 +125,9 @@ def test_a_copy_without_links_serves_its_current_folder_and_a_stray_link_is_an_e
 
 
 def test_two_imports_in_the_same_second_get_two_builds(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(builds.time, "gmtime", lambda when=None: builds.time.struct_time((2026, 1, 2, 3, 4, 5, 4, 2,
-                                                                                          0)))
+    monkeypatch.setattr(
+        builds.time, "gmtime", lambda when=None: builds.time.struct_time((2026, 1, 2, 3, 4, 5, 4, 2, 0))
+    )
     data = tmp_path / "d"
     write_records(data, *world("a", "Same"))
     write_records(data, *world("a", "Same"))  # the same content: the same build id too

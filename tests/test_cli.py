@@ -18,13 +18,17 @@ def test_info_on_default_dataset(capsys) -> None:
     assert "citations  280,748 edges" in out and "years      1971-2025" in out
     assert "cs.LG 8,349" in out and "unknown 95" in out
     assert "dataset    mlsanity seed pages + arxiv-2023" in out
-    for line in ("2106.03764  On the Expressive Power of Self-Attention Matrices",
-                 "2006.04862  O(n) Connections are Expressive Enough",
-                 "2110.10090  Inductive Biases and Variable Creation in Self-Attention Mechanisms"):
+    for line in (
+        "2106.03764  On the Expressive Power of Self-Attention Matrices",
+        "2006.04862  O(n) Connections are Expressive Enough",
+        "2110.10090  Inductive Biases and Variable Creation in Self-Attention Mechanisms",
+    ):
         assert line in out
     # the two counts, each labelled: citers inside the dataset, and the pages' own figure
-    assert "first posted 2021-10-19 · areas cs.LG, stat.ML · cited by 50 in this dataset, 144 per mlsanity pages · " \
-           "builds on 43 of its 79 references" in out
+    assert (
+        "first posted 2021-10-19 · areas cs.LG, stat.ML · cited by 50 in this dataset, 144 per mlsanity pages · "
+        "builds on 43 of its 79 references" in out
+    )
     assert "cited by 30 in this dataset, 47 per mlsanity pages · builds on 30 of its 46 references" in out
 
 
@@ -49,10 +53,16 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
 
 
 def test_python_dash_m_and_console_script_agree() -> None:
-    r = subprocess.run([sys.executable, "-m", "dashboard", "info", "--data", str(DEFAULT_DATA)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "dashboard", "info", "--data", str(DEFAULT_DATA)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0 and "papers     30,377" in r.stdout
-    assert "story      seeds: “Three papers on what self-attention can express”, 5 steps (open /?story=seeds)" \
-        in r.stdout
+    assert (
+        "story      seeds: “Three papers on what self-attention can express”, 5 steps (open /?story=seeds)" in r.stdout
+    )
     r = subprocess.run([sys.executable, "-m", "dashboard", "--help"], capture_output=True, text=True, timeout=60)
     assert all(word in r.stdout for word in ("serve", "import", "info"))

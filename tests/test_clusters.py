@@ -94,7 +94,7 @@ def test_named_clusters_are_capped_at_the_palette_size() -> None:
     labels = communities(int(starts[-1]), *edges(pairs))
     assert sorted(set(labels.tolist())) == [OTHER, *range(MAX_CLUSTERS)]
     # the largest clique is cluster 0, the three smallest are other
-    by_clique = [set(labels[s:s + k].tolist()) for s, k in zip(starts, sizes, strict=False)]
+    by_clique = [set(labels[s : s + k].tolist()) for s, k in zip(starts, sizes, strict=False)]
     assert by_clique == [{OTHER}] * 3 + [{MAX_CLUSTERS - 1 - c} for c in range(MAX_CLUSTERS)]
 
 
@@ -134,11 +134,18 @@ def test_communities_are_the_same_on_every_call_and_leave_the_random_module_alon
 
 
 def test_clusters_and_names_are_the_same_in_another_process() -> None:
-    code = "\n".join(["import json", "import numpy as np",
-                      "from dashboard.graph.clusters import cluster_names, communities", inspect.getsource(planted),
-                      "n, i, j = planted(2)", "labels = communities(n, i, j)",
-                      "titles = [f'topic{g} paper{k % 3} shared' for k, g in enumerate(labels.tolist())]",
-                      "print(json.dumps([labels.tolist(), cluster_names(titles, labels)]))"])
+    code = "\n".join(
+        [
+            "import json",
+            "import numpy as np",
+            "from dashboard.graph.clusters import cluster_names, communities",
+            inspect.getsource(planted),
+            "n, i, j = planted(2)",
+            "labels = communities(n, i, j)",
+            "titles = [f'topic{g} paper{k % 3} shared' for k, g in enumerate(labels.tolist())]",
+            "print(json.dumps([labels.tolist(), cluster_names(titles, labels)]))",
+        ]
+    )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     n, i, j = planted(2)
@@ -163,7 +170,13 @@ LABELS = np.array([0, 0, 0, 0, 1, 1, 1, 1, OTHER])
 
 def test_title_words() -> None:
     assert title_words("GPT-4: A 3D U-Net in 2020 for X-ray, R-CNN's 1-2 e.g. Towards the Survey via Using") == [
-        "gpt-4", "3d", "u-net", "x-ray", "r-cnn", "survey"]
+        "gpt-4",
+        "3d",
+        "u-net",
+        "x-ray",
+        "r-cnn",
+        "survey",
+    ]
     assert {"the", "of", "via", "using", "towards", "novel"} <= STOP_WORDS
     assert not {"learning", "neural", "network", "networks", "deep"} & STOP_WORDS  # c-TF-IDF weighs those down
 
@@ -177,8 +190,10 @@ def test_clusters_are_named_by_their_own_distinctive_words() -> None:
     names = cluster_names(TITLES, LABELS)
     assert names == {0: "graph · neural · classification", 1: "segmentation · image · semantic"}
     assert cluster_names(TITLES, LABELS, words=1) == {0: "graph", 1: "segmentation"}
-    assert cluster_names(TITLES, np.where(LABELS == 1, 5, LABELS), words=2) == {0: "graph · neural",
-                                                                                5: "segmentation · image"}
+    assert cluster_names(TITLES, np.where(LABELS == 1, 5, LABELS), words=2) == {
+        0: "graph · neural",
+        5: "segmentation · image",
+    }
     # a cluster of titles without a word left is numbered; other is never named
     assert cluster_names(["On the", "Towards a", "Of"], np.array([0, 0, OTHER])) == {0: "cluster 1"}
     assert cluster_names([], np.array([], dtype=np.int64)) == {}

@@ -99,5 +99,6 @@ def test_the_layout(store: Store) -> None:
             assert attr(n, "aria-label"), n.id
     uploads = [n for n in nodes if isinstance(n, dcc.Upload)]
     assert uploads and all(u.disable_click for u in uploads)
-    assert all(isinstance(p, html.Label) for p in nodes for c in [getattr(p, "children", None)]
-               if isinstance(c, dcc.Upload))
+    assert all(
+        isinstance(p, html.Label) for p in nodes for c in [getattr(p, "children", None)] if isinstance(c, dcc.Upload)
+    )

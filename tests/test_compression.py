@@ -21,8 +21,10 @@ def client():
     return create_app(DEFAULT_DATA, store=Store.load(DEFAULT_DATA)).server.test_client()
 
 
-@pytest.mark.parametrize("accept, encoding, decode", [("gzip", "gzip", gzip.decompress),
-                                                       ("gzip, deflate, br, zstd", "br", brotli.decompress)])
+@pytest.mark.parametrize(
+    "accept, encoding, decode",
+    [("gzip", "gzip", gzip.decompress), ("gzip, deflate, br, zstd", "br", brotli.decompress)],
+)
 def test_a_5000_paper_view_goes_out_compressed(client, accept, encoding, decode) -> None:
     plain = client.get(BIG, headers={"Accept-Encoding": "identity"})
     assert plain.headers.get("Content-Encoding") is None
@@ -37,8 +39,13 @@ def test_a_5000_paper_view_goes_out_compressed(client, accept, encoding, decode)
 
 
 def test_pages_scripts_and_callbacks_are_compressed_small_answers_are_not(client) -> None:
-    for path in ("/", "/_dash-layout", "/_dash-dependencies", "/assets/citemap-03-draw.js",
-                 "/assets/vendor/plotly-basic.min.js"):
+    for path in (
+        "/",
+        "/_dash-layout",
+        "/_dash-dependencies",
+        "/assets/citemap-03-draw.js",
+        "/assets/vendor/plotly-basic.min.js",
+    ):
         with client.get(path, headers={"Accept-Encoding": "br"}) as resp:  # files are streamed: read, closed
             assert resp.status_code == 200 and resp.headers.get("Content-Encoding") == "br", path
             assert len(brotli.decompress(resp.get_data())) > 1024, path

@@ -52,8 +52,12 @@ def test_cached_builds_once_and_reuses(tmp_path: Path, monkeypatch: pytest.Monke
 def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp_path: Path) -> None:
     env = {**os.environ, "CITEMAP_CACHE": str(tmp_path / "cache")}
     probe = "from dashboard.importers.defaults import default_data; print(default_data(progress=False))"
-    procs = [subprocess.Popen([sys.executable, "-c", probe], env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", probe], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     folders = {Path(out.strip()) for out, _ in outs}
@@ -69,8 +73,13 @@ def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp
 def test_first_serve_on_a_fresh_cache_answers_health_within_a_minute(tmp_path: Path) -> None:
     port = load.free_port()
     started = time.monotonic()
-    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--port", str(port)], port,
-                         env={"CITEMAP_CACHE": str(tmp_path / "cache")}, log=tmp_path / "serve.log", timeout=60)
+    server = load.Server(
+        [sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
+        port,
+        env={"CITEMAP_CACHE": str(tmp_path / "cache")},
+        log=tmp_path / "serve.log",
+        timeout=60,
+    )
     try:
         took = time.monotonic() - started
         health = requests.get(server.url + "/health", timeout=5).json()

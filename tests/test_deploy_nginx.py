@@ -44,8 +44,15 @@ class Answer:
     seconds: float
 
 
-def get(port: int, path: str, source: str = "127.0.0.1", headers: dict[str, str] | None = None,
-        timeout: float = 5.0, method: str = "GET", body: bytes | None = None) -> Answer:
+def get(
+    port: int,
+    path: str,
+    source: str = "127.0.0.1",
+    headers: dict[str, str] | None = None,
+    timeout: float = 5.0,
+    method: str = "GET",
+    body: bytes | None = None,
+) -> Answer:
     """One request on a new connection from ``source``; the body as sent (http.client decompresses nothing)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
     t = time.perf_counter()
@@ -105,8 +112,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             r.stop()
 
 
-def probe(port: int, seconds: float, source: str = "127.0.0.1", interval: float = 0.2,
-          timeout: float = 3.0) -> list[tuple[str, int | str, float]]:
+def probe(
+    port: int, seconds: float, source: str = "127.0.0.1", interval: float = 0.2, timeout: float = 3.0
+) -> list[tuple[str, int | str, float]]:
     """A visitor's requests, one every ``interval`` seconds on new connections: (path, status or error, seconds)."""
     paths = ["/health", "/graph?seeds=1706.03762", "/"]
     out: list[tuple[str, int | str, float]] = []
@@ -138,17 +146,23 @@ def test_slow_header_clients_do_not_stop_the_site(stack: Stack, tmp_path: Path) 
     gunicorn with two sync workers (the "why"): through nginx a visitor's requests all succeed, quickly."""
     direct = load.Gunicorn(DEFAULT_DATA, 2, tmp_path / "direct.log")  # sync workers, as the Procfile runs them
     try:
-        with load.SlowHeaders(stack.port, 50, source="127.0.0.3") as at_nginx, \
-                load.SlowHeaders(direct.port, 50, source="127.0.0.3") as at_direct:
+        with (
+            load.SlowHeaders(stack.port, 50, source="127.0.0.3") as at_nginx,
+            load.SlowHeaders(direct.port, 50, source="127.0.0.3") as at_direct,
+        ):
             time.sleep(1.0)  # the attack's connections are open before the visitor comes
             with ThreadPoolExecutor(2) as pool:
                 via_f = pool.submit(probe, stack.port, 30.0)
                 direct_f = pool.submit(probe, direct.port, 30.0)
                 via, plain = via_f.result(), direct_f.result()
-        print(f"\nthrough nginx: {summary(via)}; slow connections opened {at_nginx.opened}, "
-              f"closed by nginx {at_nginx.closed}")
-        print(f"gunicorn alone (2 sync workers): {summary(plain)}; slow connections opened {at_direct.opened}, "
-              f"closed by gunicorn {at_direct.closed}")
+        print(
+            f"\nthrough nginx: {summary(via)}; slow connections opened {at_nginx.opened}, "
+            f"closed by nginx {at_nginx.closed}"
+        )
+        print(
+            f"gunicorn alone (2 sync workers): {summary(plain)}; slow connections opened {at_direct.opened}, "
+            f"closed by gunicorn {at_direct.closed}"
+        )
     finally:
         direct.stop()
     assert len(via) >= 100
@@ -193,8 +207,10 @@ def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
             f.result()
     access = stack.nginx.access_log.read_text()
     retried = [line for line in access.splitlines() if re.search(r"upstream=\S+, \S+", line)]
-    print(f"\nkilled replica {victim.address} (pids {pids}) after {before} requests; {len(results)} in all; "
-          f"{len(retried)} passed on to the other replica")
+    print(
+        f"\nkilled replica {victim.address} (pids {pids}) after {before} requests; {len(results)} in all; "
+        f"{len(retried)} passed on to the other replica"
+    )
     try:
         assert served_before_kill[0] > 10  # the victim was serving its share
         assert len(results) - before > 50
@@ -235,8 +251,9 @@ def test_rate_limit_is_per_client_address(stack: Stack) -> None:
     assert headers["Retry-After"] == "1" and headers["Content-Type"] == "application/json"
 
     stats = load.Stats()
-    visitor = load.Visitor(stack.nginx.url, load.sample_papers(DEFAULT_DATA, n=20), stats, random.Random(3),
-                           source="127.0.0.5", timeout=10)
+    visitor = load.Visitor(
+        stack.nginx.url, load.sample_papers(DEFAULT_DATA, n=20), stats, random.Random(3), source="127.0.0.5", timeout=10
+    )
     visitor.visit()  # open, search as one types, expand, filter, change layout: with no pause between
     print(f"a browsing session: {stats.count} requests, errors {stats.errors}")
     assert stats.count >= 20 and stats.errors == []
@@ -246,8 +263,10 @@ def test_connection_limit_per_address_and_slow_uploads_hold_no_worker(stack: Sta
     """30 uploads from one address that send their headers and then trickle: 20 are taken (and buffered by nginx:
     the replicas see none of them), 10 get 429 at once; another address is served meanwhile."""
     before = [r.log.read_text().count('"POST /library') for r in stack.replicas]
-    head = (b"POST /library?name=lib.bib HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
-            b"Content-Length: 100000\r\n\r\n@article{a,\n")
+    head = (
+        b"POST /library?name=lib.bib HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+        b"Content-Length: 100000\r\n\r\n@article{a,\n"
+    )
     socks = []
     try:
         for _ in range(30):
@@ -267,8 +286,10 @@ def test_connection_limit_per_address_and_slow_uploads_hold_no_worker(stack: Sta
     finally:
         for s in socks:
             s.close()
-    print(f"\n30 slow uploads from one address: {answers.count(b'')} taken, {len(answers) - answers.count(b'')} "
-          f"answered {set(answers) - {b''}}; a page from another address in {other.seconds * 1000:.0f} ms")
+    print(
+        f"\n30 slow uploads from one address: {answers.count(b'')} taken, {len(answers) - answers.count(b'')} "
+        f"answered {set(answers) - {b''}}; a page from another address in {other.seconds * 1000:.0f} ms"
+    )
     assert answers.count(b"HTTP/1.1 429 Too Many Requests") == 10 and answers.count(b"") == 20
     assert other.status == 200 and other.seconds < 1.0
     assert after == before  # the uploads in progress reached no gunicorn worker
@@ -303,8 +324,9 @@ def test_gzip_shrinks_a_big_view(stack: Stack) -> None:
 def test_server_header_carries_no_version_and_app_headers_pass(stack: Stack) -> None:
     page = get(stack.port, "/")
     health = get(stack.port, "/health")
-    refused = get(stack.port, "/library?name=x.bib", method="POST",
-                  headers={"Content-Length": str(3 * 1024 * 1024)}, body=b"")  # refused on the header alone
+    refused = get(
+        stack.port, "/library?name=x.bib", method="POST", headers={"Content-Length": str(3 * 1024 * 1024)}, body=b""
+    )  # refused on the header alone
     for answer in (page, health, refused):
         assert answer.headers.get_all("Server") == ["nginx"]
         assert b"nginx/" not in answer.body
@@ -334,15 +356,20 @@ def test_cache_honours_the_apps_headers(stack: Stack) -> None:
     logged(stack, path, before + 1)
     second = get(stack.port, path, headers={"Accept-Encoding": "gzip"})
     third = get(stack.port, path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
-    assert (first.headers["X-Cache-Status"], second.headers["X-Cache-Status"],
-            third.headers["X-Cache-Status"]) == ("MISS", "HIT", "HIT")
+    assert (first.headers["X-Cache-Status"], second.headers["X-Cache-Status"], third.headers["X-Cache-Status"]) == (
+        "MISS",
+        "HIT",
+        "HIT",
+    )
     assert first.headers["Cache-Control"] == "public, max-age=3600"
     etag = first.headers["ETag"]
     assert gzip.decompress(second.body) == first.body
     again = get(stack.port, path, headers={"If-None-Match": etag})
     assert again.status == 304 and again.body == b""
-    script = re.search(r'src="(/_dash-component-suites/[^"]+)"', gzip.decompress(get(
-        stack.port, "/", headers={"Accept-Encoding": "gzip"}).body).decode()).group(1)
+    script = re.search(
+        r'src="(/_dash-component-suites/[^"]+)"',
+        gzip.decompress(get(stack.port, "/", headers={"Accept-Encoding": "gzip"}).body).decode(),
+    ).group(1)
     before = stack.nginx.access_log.read_text().count(f'"GET {script} HTTP/1.1"')
     statuses = [get(stack.port, script).headers["X-Cache-Status"]]
     logged(stack, script, before + 1)
@@ -357,21 +384,43 @@ def test_envsubst_renders_what_render_py_renders(tmp_path: Path) -> None:
     """The official nginx image fills the template with envsubst, of the variables set in its environment (its
     20-envsubst-on-templates.sh): the result is the config render.py writes, so the tests test the deployment."""
     render = load._render_module()
-    env = {"PATH": os.environ["PATH"], "HOME": "/root", "LISTEN": "8080",
-           "UPSTREAMS": "server app1:8050;\n        server app2:8050;", "STATE_DIR": "/var/cache/nginx/citemap",
-           "LOG_DIR": "/var/log/nginx", "RATE": "20r/s", "BURST": "40", "CONN_LIMIT": "20"}
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": "/root",
+        "LISTEN": "8080",
+        "UPSTREAMS": "server app1:8050;\n        server app2:8050;",
+        "STATE_DIR": "/var/cache/nginx/citemap",
+        "LOG_DIR": "/var/log/nginx",
+        "RATE": "20r/s",
+        "BURST": "40",
+        "CONN_LIMIT": "20",
+    }
     defined = " ".join(f"${{{name}}}" for name in env)
-    out = subprocess.run(["envsubst", defined], input=(ROOT / "deploy" / "nginx.conf.template").read_text(),
-                         capture_output=True, text=True, env=env, check=True).stdout
-    expected = render.render(8080, ["app1:8050", "app2:8050"], Path("/var/cache/nginx/citemap"),
-                             log_dir=Path("/var/log/nginx"))
+    out = subprocess.run(
+        ["envsubst", defined],
+        input=(ROOT / "deploy" / "nginx.conf.template").read_text(),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    expected = render.render(
+        8080, ["app1:8050", "app2:8050"], Path("/var/cache/nginx/citemap"), log_dir=Path("/var/log/nginx")
+    )
     assert out == expected
     compose = (ROOT / "deploy" / "docker-compose.yml").read_text()
     for name in ("LISTEN", "UPSTREAMS", "STATE_DIR", "LOG_DIR", "RATE", "BURST", "CONN_LIMIT"):
         assert re.search(rf"^\s+{name}: ", compose, re.M), f"docker-compose.yml does not set {name}"
     conf = tmp_path / "nginx.conf"
-    conf.write_text(out.replace("app1:8050", "127.0.0.1:1").replace("app2:8050", "127.0.0.1:2")
-                    .replace("/var/cache/nginx/citemap", str(tmp_path)).replace("/var/log/nginx", str(tmp_path)))
-    check = subprocess.run([str(load.NGINX), "-t", "-p", str(tmp_path), "-c", str(conf), "-e",
-                            str(tmp_path / "error.log")], capture_output=True, text=True)
+    conf.write_text(
+        out.replace("app1:8050", "127.0.0.1:1")
+        .replace("app2:8050", "127.0.0.1:2")
+        .replace("/var/cache/nginx/citemap", str(tmp_path))
+        .replace("/var/log/nginx", str(tmp_path))
+    )
+    check = subprocess.run(
+        [str(load.NGINX), "-t", "-p", str(tmp_path), "-c", str(conf), "-e", str(tmp_path / "error.log")],
+        capture_output=True,
+        text=True,
+    )
     assert check.returncode == 0, check.stderr

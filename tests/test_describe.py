@@ -26,8 +26,10 @@ def test_the_selected_paper_with_both_counts_named(store: Store) -> None:
     text = summary(store, "?selected=2106.03764")
     p = store.paper(store.row("2106.03764"))
     assert p["in_cited"] == 30 and p["cited_by"] == 47
-    assert text.endswith("; selected: On the Expressive Power of Self-Attention Matrices, 2021, cited by 30 papers in "
-                         "this dataset (47 according to mlsanity pages)")
+    assert text.endswith(
+        "; selected: On the Expressive Power of Self-Attention Matrices, 2021, cited by 30 papers in "
+        "this dataset (47 according to mlsanity pages)"
+    )
 
 
 def test_a_paper_without_a_source_figure_or_year(store: Store) -> None:

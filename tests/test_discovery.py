@@ -112,8 +112,9 @@ def test_the_page_actions_of_discovery(default_store: Store) -> None:
     state = ViewState((ATTENTION, "1810.04805"), selected="1412.6980")
     to_seed, _ = apply_action(default_store, state, {"type": "path-to", "index": "1810.04805"}, 1, None)
     assert to_seed.path == ("1412.6980", "1810.04805")
-    same, notices = apply_action(default_store, replace(state, selected=None),
-                                 {"type": "path-to", "index": ATTENTION}, 1, None)
+    same, notices = apply_action(
+        default_store, replace(state, selected=None), {"type": "path-to", "index": ATTENTION}, 1, None
+    )
     assert same.path is None and notices == ["A path joins two different papers: select another paper first."]
     added, _ = apply_action(default_store, to_seed, {"type": "seed-add", "index": "1409.0473"}, 1, None)
     assert added.seeds[-1] == "1409.0473" and added.path is None
@@ -153,10 +154,18 @@ def test_keep_rows_keeps_seeds_and_the_selected_paper_and_renumbers_edges(defaul
     from dashboard.graph.neighbourhood import SEED, SELECTED, SIMILAR, Subgraph, keep_rows
 
     rows = np.array([10, 11, 12, 13, 14], dtype=np.int64)
-    sub = Subgraph(rows=rows, roles=np.array([SEED, SIMILAR, SIMILAR, SIMILAR, SELECTED], dtype=np.uint8),
-                   edge_i=np.array([0, 1, 2, 1]), edge_j=np.array([1, 2, 3, 3]), expanded=[12, 13], seeds=[10],
-                   selected=14, hidden=2, edge_weight=np.array([0.1, 0.2, 0.3, 0.4]),
-                   edge_why=["w0", "w1", "w2", "w3"])
+    sub = Subgraph(
+        rows=rows,
+        roles=np.array([SEED, SIMILAR, SIMILAR, SIMILAR, SELECTED], dtype=np.uint8),
+        edge_i=np.array([0, 1, 2, 1]),
+        edge_j=np.array([1, 2, 3, 3]),
+        expanded=[12, 13],
+        seeds=[10],
+        selected=14,
+        hidden=2,
+        edge_weight=np.array([0.1, 0.2, 0.3, 0.4]),
+        edge_why=["w0", "w1", "w2", "w3"],
+    )
     kept = keep_rows(default_store, sub, np.array([False, True, False, True, False]))
     assert kept.rows.tolist() == [10, 11, 13, 14] and kept.roles.tolist() == [SEED, SIMILAR, SIMILAR, SELECTED]
     # edges whose both ends stay, renumbered: 10-11 and 11-13

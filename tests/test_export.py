@@ -84,7 +84,8 @@ def test_bibtex_entries(store: Store, view) -> None:
     assert text.startswith(
         f"@misc{{inductive2021_211010090,\n  title = {{{title}}},\n  year = {{2021}},\n  eprint = {{2110.10090}},\n"
         "  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/2110.10090},\n  primaryClass = {cs.LG},\n"
-        "  note = {citemap id 2110.10090}\n}\n\n@misc{")
+        "  note = {citemap id 2110.10090}\n}\n\n@misc{"
+    )
     assert fields["2106.03764"].endswith("url = {https://arxiv.org/abs/2106.03764},\n  note = {citemap id 2106.03764}")
     seed = fields["2110.10090"]
     assert "title = {" + store.titles([store.row("2110.10090")])[0] + "}" in seed
@@ -138,8 +139,14 @@ def test_unknown_years_in_graphml_and_csv(tiny: Store) -> None:
 
 
 def test_an_image_title_names_dataset_seeds_filters_and_size(default_store) -> None:
-    state = ViewState(("1706.03762", "1810.04805", "2005.14165", "1412.6980"), years=(2018, 2021),
-                      areas=("cs.CL",), min_citations=5, layout="timeline", color="year")
+    state = ViewState(
+        ("1706.03762", "1810.04805", "2005.14165", "1412.6980"),
+        years=(2018, 2021),
+        areas=("cs.CL",),
+        min_citations=5,
+        layout="timeline",
+        color="year",
+    )
     title = naming.image_title(default_store, state, 123)
     assert title.startswith(default_store.meta["name"] + " · seeds: Attention Is All You Need; BERT")
     assert "and 1 more" in title and "years 2018–2021" in title and "areas cs.CL" in title
@@ -166,11 +173,15 @@ def test_the_image_title_endpoint_answers_for_any_view() -> None:
 def test_about_line_names_the_dataset_its_size_and_its_sources(store) -> None:
     from dashboard.view.naming import about_line, short_source
 
-    assert about_line(store) == (f"{store.meta['name']}: {store.n:,} papers, {store.n_citations:,} citations "
-                                 f"(from {short_source(store.meta['source'])})")
+    assert about_line(store) == (
+        f"{store.meta['name']}: {store.n:,} papers, {store.n_citations:,} citations "
+        f"(from {short_source(store.meta['source'])})"
+    )
     assert store.n == 156 and "156 papers, 181 citations" in about_line(store)
-    assert short_source("saved mlsanity.com paper pages: a.txt, b.txt; data/arxiv-2023") == \
-        "saved mlsanity.com paper pages; arxiv-2023"
+    assert (
+        short_source("saved mlsanity.com paper pages: a.txt, b.txt; data/arxiv-2023")
+        == "saved mlsanity.com paper pages; arxiv-2023"
+    )
     assert short_source("/data/openalex/") == "openalex" and short_source("OpenAlex API") == "OpenAlex API"
     assert short_source("") == ""
 
@@ -252,26 +263,32 @@ def test_a_path_exports_its_chains_and_which_papers_are_on_them(default_store, t
     store = default_store
     a, b, selected = "2106.03764", "1512.03385", "1810.04805"
     view = compute_view(store, ViewState((a,), path=(a, b), selected=selected))  # the selected paper: on no chain
-    want = paths.shortest_paths(store, store.row(a), store.row(b), max_steps=discovery.MAX_STEPS,
-                                k=discovery.PATHS_SHOWN)
+    want = paths.shortest_paths(
+        store, store.row(a), store.row(b), max_steps=discovery.MAX_STEPS, k=discovery.PATHS_SHOWN
+    )
     chains = [store.ids(c) for c in want.chains]
     assert len(chains) >= 2 and all(c[0] == a and c[-1] == b and len(c) == want.steps + 1 for c in chains)
     doc = json.loads(export.to_json(store, view))
     assert doc["chains"] == chains
     step = {pid: i for c in chains for i, pid in enumerate(c)}
     assert selected in view.ids and selected not in step
-    assert {p["id"]: (p["on_path"], p["path_step"]) for p in doc["papers"]} == \
-        {pid: (pid in step, step.get(pid)) for pid in view.ids}
+    assert {p["id"]: (p["on_path"], p["path_step"]) for p in doc["papers"]} == {
+        pid: (pid in step, step.get(pid)) for pid in view.ids
+    }
     rows = list(csv.DictReader(io.StringIO(export.to_csv(store, view))))
     assert list(rows[0]) == [*export.COLUMNS, "on_path", "path_step"]
-    assert {r["id"]: (r["on_path"], r["path_step"]) for r in rows} == \
-        {pid: (str(pid in step), str(step.get(pid, ""))) for pid in view.ids}
+    assert {r["id"]: (r["on_path"], r["path_step"]) for r in rows} == {
+        pid: (str(pid in step), str(step.get(pid, ""))) for pid in view.ids
+    }
     assert {r["role"] for r in rows if r["on_path"] == "True"} == {"seed", "onpath"}
     g = nx.parse_graphml(export.to_graphml(store, view))
-    assert {pid: (d["on_path"], d["path_step"]) for pid, d in g.nodes(data=True)} == \
-        {pid: (pid in step, step.get(pid, -1)) for pid in view.ids}
+    assert {pid: (d["on_path"], d["path_step"]) for pid, d in g.nodes(data=True)} == {
+        pid: (pid in step, step.get(pid, -1)) for pid in view.ids
+    }
 
     lone = compute_view(tiny, ViewState(("a",), path=("a", "f")))  # f cites nothing, nothing cites it: no chain
     doc = json.loads(export.to_json(tiny, lone))
-    assert doc["chains"] == [] and [(p["id"], p["on_path"], p["path_step"]) for p in doc["papers"]] == \
-        [("a", False, None), ("f", False, None)]
+    assert doc["chains"] == [] and [(p["id"], p["on_path"], p["path_step"]) for p in doc["papers"]] == [
+        ("a", False, None),
+        ("f", False, None),
+    ]

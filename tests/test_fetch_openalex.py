@@ -52,10 +52,19 @@ def make_world() -> dict[str, dict[str, Any]]:
     page = json.loads((FIXTURES / "works-list-page.json").read_text())["results"]
     seed = json.loads((FIXTURES / "work-W2741809807.json").read_text())
     assert "abstract_inverted_index" in seed  # what the client must never keep
-    plan = [(seed, SEED, REFS), (page[0], REFS[0], [FAR_REF]), (page[1], REFS[1], [REFS[0]]), (page[2], REFS[2], []),
-            (page[3], CITERS[0], [SEED, REFS[0]]), (page[5], CITERS[1], [SEED]), (page[6], CITERS[2], [SEED]),
-            (page[7], CITERS[3], [SEED]), (page[8], FAR_REF, []), (page[9], FAR_CITER, [CITERS[0]]),
-            (page[12], ATTENTION, [])]
+    plan = [
+        (seed, SEED, REFS),
+        (page[0], REFS[0], [FAR_REF]),
+        (page[1], REFS[1], [REFS[0]]),
+        (page[2], REFS[2], []),
+        (page[3], CITERS[0], [SEED, REFS[0]]),
+        (page[5], CITERS[1], [SEED]),
+        (page[6], CITERS[2], [SEED]),
+        (page[7], CITERS[3], [SEED]),
+        (page[8], FAR_REF, []),
+        (page[9], FAR_CITER, [CITERS[0]]),
+        (page[12], ATTENTION, []),
+    ]
     world = {wid: rebuilt(raw, wid, refs) for raw, wid, refs in plan}
     world[ATTENTION]["doi"] = "https://doi.org/10.48550/arXiv.1706.03762"
     return world
@@ -91,8 +100,14 @@ class Api(StandIn):
         start = 0 if query.get("cursor", "*") == "*" else int(query["cursor"][1:])
         size = min(int(query.get("per-page", 25)), self.page_size)
         end = start + size
-        meta = {"count": len(works), "db_response_time_ms": 3, "page": None, "per_page": size,
-                "next_cursor": f"o{end}" if end < len(works) else None, "groups_count": None}
+        meta = {
+            "count": len(works),
+            "db_response_time_ms": 3,
+            "page": None,
+            "per_page": size,
+            "next_cursor": f"o{end}" if end < len(works) else None,
+            "groups_count": None,
+        }
         return {"meta": meta, "results": works[start:end]}
 
     def route(self, request: Request) -> tuple[int, Any]:
@@ -132,9 +147,17 @@ class Run:
     warnings: list[str] = field(default_factory=list)
 
     def __call__(self, *seeds: str, out: str = "out", **options: Any) -> dict[str, Any]:
-        return oa.fetch_openalex(list(seeds or [SEED]), self.tmp / out, base_url=self.api.url, mailto=MAILTO,
-                                 cache=self.tmp / "cache", progress=False, settings=self.settings,
-                                 on_warning=self.warnings.append, **options)
+        return oa.fetch_openalex(
+            list(seeds or [SEED]),
+            self.tmp / out,
+            base_url=self.api.url,
+            mailto=MAILTO,
+            cache=self.tmp / "cache",
+            progress=False,
+            settings=self.settings,
+            on_warning=self.warnings.append,
+            **options,
+        )
 
 
 @pytest.fixture
@@ -165,12 +188,20 @@ def test_dataset_around_a_seed(fetch: Run) -> None:
     assert meta["name"] == f"OpenAlex around {SEED}" and meta["seeds"] == [SEED]
     fetched = meta["fetched"]
     assert {k: fetched[k] for k in ("source", "api", "seeds", "found", "hops", "max_citers", "max_papers")} == {
-        "source": "openalex", "api": fetch.api.url, "seeds": [SEED], "found": [SEED], "hops": 1,
-        "max_citers": 200, "max_papers": 5000}
+        "source": "openalex",
+        "api": fetch.api.url,
+        "seeds": [SEED],
+        "found": [SEED],
+        "hops": 1,
+        "max_citers": 200,
+        "max_papers": 5000,
+    }
     assert fetched["date"].endswith("Z") and fetched["date"][:2] == "20"
     assert meta["source"].startswith(f"OpenAlex API ({fetch.api.url}), fetched 20")
-    assert meta["built_with"] == f"citemap fetch openalex {SEED} --hops 1 --max-citers 200 --max-papers 5000 " \
-                                 f"--out {fetch.tmp / 'out'}"
+    assert (
+        meta["built_with"] == f"citemap fetch openalex {SEED} --hops 1 --max-citers 200 --max-papers 5000 "
+        f"--out {fetch.tmp / 'out'}"
+    )
     assert MAILTO not in json.dumps(meta)
     cached = [p.read_text() for p in (fetch.tmp / "cache").rglob("*.json")]
     assert len(cached) == 5 and not any("abstract_inverted_index" in text for text in cached)
@@ -183,8 +214,13 @@ def test_requests_select_mailto_per_page_and_batch(fetch: Run, monkeypatch: pyte
     assert {q["path"] for q in log} == {"/works"}
     assert all(q["select"] == ",".join(oa.SELECT) and "abstract_inverted_index" not in q["select"] for q in log)
     assert all(q["mailto"] == MAILTO and q["per-page"] == str(oa.PER_PAGE) and q["api_key"] == "sekrit" for q in log)
-    assert fetch.api.filters() == [f"openalex_id:{SEED}", "openalex_id:" + "|".join(REFS), "openalex_id:"
-                                   + "|".join(REFS), f"cites:{SEED}", f"cites:{SEED}"]
+    assert fetch.api.filters() == [
+        f"openalex_id:{SEED}",
+        "openalex_id:" + "|".join(REFS),
+        "openalex_id:" + "|".join(REFS),
+        f"cites:{SEED}",
+        f"cites:{SEED}",
+    ]
     assert [q["cursor"] for q in log] == ["*", "*", "o2", "*", "o2"]
     assert [q.get("sort") for q in log] == [None, None, None, "cited_by_count:desc", "cited_by_count:desc"]
     cached = [p.read_text() for p in (fetch.tmp / "cache").rglob("*.json")]
@@ -209,19 +245,22 @@ def test_seeds_by_doi_and_arxiv_id(fetch: Run) -> None:
     assert store.row("1706.03762") is not None and store.row(ATTENTION) is None
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("W2741809807", ("openalex_id", "W2741809807")),
-    ("https://openalex.org/W2741809807", ("openalex_id", "W2741809807")),
-    ("https://api.openalex.org/works/w2741809807", ("openalex_id", "W2741809807")),
-    ("10.7717/PeerJ.4375", ("doi", "10.7717/peerj.4375")),
-    ("https://doi.org/10.7717/peerj.4375", ("doi", "10.7717/peerj.4375")),
-    ("1706.03762", ("doi", "10.48550/arxiv.1706.03762")),
-    ("1706.03762v5", ("doi", "10.48550/arxiv.1706.03762")),
-    ("arXiv:hep-th/9901001", ("doi", "10.48550/arxiv.hep-th/9901001")),
-    ("https://arxiv.org/abs/1706.03762", ("doi", "10.48550/arxiv.1706.03762")),
-    ("attention", None),
-    ("W12x", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("W2741809807", ("openalex_id", "W2741809807")),
+        ("https://openalex.org/W2741809807", ("openalex_id", "W2741809807")),
+        ("https://api.openalex.org/works/w2741809807", ("openalex_id", "W2741809807")),
+        ("10.7717/PeerJ.4375", ("doi", "10.7717/peerj.4375")),
+        ("https://doi.org/10.7717/peerj.4375", ("doi", "10.7717/peerj.4375")),
+        ("1706.03762", ("doi", "10.48550/arxiv.1706.03762")),
+        ("1706.03762v5", ("doi", "10.48550/arxiv.1706.03762")),
+        ("arXiv:hep-th/9901001", ("doi", "10.48550/arxiv.hep-th/9901001")),
+        ("https://arxiv.org/abs/1706.03762", ("doi", "10.48550/arxiv.1706.03762")),
+        ("attention", None),
+        ("W12x", None),
+    ],
+)
 def test_parse_seed(text: str, expected: tuple[str, str] | None) -> None:
     seed = oa.parse_seed(text)
     assert (seed and (seed.field, seed.value)) == expected
@@ -267,8 +306,11 @@ def test_a_slow_answer_is_retried(fetch: Run, sleeps: list[float]) -> None:
 def test_time_outs_give_up_after_max_tries(fetch: Run) -> None:
     fetch.settings.timeout = 0.1
     fetch.api.faults = [Fault(delay=0.6, times=None)]
-    with pytest.raises(FetchError, match=r"GET http://127\.0\.0\.1:\d+/works\?filter=openalex_id:W2741809807.*: "
-                                         r"no answer within 0\.1 s; gave up after 3 tries"):
+    with pytest.raises(
+        FetchError,
+        match=r"GET http://127\.0\.0\.1:\d+/works\?filter=openalex_id:W2741809807.*: "
+        r"no answer within 0\.1 s; gave up after 3 tries",
+    ):
         fetch()
     assert len(fetch.api.log) == 3 and not (fetch.tmp / "out").exists()
 
@@ -280,11 +322,14 @@ def test_a_long_retry_after_is_an_error(fetch: Run, sleeps: list[float]) -> None
     assert sleeps == [] and not (fetch.tmp / "out").exists()
 
 
-@pytest.mark.parametrize(("body", "problem"), [
-    (b"<html>Service unavailable</html>", "the answer is not JSON"),
-    (b'{"meta": {"count": 1}}', "the answer is not a list page (no 'results' list)"),
-    (b'{"meta": {}, "results": [{"display_name": "no id"}]}', "results[0] is not a work with an OpenAlex id"),
-])
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b"<html>Service unavailable</html>", "the answer is not JSON"),
+        (b'{"meta": {"count": 1}}', "the answer is not a list page (no 'results' list)"),
+        (b'{"meta": {}, "results": [{"display_name": "no id"}]}', "results[0] is not a work with an OpenAlex id"),
+    ],
+)
 def test_a_malformed_answer_names_the_url(fetch: Run, body: bytes, problem: str) -> None:
     fetch.api.faults = [Fault(200, body, match="cites")]
     url = re.escape(f"GET {fetch.api.url}/works?filter=cites:{SEED}&")
@@ -335,8 +380,11 @@ def test_a_stopped_fetch_resumes(fetch: Run) -> None:
     with pytest.raises(FetchError, match="HTTP 500; gave up after 3 tries"):
         fetch()
     assert not (fetch.tmp / "out").exists()
-    assert fetch.api.filters() == [f"openalex_id:{SEED}", "openalex_id:" + "|".join(REFS), *["openalex_id:"
-                                   + "|".join(REFS)] * 3]
+    assert fetch.api.filters() == [
+        f"openalex_id:{SEED}",
+        "openalex_id:" + "|".join(REFS),
+        *["openalex_id:" + "|".join(REFS)] * 3,
+    ]
     fetch.api.faults, fetch.api.log[:] = [], []
     summary = fetch()
     assert [q["cursor"] for q in fetch.api.log] == ["o2", "*", "o2"]  # from where it stopped
@@ -375,8 +423,9 @@ def test_retry_after_forms() -> None:
 
 
 # -- the command line ----------------------------------------------------------------------------------------
-def test_cli_fetch(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_fetch(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv(oa.BASE_URL_ENV, api.url)
     monkeypatch.setenv(oa.MAILTO_ENV, MAILTO)
     out = tmp_path / "data-oa"
@@ -391,8 +440,9 @@ def test_cli_fetch(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "from cache  5" in capsys.readouterr().out and len(api.log) == 5
 
 
-def test_cli_fetch_errors(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_fetch_errors(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv(oa.BASE_URL_ENV, api.url)
     api.faults = [Fault(200, b"<html>oops</html>", times=None)]
     out = tmp_path / "out"

@@ -60,10 +60,19 @@ def make_world() -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], list[
     refs, cits = turing["references"], turing["citations"]
     title_only = [r for r in refs if r["paperId"] is None][:2]
     assert "abstract" in turing and "embedding" in turing  # what the client must never keep
-    plan = [(turing, SEED, REFS), (refs[0], REFS[0], [FAR_REF]), (refs[1], REFS[1], [REFS[0]]), (refs[2], REFS[2], []),
-            (cits[0], CITERS[0], [SEED, REFS[0]]), (cits[1], CITERS[1], [SEED]), (cits[2], CITERS[2], [SEED]),
-            (cits[3], CITERS[3], [SEED]), (refs[3], FAR_REF, []), (cits[5], FAR_CITER, [CITERS[0]]),
-            (fixture("Reference.json")["citedPaper"], KNOWN_BY_ARXIV, [])]
+    plan = [
+        (turing, SEED, REFS),
+        (refs[0], REFS[0], [FAR_REF]),
+        (refs[1], REFS[1], [REFS[0]]),
+        (refs[2], REFS[2], []),
+        (cits[0], CITERS[0], [SEED, REFS[0]]),
+        (cits[1], CITERS[1], [SEED]),
+        (cits[2], CITERS[2], [SEED]),
+        (cits[3], CITERS[3], [SEED]),
+        (refs[3], FAR_REF, []),
+        (cits[5], FAR_CITER, [CITERS[0]]),
+        (fixture("Reference.json")["citedPaper"], KNOWN_BY_ARXIV, []),
+    ]
     world, cites = {}, {}
     for raw, pid, cited in plan:
         paper = {k: copy.deepcopy(v) for k, v in raw.items() if k not in ("citations", "references")}
@@ -87,8 +96,12 @@ class Api(StandIn):
 
     def find(self, lookup: str) -> dict[str, Any] | None:
         kind, _, value = lookup.rpartition(":")
-        field_, wanted = {"": ("paperId", value), "CorpusId": ("CorpusId", int(value) if value.isdigit() else None),
-                          "DOI": ("DOI", value.lower()), "ARXIV": ("ArXiv", value)}.get(kind, ("?", None))
+        field_, wanted = {
+            "": ("paperId", value),
+            "CorpusId": ("CorpusId", int(value) if value.isdigit() else None),
+            "DOI": ("DOI", value.lower()),
+            "ARXIV": ("ArXiv", value),
+        }.get(kind, ("?", None))
         for paper in self.world.values():
             ids = {**paper["externalIds"], "paperId": paper["paperId"]}
             got = ids.get(field_)
@@ -101,8 +114,10 @@ class Api(StandIn):
 
     def listed(self, pid: str, endpoint: str) -> list[dict[str, Any]]:
         if endpoint == "citations":
-            return [{"contexts": ["as in [4]"], "isInfluential": False, "citingPaper": self.world[p]}
-                    for p in self.citers(pid)]
+            return [
+                {"contexts": ["as in [4]"], "isInfluential": False, "citingPaper": self.world[p]}
+                for p in self.citers(pid)
+            ]
         extra = self.title_only if pid == SEED else []
         return [{"contexts": [], "citedPaper": paper} for paper in [self.world[p] for p in self.cites[pid]] + extra]
 
@@ -177,8 +192,16 @@ class Run:
     warnings: list[str] = field(default_factory=list)
 
     def __call__(self, *seeds: str, out: str = "out", **options: Any) -> dict[str, Any]:
-        return s2.fetch_s2(list(seeds or [SEED]), self.tmp / out, base_url=self.api.url, cache=self.tmp / "cache",
-                           progress=False, settings=self.settings, on_warning=self.warnings.append, **options)
+        return s2.fetch_s2(
+            list(seeds or [SEED]),
+            self.tmp / out,
+            base_url=self.api.url,
+            cache=self.tmp / "cache",
+            progress=False,
+            settings=self.settings,
+            on_warning=self.warnings.append,
+            **options,
+        )
 
     def dataset_id(self, pid: str) -> str:
         """A paper's id in the dataset: its arXiv id if the API names one, else its paperId."""
@@ -189,8 +212,9 @@ class Run:
 
     def expected_edges(self, pids: list[str]) -> set[tuple[str, str]]:
         """Every citation the world holds between these papers (but a paper's of itself)."""
-        return {(self.dataset_id(a), self.dataset_id(b)) for a in pids for b in self.api.cites[a] if b in pids
-                and b != a}
+        return {
+            (self.dataset_id(a), self.dataset_id(b)) for a in pids for b in self.api.cites[a] if b in pids and b != a
+        }
 
     def pages(self, items: int) -> int:
         return max(1, math.ceil(items / self.api.page_size))
@@ -240,12 +264,20 @@ def test_dataset_around_a_seed(fetch: Run) -> None:
     assert meta["name"] == f"Semantic Scholar around {SEED}" and meta["seeds"] == [SEED]
     fetched = meta["fetched"]
     assert {k: fetched[k] for k in ("source", "api", "seeds", "found", "hops", "max_citers", "max_papers")} == {
-        "source": "s2", "api": fetch.api.url, "seeds": [SEED], "found": [SEED], "hops": 1, "max_citers": 200,
-        "max_papers": 5000}
+        "source": "s2",
+        "api": fetch.api.url,
+        "seeds": [SEED],
+        "found": [SEED],
+        "hops": 1,
+        "max_citers": 200,
+        "max_papers": 5000,
+    }
     assert fetched["date"].endswith("Z") and fetched["requests"] == summary["requests"]
     assert meta["source"].startswith(f"Semantic Scholar API ({fetch.api.url}), fetched 20")
-    assert meta["built_with"] == f"citemap fetch s2 {SEED} --hops 1 --max-citers 200 --max-papers 5000 " \
-                                 f"--out {fetch.tmp / 'out'}"
+    assert (
+        meta["built_with"] == f"citemap fetch s2 {SEED} --hops 1 --max-citers 200 --max-papers 5000 "
+        f"--out {fetch.tmp / 'out'}"
+    )
     assert meta["format_in"] == "s2"
     title_only = len(fetch.api.title_only)
     assert any(n.startswith(f"{title_only} listed papers without a Semantic Scholar id") for n in meta["notes"])
@@ -268,11 +300,13 @@ def test_requests_fields_pages_and_batches(fetch: Run) -> None:
     assert {q["path"] for q in refs + cits} == {f"/paper/{SEED}/references", f"/paper/{SEED}/citations"}
     assert all(q["fields"] == fields for q in refs + cits)
     step = fetch.api.page_size
-    assert [q["offset"] for q in refs] == [str(step * i) for i in range(fetch.pages(len(fetch.api.listed(SEED,
-                                                                                                    "references"))))]
+    assert [q["offset"] for q in refs] == [
+        str(step * i) for i in range(fetch.pages(len(fetch.api.listed(SEED, "references"))))
+    ]
     assert {q["limit"] for q in refs} == {str(s2.PAGE_LIMIT)}  # all of them, 1,000 a page (the API's maximum)
-    assert [(q["offset"], q["limit"]) for q in cits] == [(str(step * i), str(200 - step * i))
-                                                          for i in range(fetch.pages(len(CITERS)))]
+    assert [(q["offset"], q["limit"]) for q in cits] == [
+        (str(step * i), str(200 - step * i)) for i in range(fetch.pages(len(CITERS)))
+    ]
     assert all("x-api-key" not in q["headers"] for q in log)
 
 
@@ -303,8 +337,12 @@ def test_link_batches_keep_to_the_documented_limits() -> None:
 def test_seeds_by_doi_arxiv_corpus_id_and_url(fetch: Run) -> None:
     world = fetch.api.world[SEED]
     doi, corpus = world["externalIds"]["DOI"], world["externalIds"]["CorpusId"]
-    fetch(f"https://doi.org/{doi}", "arXiv:1402.0030", f"CorpusId:{corpus}",
-          f"https://www.semanticscholar.org/paper/Computing-Machinery-Turing/{SEED}")
+    fetch(
+        f"https://doi.org/{doi}",
+        "arXiv:1402.0030",
+        f"CorpusId:{corpus}",
+        f"https://www.semanticscholar.org/paper/Computing-Machinery-Turing/{SEED}",
+    )
     assert fetch.api.posts()[0] == [f"DOI:{doi.lower()}", "ARXIV:1402.0030", f"CorpusId:{corpus}", SEED]
     meta = read_meta(fetch.tmp / "out")
     assert meta["seeds"] == [SEED, "1402.0030"]  # the dataset's ids: an arXiv paper goes by its arXiv id
@@ -313,25 +351,30 @@ def test_seeds_by_doi_arxiv_corpus_id_and_url(fetch: Run) -> None:
     assert store.row("1402.0030") is not None and store.row(KNOWN_BY_ARXIV) is None
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("649def34f8be52c8b66281af98ae884c09aef38b", "649def34f8be52c8b66281af98ae884c09aef38b"),
-    ("649DEF34F8BE52C8B66281AF98AE884C09AEF38B", "649def34f8be52c8b66281af98ae884c09aef38b"),
-    ("https://www.semanticscholar.org/paper/Construction-Ammar/649def34f8be52c8b66281af98ae884c09aef38b",
-     "649def34f8be52c8b66281af98ae884c09aef38b"),
-    ("CorpusId:215416146", "CorpusId:215416146"),
-    ("corpusid:215416146", "CorpusId:215416146"),
-    ("10.18653/V1/N18-3011", "DOI:10.18653/v1/n18-3011"),
-    ("DOI:10.18653/v1/N18-3011", "DOI:10.18653/v1/n18-3011"),
-    ("https://doi.org/10.18653/v1/N18-3011", "DOI:10.18653/v1/n18-3011"),
-    ("2106.09685", "ARXIV:2106.09685"),
-    ("2106.09685v2", "ARXIV:2106.09685"),
-    ("arXiv:2106.09685", "ARXIV:2106.09685"),
-    ("ARXIV:hep-th/9901001", "ARXIV:hep-th/9901001"),
-    ("https://arxiv.org/abs/2106.09685", "ARXIV:2106.09685"),
-    ("649def34", None),
-    ("CorpusId:abc", None),
-    ("attention", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("649def34f8be52c8b66281af98ae884c09aef38b", "649def34f8be52c8b66281af98ae884c09aef38b"),
+        ("649DEF34F8BE52C8B66281AF98AE884C09AEF38B", "649def34f8be52c8b66281af98ae884c09aef38b"),
+        (
+            "https://www.semanticscholar.org/paper/Construction-Ammar/649def34f8be52c8b66281af98ae884c09aef38b",
+            "649def34f8be52c8b66281af98ae884c09aef38b",
+        ),
+        ("CorpusId:215416146", "CorpusId:215416146"),
+        ("corpusid:215416146", "CorpusId:215416146"),
+        ("10.18653/V1/N18-3011", "DOI:10.18653/v1/n18-3011"),
+        ("DOI:10.18653/v1/N18-3011", "DOI:10.18653/v1/n18-3011"),
+        ("https://doi.org/10.18653/v1/N18-3011", "DOI:10.18653/v1/n18-3011"),
+        ("2106.09685", "ARXIV:2106.09685"),
+        ("2106.09685v2", "ARXIV:2106.09685"),
+        ("arXiv:2106.09685", "ARXIV:2106.09685"),
+        ("ARXIV:hep-th/9901001", "ARXIV:hep-th/9901001"),
+        ("https://arxiv.org/abs/2106.09685", "ARXIV:2106.09685"),
+        ("649def34", None),
+        ("CorpusId:abc", None),
+        ("attention", None),
+    ],
+)
 def test_parse_seed(text: str, expected: str | None) -> None:
     seed = s2.parse_seed(text)
     assert (seed and seed.lookup) == expected
@@ -396,8 +439,11 @@ def test_a_slow_answer_is_retried(fetch: Run, sleeps: list[float]) -> None:
 def test_time_outs_give_up_after_max_tries(fetch: Run) -> None:
     fetch.settings.timeout = 0.1
     fetch.api.faults = [Fault(delay=0.6, times=None)]
-    with pytest.raises(FetchError, match=r"POST http://127\.0\.0\.1:\d+/paper/batch\?fields=paperId,externalIds,"
-                                         r".*: no answer within 0\.1 s; gave up after 3 tries"):
+    with pytest.raises(
+        FetchError,
+        match=r"POST http://127\.0\.0\.1:\d+/paper/batch\?fields=paperId,externalIds,"
+        r".*: no answer within 0\.1 s; gave up after 3 tries",
+    ):
         fetch()
     assert len(fetch.api.log) == 3 and not (fetch.tmp / "out").exists()
 
@@ -409,16 +455,19 @@ def test_a_long_retry_after_is_an_error(fetch: Run, sleeps: list[float]) -> None
     assert sleeps == [] and not (fetch.tmp / "out").exists()
 
 
-@pytest.mark.parametrize(("match", "body", "problem"), [
-    ("/citations", b"<html>Service unavailable</html>", "the answer is not JSON"),
-    ("/citations", b'{"offset": 0}', "the answer is not a page (no 'data' list)"),
-    ("/citations", b'{"offset": 0, "next": "more", "data": []}', "the answer's 'next' is not an offset"),
-    ("/citations", b'{"data": [{"contexts": []}]}', "data[0] is not an item with a 'citingPaper'"),
-    ("/references", b'{"data": [{"citedPaper": "W1"}]}', "data[0].citedPaper is not a paper with a paperId"),
-    ("POST /paper/batch", b'{"data": []}', "the answer is not a list of 1 papers or nulls (one per id asked)"),
-    ("POST /paper/batch", b"[]", "the answer holds 0 items, not 1 papers or nulls (one per id asked)"),
-    ("POST /paper/batch", b'[{"title": "no id"}]', "[0] is not a paper with a paperId"),
-])
+@pytest.mark.parametrize(
+    ("match", "body", "problem"),
+    [
+        ("/citations", b"<html>Service unavailable</html>", "the answer is not JSON"),
+        ("/citations", b'{"offset": 0}', "the answer is not a page (no 'data' list)"),
+        ("/citations", b'{"offset": 0, "next": "more", "data": []}', "the answer's 'next' is not an offset"),
+        ("/citations", b'{"data": [{"contexts": []}]}', "data[0] is not an item with a 'citingPaper'"),
+        ("/references", b'{"data": [{"citedPaper": "W1"}]}', "data[0].citedPaper is not a paper with a paperId"),
+        ("POST /paper/batch", b'{"data": []}', "the answer is not a list of 1 papers or nulls (one per id asked)"),
+        ("POST /paper/batch", b"[]", "the answer holds 0 items, not 1 papers or nulls (one per id asked)"),
+        ("POST /paper/batch", b'[{"title": "no id"}]', "[0] is not a paper with a paperId"),
+    ],
+)
 def test_a_malformed_answer_names_the_url(fetch: Run, match: str, body: bytes, problem: str) -> None:
     fetch.api.faults = [Fault(200, body, match=match)]
     where = "POST {}/paper/batch?fields=" if match.startswith("POST") else f"GET {{}}/paper/{SEED}{match}?fields="
@@ -449,8 +498,13 @@ def test_unknown_seeds_are_named_and_skipped(fetch: Run) -> None:
 
 
 def test_no_seed_found_stops(fetch: Run) -> None:
-    with pytest.raises(FetchError, match=re.escape("no seed found: DOI:10.1234/nothing: not found in Semantic "
-                                                   "Scholar; nonsense: not a Semantic Scholar paper id")):
+    with pytest.raises(
+        FetchError,
+        match=re.escape(
+            "no seed found: DOI:10.1234/nothing: not found in Semantic "
+            "Scholar; nonsense: not a Semantic Scholar paper id"
+        ),
+    ):
         fetch("DOI:10.1234/nothing", "nonsense")
     assert not (fetch.tmp / "out").exists() and len(fetch.api.log) == 1
 
@@ -497,8 +551,9 @@ def test_one_request_a_second_by_default(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 # -- the command line ----------------------------------------------------------------------------------------
-def test_cli_fetch_s2(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_fetch_s2(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv(s2.BASE_URL_ENV, api.url)
     monkeypatch.setenv(s2.API_KEY_ENV, API_KEY)
     monkeypatch.setattr(s2, "RATE", 0)  # no pause between requests (the stand-in has no limit)
@@ -508,8 +563,12 @@ def test_cli_fetch_s2(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     made = len(api.log)
     assert f"citemap: wrote {out}" in text
     store = Store.load(out)
-    for line in (f"requests    {made} (0 of them retries)", "from cache  0", f"papers      {store.n}",
-                 f"citations   {store.n_citations}"):
+    for line in (
+        f"requests    {made} (0 of them retries)",
+        "from cache  0",
+        f"papers      {store.n}",
+        f"citations   {store.n_citations}",
+    ):
         assert line in text
     assert (tmp_path / "data-s2.cache").is_dir() and all(q["headers"]["x-api-key"] == API_KEY for q in api.log)
     assert store.n == len(HOP1)
@@ -517,8 +576,9 @@ def test_cli_fetch_s2(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert f"from cache  {made}" in capsys.readouterr().out and len(api.log) == made
 
 
-def test_cli_fetch_s2_errors(api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_fetch_s2_errors(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv(s2.BASE_URL_ENV, api.url)
     monkeypatch.setattr(s2, "RATE", 0)
     api.faults = [Fault(200, b"<html>oops</html>", times=None)]
@@ -538,7 +598,15 @@ def test_cli_fetch_s2_help(capsys: pytest.CaptureFixture[str]) -> None:
         main(["fetch", "s2", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert stop.value.code == 0
-    for words in ("--out OUT", "--hops {1,2}", "--max-citers", "--max-papers", "--cache", "--quiet", "S2_API_KEY",
-                  "CorpusId:"):
+    for words in (
+        "--out OUT",
+        "--hops {1,2}",
+        "--max-citers",
+        "--max-papers",
+        "--cache",
+        "--quiet",
+        "S2_API_KEY",
+        "CorpusId:",
+    ):
         assert words in text
     assert "--mailto" not in text

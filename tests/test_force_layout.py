@@ -29,14 +29,17 @@ def moved(before: dict, after: dict) -> list[str]:
     return [p for p in before if p in after and np.hypot(before[p][0] - after[p][0], before[p][1] - after[p][1]) > 0.05]
 
 
-@pytest.mark.parametrize(("first", "then"), [
-    (ViewState((ATTENTION,)), ViewState((ATTENTION, BERT))),  # adding a seed that shares papers with the first
-    (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT, GPT3))),  # and a third
-    (ViewState((ATTENTION,)), ViewState((ATTENTION,), limit=600)),  # "Show more" of one seed
-    (ViewState((ATTENTION,), limit=600), ViewState((ATTENTION,), limit=900)),
-    (ViewState((ATTENTION,)), ViewState((ATTENTION,), expand=(LUONG,))),  # expanding a paper in view
-    (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT), expand=(LUONG,))),
-])
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        (ViewState((ATTENTION,)), ViewState((ATTENTION, BERT))),  # adding a seed that shares papers with the first
+        (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT, GPT3))),  # and a third
+        (ViewState((ATTENTION,)), ViewState((ATTENTION,), limit=600)),  # "Show more" of one seed
+        (ViewState((ATTENTION,), limit=600), ViewState((ATTENTION,), limit=900)),
+        (ViewState((ATTENTION,)), ViewState((ATTENTION,), expand=(LUONG,))),  # expanding a paper in view
+        (ViewState((ATTENTION, BERT)), ViewState((ATTENTION, BERT), expand=(LUONG,))),
+    ],
+)
 def test_an_action_moves_no_paper_that_stays(default_store: Store, first: ViewState, then: ViewState) -> None:
     """Node by node, whether the second view is computed after the first (cached) or on its own (a reload)."""
     before = placed(default_store, first)

@@ -31,8 +31,11 @@ def nodes(view) -> dict[str, dict]:
         classes = ["paper", role] + ["expanded"] * (i in p["expanded"]) + ["selected"] * (n["id"] == p["selected"])
         if i in p["top"] or i in p["seeds"] or i in p["expanded"] or n["id"] == p["selected"]:
             classes.append("labelled")
-        out[n["id"]] = {"data": {**n, "label": short_label(n["title"]), "role": role},
-                        "position": {"x": p["x"][i], "y": p["y"][i]}, "classes": " ".join(classes)}
+        out[n["id"]] = {
+            "data": {**n, "label": short_label(n["title"]), "role": role},
+            "position": {"x": p["x"][i], "y": p["y"][i]},
+            "classes": " ".join(classes),
+        }
     return out
 
 
@@ -179,34 +182,45 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     seed, exp = store.row("2006.04862"), store.row("2106.03764")
     shown = set(neighbourhood(store, ViewState(("2006.04862",), expand=("2106.03764",))).rows.tolist())
     far = next(r for r in range(store.n) if r not in shown)
-    sub = neighbourhood(store, ViewState(("2006.04862",), expand=("2006.04862", "nope", "2106.03764"),
-                                         selected=store.id(far)))
+    sub = neighbourhood(
+        store, ViewState(("2006.04862",), expand=("2006.04862", "nope", "2106.03764"), selected=store.id(far))
+    )
     assert sub.seeds == [seed] and sub.expanded == [exp] and sub.selected == far
     assert sub.layout_rows is sub.rows and sub.layout_parents[0] == -1 and sub.layout_parents[-1] == -1
     assert sub.role_names()[0] == "seed" and sub.role_names()[-1] == "selected" and sub.rows[-1] == far
     assert sub.hidden == 0 and sub.capped is False and sub.truncated == []
     assert all(g.end > g.start for g in sub.layout_groups) and [g.paper for g in sub.layout_groups] == [seed, exp]
     for g in sub.layout_groups:
-        assert set(sub.layout_parents[g.start:g.end].tolist()) == {g.paper}
+        assert set(sub.layout_parents[g.start : g.end].tolist()) == {g.paper}
     # an expanded paper that is not in view adds nothing, and the next one still does
     gone = neighbourhood(store, ViewState(("2006.04862",), expand=(store.id(far), "2106.03764")))
-    assert gone.expanded == [exp] and len(gone.rows) == len(neighbourhood(store, ViewState(
-        ("2006.04862",), expand=("2106.03764",))).rows)
+    assert gone.expanded == [exp] and len(gone.rows) == len(
+        neighbourhood(store, ViewState(("2006.04862",), expand=("2106.03764",))).rows
+    )
     # hidden: the papers the unfiltered view shows and the filtered one does not, each once
     state = ViewState(("2110.10090", "2106.03764"), years=(2023, 2023))
     filtered = neighbourhood(store, state)
     plain = set(neighbourhood(store, ViewState(("2110.10090", "2106.03764"))).rows.tolist())
     want = len(plain - set(filtered.rows.tolist()))
-    per_list = sum(int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum()) for s in state.seeds
-                   for n in (store.references(store.row(s)), store.citers(store.row(s))))
+    per_list = sum(
+        int(len(n) - store.filter_mask(n, years=(2023, 2023)).sum())
+        for s in state.seeds
+        for n in (store.references(store.row(s)), store.citers(store.row(s)))
+    )
     assert filtered.hidden == want > 0 and per_list > want  # a paper in two lists counts once
     assert filtered.layout_rows is not filtered.rows
     limited = neighbourhood(store, replace(state, limit=10))  # beyond the limit: not in the map, not counted
-    assert limited.hidden == len(set(neighbourhood(store, ViewState(state.seeds, limit=10)).rows.tolist())
-                                 - set(limited.rows.tolist())) < want
+    assert (
+        limited.hidden
+        == len(set(neighbourhood(store, ViewState(state.seeds, limit=10)).rows.tolist()) - set(limited.rows.tolist()))
+        < want
+    )
     # a filter of one citation hides papers no one cites
-    pid = next(p for p in SEED_IDS if (store.in_cited[np.concatenate(
-        [store.references(store.row(p)), store.citers(store.row(p))])] == 0).any())
+    pid = next(
+        p
+        for p in SEED_IDS
+        if (store.in_cited[np.concatenate([store.references(store.row(p)), store.citers(store.row(p))])] == 0).any()
+    )
     one = neighbourhood(store, ViewState((pid,), min_citations=1))
     assert all(int(store.in_cited[r]) >= 1 for r in one.rows[1:].tolist()) and one.hidden > 0
     # a paper with no neighbours at all: the base is the seed alone
@@ -277,8 +291,10 @@ def test_big_neighbourhoods_are_capped_most_cited_first(store: Store) -> None:
     state = ViewState(("2110.10090",), limit=10)
     view = compute_view(store, state)
     row = store.row("2110.10090")
-    assert {(t["direction"], t["shown"], t["total"]) for t in view.truncated} == {("references", 10, 43),
-                                                                                  ("citers", 10, 50)}
+    assert {(t["direction"], t["shown"], t["total"]) for t in view.truncated} == {
+        ("references", 10, 43),
+        ("citers", 10, 50),
+    }
     ns = set(nodes(view))
     assert set(store.ids(store.references(row, 10))) <= ns
     assert not set(store.ids(store.references(row)[10:])) & ns - set(store.ids(store.citers(row)))
@@ -304,19 +320,19 @@ def test_a_filtered_view_lays_out_what_only_the_filters_let_in(store: Store) -> 
     sub = neighbourhood(store, replace(plain, years=(2023, 2024), selected=store.id(lone)))
     n = len(base.rows)
     assert sub.layout_rows[:n].tolist() == base.rows.tolist() and n == 28
-    assert sub.layout_groups[:len(base.layout_groups)] == base.layout_groups
+    assert sub.layout_groups[: len(base.layout_groups)] == base.layout_groups
     extra = sub.layout_rows[n:].tolist()
     assert len(extra) == len(set(extra)) and set(extra) == set(sub.rows.tolist()) - set(base.rows.tolist())
     assert extra[-1] == lone and sub.layout_parents[-1] == -1
-    new = sub.layout_groups[len(base.layout_groups):]
+    new = sub.layout_groups[len(base.layout_groups) :]
     assert [g.paper for g in new] == [store.row("2110.10090"), store.row("2006.04862")]  # walk order
     assert new[0].start == n and new[-1].end == len(sub.layout_rows) - 1
     for a, b in itertools.pairwise(new):
         assert a.end == b.start
     for g in new:
-        assert g.end > g.start and set(sub.layout_parents[g.start:g.end].tolist()) == {g.paper}
+        assert g.end > g.start and set(sub.layout_parents[g.start : g.end].tolist()) == {g.paper}
         brought = set(store.references(g.paper).tolist()) | set(store.citers(g.paper).tolist())
-        assert set(sub.layout_rows[g.start:g.end].tolist()) <= brought
+        assert set(sub.layout_rows[g.start : g.end].tolist()) <= brought
     placed_rows, xy = positions(store, sub, "force")
     assert set(sub.rows.tolist()) <= set(placed_rows.tolist())
     pts = {r: tuple(p) for r, p in zip(placed_rows.tolist(), xy.tolist(), strict=True)}
@@ -328,8 +344,12 @@ def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
     row = store.row("2106.03764")
     nbrs = np.concatenate([store.references(row), store.citers(row)])
     shown = set(neighbourhood(store, base).rows.tolist())
-    for change in ({"years": (2023, 2023)}, {"areas": ("cs.LG",)}, {"min_citations": 2},
-                   {"years": (2021, 2024), "areas": ("unknown",)}):
+    for change in (
+        {"years": (2023, 2023)},
+        {"areas": ("cs.LG",)},
+        {"min_citations": 2},
+        {"years": (2021, 2024), "areas": ("unknown",)},
+    ):
         state = replace(base, **change)
         keep = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
         want = len(set(nbrs[keep].tolist()) - shown)
@@ -362,7 +382,8 @@ def test_timeline_ticks_share_the_layouts_scale_under_filters(default_store: Sto
     assert not plain.sub.truncated
     assert len(filtered.sub.rows) < len(plain.sub.rows)
     assert filtered.payload["axis"] == plain.payload["axis"]
-    where = dict(zip(plain.ids, zip(plain.payload["x"].tolist(), plain.payload["y"].tolist(), strict=True),
-                     strict=True))
+    where = dict(
+        zip(plain.ids, zip(plain.payload["x"].tolist(), plain.payload["y"].tolist(), strict=True), strict=True)
+    )
     for pid, x, y in zip(filtered.ids, filtered.payload["x"].tolist(), filtered.payload["y"].tolist(), strict=True):
         assert where[pid] == (x, y)

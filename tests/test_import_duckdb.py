@@ -26,16 +26,28 @@ W = "https://openalex.org/"
 def work(n: int, title: str, **fields: Any) -> dict[str, Any]:
     """A work in the snapshot's shape: primary topic, location, authors, counts, references."""
     base = {
-        "id": f"{W}W{n}", "doi": f"https://doi.org/10.5555/t.{n}", "display_name": title, "title": title,
-        "publication_year": 2020, "publication_date": "2020-05-17",
+        "id": f"{W}W{n}",
+        "doi": f"https://doi.org/10.5555/t.{n}",
+        "display_name": title,
+        "title": title,
+        "publication_year": 2020,
+        "publication_date": "2020-05-17",
         "ids": {"openalex": f"{W}W{n}", "doi": f"https://doi.org/10.5555/t.{n}"},
-        "primary_location": {"landing_page_url": f"https://doi.org/10.5555/t.{n}", "pdf_url": None,
-                             "source": {"display_name": "Journal of Tests"}},
+        "primary_location": {
+            "landing_page_url": f"https://doi.org/10.5555/t.{n}",
+            "pdf_url": None,
+            "source": {"display_name": "Journal of Tests"},
+        },
         "authorships": [{"author": {"display_name": "Ada Li"}, "raw_author_name": "A. Li"}],
-        "primary_topic": {"field": {"display_name": "Computer Science"},
-                          "subfield": {"display_name": "Artificial Intelligence"}},
-        "concepts": [], "cited_by_count": 7, "counts_by_year": [{"year": 2021, "cited_by_count": 7}],
-        "referenced_works_count": 0, "referenced_works": [],
+        "primary_topic": {
+            "field": {"display_name": "Computer Science"},
+            "subfield": {"display_name": "Artificial Intelligence"},
+        },
+        "concepts": [],
+        "cited_by_count": 7,
+        "counts_by_year": [{"year": 2021, "cited_by_count": 7}],
+        "referenced_works_count": 0,
+        "referenced_works": [],
     }
     base.update(fields)
     return base
@@ -44,41 +56,92 @@ def work(n: int, title: str, **fields: Any) -> dict[str, Any]:
 def odd_works() -> list[dict[str, Any]]:
     """Every shape the SQL reads or hands on: each one changes a value the dataset holds."""
     return [
-        work(1, "Preprint and its published version", doi="https://doi.org/10.48550/arxiv.2101.00001",
-             referenced_works=[f"{W}W2", f"{W}W3", f"{W}W3", f"{W}W1", f"{W}W999", "w4", "https://api.openalex.org/W5"]),
-        work(2, "Preprint  and its published\tversion ", publication_year=2021, doi="doi:10.1234/ABC.def",
-             referenced_works=[f"{W}W1"]),
-        work(3, "Quoted \"title\" with é, ﬁ and a\u00a0space", ids={"arxiv": " 2102.00002v3 "},
-             authorships=[None, {"author": None, "raw_author_name": "  Raw   Name "},
-                          {"author": {"display_name": " "}, "raw_author_name": None},
-                          {"author": {"display_name": "Real  Name"}, "raw_author_name": 12}]),
-        work(4, "Old style arXiv in a location", primary_location=None,
-             locations=[{"landing_page_url": "https://example.org/x"}, {"pdf_url": "http://arxiv.org/pdf/CS.LG/0101001v2.pdf"}],
-             host_venue={"display_name": "Host Venue"}),
-        work(5, "Areas from concepts", primary_topic=None,
-             concepts=[{"level": 1, "display_name": "Deep learning", "score": 0.5},
-                       {"level": 0, "display_name": "Computer science", "score": 0.9},
-                       {"level": 2, "display_name": "Too deep", "score": 1.0}]),
-        work(6, "Counts with a repeated year", counts_by_year=[{"year": 2021, "cited_by_count": 1},
-                                                                {"year": 2021, "cited_by_count": 4}]),
+        work(
+            1,
+            "Preprint and its published version",
+            doi="https://doi.org/10.48550/arxiv.2101.00001",
+            referenced_works=[f"{W}W2", f"{W}W3", f"{W}W3", f"{W}W1", f"{W}W999", "w4", "https://api.openalex.org/W5"],
+        ),
+        work(
+            2,
+            "Preprint  and its published\tversion ",
+            publication_year=2021,
+            doi="doi:10.1234/ABC.def",
+            referenced_works=[f"{W}W1"],
+        ),
+        work(
+            3,
+            'Quoted "title" with é, ﬁ and a\u00a0space',
+            ids={"arxiv": " 2102.00002v3 "},
+            authorships=[
+                None,
+                {"author": None, "raw_author_name": "  Raw   Name "},
+                {"author": {"display_name": " "}, "raw_author_name": None},
+                {"author": {"display_name": "Real  Name"}, "raw_author_name": 12},
+            ],
+        ),
+        work(
+            4,
+            "Old style arXiv in a location",
+            primary_location=None,
+            locations=[
+                {"landing_page_url": "https://example.org/x"},
+                {"pdf_url": "http://arxiv.org/pdf/CS.LG/0101001v2.pdf"},
+            ],
+            host_venue={"display_name": "Host Venue"},
+        ),
+        work(
+            5,
+            "Areas from concepts",
+            primary_topic=None,
+            concepts=[
+                {"level": 1, "display_name": "Deep learning", "score": 0.5},
+                {"level": 0, "display_name": "Computer science", "score": 0.9},
+                {"level": 2, "display_name": "Too deep", "score": 1.0},
+            ],
+        ),
+        work(
+            6,
+            "Counts with a repeated year",
+            counts_by_year=[{"year": 2021, "cited_by_count": 1}, {"year": 2021, "cited_by_count": 4}],
+        ),
         work(7, "Chain of titles", publication_year=2000, publication_date=None),
         work(8, "Chain  of titles", publication_year=2001, publication_date=None),
         work(9, "chain of TITLES", publication_year=2002, publication_date=None, referenced_works=[f"{W}W7"]),
         work(10, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arXiv.2103.00003"),
         work(11, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arxiv.2103.00004v1"),
-        work(12, "No display name", display_name=None, cited_by_count=None, counts_by_year=None,
-             referenced_works_count=None, referenced_works=[f"{W}W10", f"{W}W12"],
-             doi="https://dx.doi.org/10.1/too-short"),
-        work(13, "Same field and subfield", primary_topic={"field": {"display_name": "Physics"},
-                                                           "subfield": {"display_name": "Physics"}}),
-        work(14, "Year only from the date", publication_year=None, publication_date="1999-12-31",
-             ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"}),
+        work(
+            12,
+            "No display name",
+            display_name=None,
+            cited_by_count=None,
+            counts_by_year=None,
+            referenced_works_count=None,
+            referenced_works=[f"{W}W10", f"{W}W12"],
+            doi="https://dx.doi.org/10.1/too-short",
+        ),
+        work(
+            13,
+            "Same field and subfield",
+            primary_topic={"field": {"display_name": "Physics"}, "subfield": {"display_name": "Physics"}},
+        ),
+        work(
+            14,
+            "Year only from the date",
+            publication_year=None,
+            publication_date="1999-12-31",
+            ids={"openalex": f"{W}W14", "mag": 123, "pmid": "https://arxiv.org/abs/2104.00005"},
+        ),
         work(16, "An id with leading zeros", id=f"{W}W0016"),
         work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16", f"{W}W12345678901234567890"]),
         work(18, "Hyphen-ated titles one paper", publication_year=2010, publication_date=None),
         work(19, "hyphen ated Titles one paper", publication_year=2010, publication_date=None),
-        work(1, "Preprint and its published version", display_name="Preprint and its published version (again)",
-             cited_by_count=99),  # the same work in a second place: merged, the first one's facts win
+        work(
+            1,
+            "Preprint and its published version",
+            display_name="Preprint and its published version (again)",
+            cited_by_count=99,
+        ),  # the same work in a second place: merged, the first one's facts win
     ]
 
 
@@ -146,20 +209,28 @@ def test_the_recorded_api_works_give_the_same_dataset(tmp_path: Path) -> None:
 def test_the_first_arxiv_id_is_taken_in_parse_works_order_of_places(tmp_path: Path) -> None:
     """A work whose DOI, ids, primary, best open-access and other locations each name another arXiv id: the first
     place that names one gives it, and within a place, its first URL. Work k has the first k places emptied."""
+
     def abs_(n: int, kind: str = "abs") -> str:
         return f"https://arxiv.org/{kind}/2201.{n:05}"
 
     fields: dict[str, Any] = {
-        "doi": "https://doi.org/10.48550/arxiv.2201.00001", "ids": {"openalex": "x", "arxiv": "2201.00002",
-                                                                   "pmid": abs_(3)},
+        "doi": "https://doi.org/10.48550/arxiv.2201.00001",
+        "ids": {"openalex": "x", "arxiv": "2201.00002", "pmid": abs_(3)},
         "primary_location": {"landing_page_url": abs_(4), "pdf_url": abs_(5, "pdf")},
         "best_oa_location": {"landing_page_url": "https://example.org/b", "id": abs_(6)},
-        "locations": [{"landing_page_url": "https://example.org/l"}, {"pdf_url": abs_(7, "pdf") + "v2"},
-                      {"landing_page_url": abs_(8)}],
+        "locations": [
+            {"landing_page_url": "https://example.org/l"},
+            {"pdf_url": abs_(7, "pdf") + "v2"},
+            {"landing_page_url": abs_(8)},
+        ],
     }
-    emptied = [{"doi": "https://doi.org/10.5555/arx"}, {"ids": {"openalex": "x", "pmid": abs_(3)}},
-               {"ids": {"openalex": "x"}}, {"primary_location": {"landing_page_url": "https://example.org/p"}},
-               {"best_oa_location": None}]
+    emptied = [
+        {"doi": "https://doi.org/10.5555/arx"},
+        {"ids": {"openalex": "x", "pmid": abs_(3)}},
+        {"ids": {"openalex": "x"}},
+        {"primary_location": {"landing_page_url": "https://example.org/p"}},
+        {"best_oa_location": None},
+    ]
     works = [work(60, "Many arXiv ids 0", **fields)]
     for k, change in enumerate(emptied, 1):
         fields = {**fields, **change}
@@ -167,8 +238,14 @@ def test_the_first_arxiv_id_is_taken_in_parse_works_order_of_places(tmp_path: Pa
     src = write_jsonl(tmp_path / "w.jsonl", works)
     python, duck = both([src])
     assert_same(python, duck)
-    assert duck[0].column("id").to_pylist() == ["2201.00001", "2201.00002", "2201.00003", "2201.00004",
-                                                "2201.00006", "2201.00007"]
+    assert duck[0].column("id").to_pylist() == [
+        "2201.00001",
+        "2201.00002",
+        "2201.00003",
+        "2201.00004",
+        "2201.00006",
+        "2201.00007",
+    ]
 
 
 def test_lines_sql_cannot_read_go_to_parse_work(tmp_path: Path) -> None:
@@ -196,20 +273,32 @@ def test_authors_sql_reads_named_or_checks_each_authorship(tmp_path: Path) -> No
     a name that is not text, goes to parse_work. SQL reads the other lines, as Python does."""
     authorships = [
         [{"author": {"display_name": "Ada  Li"}, "raw_author_name": 12}, {"author": {"display_name": "Bo"}}],
-        [None, {"author": None, "raw_author_name": "  Raw   Name "}, {"raw_author_name": "Only Raw"},
-         {"author": {"display_name": " "}, "raw_author_name": "Spare"}, {"author": {"display_name": "Cy"}}],
+        [
+            None,
+            {"author": None, "raw_author_name": "  Raw   Name "},
+            {"raw_author_name": "Only Raw"},
+            {"author": {"display_name": " "}, "raw_author_name": "Spare"},
+            {"author": {"display_name": "Cy"}},
+        ],
         [],
         [{"author": {"id": "A1"}, "raw_author_name": "Ed Raw"}, {"author": {"display_name": "Di"}, "x": [1]}],
         [{"author": {"display_name": None}, "raw_author_name": "Fay Raw"}, {"author": {"display_name": "Gus"}}],
         [{"author": {"id": "A2"}, "raw_author_name": None}],
         [{"author": {"display_name": 7}}],  # not text: parse_work's error, located
     ]
-    src = write_jsonl(tmp_path / "w.jsonl", [work(30 + i, f"Authors case {i}", authorships=a)
-                                             for i, a in enumerate(authorships[:-1])])
+    src = write_jsonl(
+        tmp_path / "w.jsonl", [work(30 + i, f"Authors case {i}", authorships=a) for i, a in enumerate(authorships[:-1])]
+    )
     python, duck = both([src])
     assert_same(python, duck)
     assert [p["authors"] for p in duck[0].to_pylist()] == [
-        ["Ada Li", "Bo"], ["Raw Name", "Only Raw", "Spare", "Cy"], [], ["Ed Raw", "Di"], ["Fay Raw", "Gus"], []]
+        ["Ada Li", "Bo"],
+        ["Raw Name", "Only Raw", "Spare", "Cy"],
+        [],
+        ["Ed Raw", "Di"],
+        ["Fay Raw", "Gus"],
+        [],
+    ]
     con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
     openalex_duckdb.extract(con, [src], tmp_path)
     assert [r[0] for r in con.execute("SELECT fast FROM lines ORDER BY line").fetchall()] == [True] * 6
@@ -229,9 +318,23 @@ def python_error(src: Path, tmp_path: Path) -> str:
     return str(e.value)
 
 
-@pytest.mark.parametrize("case", ["bad json", "year as text", "year as a float", "count as a float",
-                                  "bad reference", "bad date", "date without zeros", "date past year 9999",
-                                  "no title", "surrogate", "truncated gzip", "not utf-8"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "bad json",
+        "year as text",
+        "year as a float",
+        "count as a float",
+        "bad reference",
+        "bad date",
+        "date without zeros",
+        "date past year 9999",
+        "no title",
+        "surrogate",
+        "truncated gzip",
+        "not utf-8",
+    ],
+)
 def test_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> None:
     works = [work(n, f"Paper {n}") for n in range(1, 6)]
     bad = copy.deepcopy(works)
@@ -247,13 +350,17 @@ def test_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -> No
         write_jsonl(path, bad)
         path.write_bytes(path.read_bytes().replace(b"Paper 3", b"Paper \xff3"))
     else:
-        field, value = {"year as text": ("publication_year", "2020"), "year as a float": ("publication_year", 2020.0),
-                        "count as a float": ("cited_by_count", 1000.0),
-                        "date without zeros": ("publication_date", "2020-1-5"),
-                        "date past year 9999": ("publication_date", "12345-01-01"),
-                        "bad reference": ("referenced_works", [f"{W}W1", "https://example.org/x"]),
-                        "bad date": ("publication_date", "2020-02-30"), "no title": ("display_name", None),
-                        "surrogate": ("display_name", "\ud800 x")}[case]
+        field, value = {
+            "year as text": ("publication_year", "2020"),
+            "year as a float": ("publication_year", 2020.0),
+            "count as a float": ("cited_by_count", 1000.0),
+            "date without zeros": ("publication_date", "2020-1-5"),
+            "date past year 9999": ("publication_date", "12345-01-01"),
+            "bad reference": ("referenced_works", [f"{W}W1", "https://example.org/x"]),
+            "bad date": ("publication_date", "2020-02-30"),
+            "no title": ("display_name", None),
+            "surrogate": ("display_name", "\ud800 x"),
+        }[case]
         bad[3][field] = value
         if case == "no title":
             bad[3]["title"] = "   "
@@ -302,8 +409,10 @@ def test_citations_given_as_rows_write_the_same_dataset_and_index(tmp_path: Path
     arrays = [index.load_arrays(folder) for folder in served]
     for name in index.ARRAYS:
         assert np.array_equal(arrays[0][name], arrays[1][name]), name
-    bad = [(rows[0], np.where(rows[1] == rows[1][0], rows[0][0], rows[1])),  # a self-citation
-           (rows[0], rows[1] + imported.papers.num_rows)]  # a row past the last paper
+    bad = [
+        (rows[0], np.where(rows[1] == rows[1][0], rows[0][0], rows[1])),  # a self-citation
+        (rows[0], rows[1] + imported.papers.num_rows),
+    ]  # a row past the last paper
     for citing, cited in bad:
         with pytest.raises(DatasetError):
             write_dataset(tmp_path / "bad", imported.papers, (citing, cited), {"name": "bad"})
@@ -402,8 +511,9 @@ def test_csv_errors_are_the_python_importers_errors(tmp_path: Path, case: str) -
     assert errors[0] == errors[1] and "line " in errors[0]
 
 
-def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tmp_path: Path,
-                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """citemap import on DuckDB writes the dataset while DuckDB holds it, a few papers and citations at a time:
     every index file (arrays, node text, search, the papers read back) is the Python importer's."""
     import numpy as np
@@ -411,8 +521,14 @@ def test_a_streamed_import_in_small_batches_writes_the_python_importers_index(tm
     from dashboard.dataset import index
     from dashboard.dataset.store import Store
 
-    works = odd_works() + [work(100 + i, f"Paper number {i} on graphs", referenced_works=[
-        f"{W}W{100 + (i * 7 + k) % 40}" for k in range(1, 1 + i % 6)] + [f"{W}W{(i % 17) + 1}"]) for i in range(40)]
+    works = odd_works() + [
+        work(
+            100 + i,
+            f"Paper number {i} on graphs",
+            referenced_works=[f"{W}W{100 + (i * 7 + k) % 40}" for k in range(1, 1 + i % 6)] + [f"{W}W{(i % 17) + 1}"],
+        )
+        for i in range(40)
+    ]
     src = write_jsonl(tmp_path / "part_000.jsonl", works)
     run_import("openalex", [src], tmp_path / "py", engine="python", progress=False)
     monkeypatch.setattr(index_write, "BATCH", 4)  # papers a batch
@@ -451,13 +567,18 @@ def test_the_bulk_and_the_rest_come_together_in_order(seed: int) -> None:
     ords = rng.choice(10_000, size=int(rng.integers(0, 400)), replace=False)
     is_bulk = rng.random(len(ords)) < [0.0, 1.0, 0.9, 0.5, 0.1, 0.7][seed]
     bulk_ords, rest_ords = np.sort(ords[is_bulk]), np.sort(ords[~is_bulk])
-    dropped = np.sort(rng.choice(bulk_ords, size=len(bulk_ords) // 5, replace=False)) if len(bulk_ords) else \
-        np.zeros(0, np.int64)
+    dropped = (
+        np.sort(rng.choice(bulk_ords, size=len(bulk_ords) // 5, replace=False))
+        if len(bulk_ords)
+        else np.zeros(0, np.int64)
+    )
 
     def tables(values: np.ndarray) -> list[pa.Table]:
         cuts = np.sort(rng.integers(0, len(values) + 1, int(rng.integers(0, 8))))
-        return [pa.table({"ord": part, "label": [f"row {o}" for o in part]})
-                for part in np.split(values.astype(np.int64), cuts)]
+        return [
+            pa.table({"ord": part, "label": [f"row {o}" for o in part]})
+            for part in np.split(values.astype(np.int64), cuts)
+        ]
 
     bulk = tables(bulk_ords)
     out = list(duckdb_engine.in_order(bulk, tables(rest_ords), dropped))
@@ -469,8 +590,11 @@ def test_the_bulk_and_the_rest_come_together_in_order(seed: int) -> None:
         half = len(bulk_ords) // 2
         for backwards in ([bulk_ords[::-1]], [bulk_ords[half:], bulk_ords[:half]]):
             with pytest.raises(ValueError, match="out of their order"):
-                list(duckdb_engine.in_order([pa.table({"ord": part.astype(np.int64)}) for part in backwards], [],
-                                            dropped))
+                list(
+                    duckdb_engine.in_order(
+                        [pa.table({"ord": part.astype(np.int64)}) for part in backwards], [], dropped
+                    )
+                )
 
 
 def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Path, capsys) -> None:
@@ -478,8 +602,10 @@ def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Pat
     traceback, nothing published); enough builds the dataset and the rebuild command keeps the option."""
     from dashboard.cli import main
 
-    works = [work(i, f"Paper {i} on topic {i % 97}", referenced_works=[f"{W}W{(i * 31 + k) % 20000}" for k in range(8)])
-             for i in range(20000)]
+    works = [
+        work(i, f"Paper {i} on topic {i % 97}", referenced_works=[f"{W}W{(i * 31 + k) % 20000}" for k in range(8)])
+        for i in range(20000)
+    ]
     src = write_jsonl(tmp_path / "part_000.jsonl", works)
     assert main(["import", "openalex", str(src), "--out", str(tmp_path / "small"), "--memory", "4MB", "--quiet"]) == 2
     err = capsys.readouterr().err
@@ -494,8 +620,9 @@ def test_duckdbs_memory_is_an_option_and_running_out_of_it_says_so(tmp_path: Pat
     assert "not a memory size" in capsys.readouterr().err
 
 
-def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(tmp_path: Path,
-                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--memory`` sizes in bytes (KB 1000, KiB 1024); DuckDB has all of it while it extracts, its link share while
     it merges and links, its output share while the dataset is read, so that a larger ``--memory`` helps in every
     step (what running out of it says)."""
@@ -506,8 +633,9 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
     for bad in ("lots", "5", "5 PB", "-1GB", "1e3MB", "5iB"):
         with pytest.raises(ValueError, match="not a memory size"):
             duckdb_engine.memory_bytes(bad)
-    src = write_jsonl(tmp_path / "part_000.jsonl", [work(i, f"Paper {i}", referenced_works=[f"{W}W{i - 1}"])
-                                                    for i in range(1, 30)])
+    src = write_jsonl(
+        tmp_path / "part_000.jsonl", [work(i, f"Paper {i}", referenced_works=[f"{W}W{i - 1}"]) for i in range(1, 30)]
+    )
     import duckdb
 
     reader = openalex_duckdb.OpenAlexLines(openalex_duckdb.source_files([src]))
@@ -518,6 +646,7 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
         def spy(con: Any, *args: Any) -> Any:
             seen.append((step, con.execute(setting).fetchall()[0][0]))
             return run(con, *args)
+
         return spy
 
     monkeypatch.setattr(reader, "extract", spying("extract", reader.extract))
@@ -532,8 +661,10 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
         finally:
             con.close()
 
-    for given, whole, link, output in (("1GB", 10**9, 600_000_000, 400_000_000),
-                                       ("500MB", 500_000_000, 300_000_000, 200_000_000)):
+    for given, whole, link, output in (
+        ("1GB", 10**9, 600_000_000, 400_000_000),
+        ("500MB", 500_000_000, 300_000_000, 200_000_000),
+    ):
         seen.clear()
         with duckdb_engine.streamed(reader, progress=False, workdir=tmp_path, memory_limit=given) as imported:
             assert imported.con.execute(setting).fetchall()[0][0] == text(output)
@@ -541,8 +672,10 @@ def test_memory_sizes_read_as_duckdb_reads_them_and_the_output_takes_its_share(t
         assert seen == [("extract", text(whole)), ("merge", text(link)), ("edges", text(link))]
     spill = tmp_path / "spill"
     spill.mkdir()
-    with pytest.raises(ValueError, match="not a memory size"), \
-            duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400 megabytes"):
+    with (
+        pytest.raises(ValueError, match="not a memory size"),
+        duckdb_engine.streamed(reader, progress=False, workdir=spill, memory_limit="400 megabytes"),
+    ):
         pass  # refused before any work, nothing left
     assert list(spill.iterdir()) == []
 
@@ -571,8 +704,9 @@ def test_items_made_ahead_come_in_order_and_a_failure_reaches_the_caller() -> No
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 7, 100])
-def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                   rows: int) -> None:
+def test_edges_are_each_stated_citation_once_in_the_builders_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: int
+) -> None:
     """The citations stream out of DuckDB ``rows`` at a time, in any order, and are sorted a range of citing papers
     at a time: ends outside the papers, self-citations and repeats (also across chunks) are counted and dropped;
     the file holds the rest once, by citing then cited paper, as rows of the papers table."""
@@ -594,38 +728,49 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(tmp_path: Pat
     con.execute("CREATE TABLE said AS SELECT * FROM said")
     monkeypatch.setattr(duckdb_engine, "STREAM_ROWS", rows)
     monkeypatch.setattr(duckdb_engine, "EDGE_RANGE", max(1, rows // 3))  # 1 paper a range (of 8) ... all in one
-    stats = duckdb_engine.edges(con, """CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
+    stats = duckdb_engine.edges(
+        con,
+        """CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
         FROM said s LEFT JOIN keyrank a ON s.citing = a.key LEFT JOIN keyrank b ON s.cited = b.key""",
-                                tmp_path / "edges")
+        tmp_path / "edges",
+    )
     inside = [(row[a], row[b]) for a, b in stated if a in row and b in row]
     expected = sorted({(a, b) for a, b in inside if a != b})
     chunks = list(duckdb_engine.read_pairs(tmp_path / "edges", 4))
     written = [(int(a), int(b)) for citing, cited in chunks for a, b in zip(citing, cited, strict=True)]
     assert written == expected and len(expected) > 10
-    assert stats == {"edges_seen": len(stated), "self_loops": sum(a == b for a, b in inside),
-                     "duplicate_edges": len(inside) - sum(a == b for a, b in inside) - len(expected),
-                     "edges_outside": len(stated) - len(inside), "citations": len(expected)}
+    assert stats == {
+        "edges_seen": len(stated),
+        "self_loops": sum(a == b for a, b in inside),
+        "duplicate_edges": len(inside) - sum(a == b for a, b in inside) - len(expected),
+        "edges_outside": len(stated) - len(inside),
+        "citations": len(expected),
+    }
     assert stats["self_loops"] >= 1 and stats["duplicate_edges"] >= 2
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("spread-")] == []  # the ranges' files: gone
     assert con.execute("SELECT current_setting('disabled_optimizers')").fetchall() == [("",)]  # as it was
 
 
-def test_the_staged_lines_keep_the_input_order_across_row_groups(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_staged_lines_keep_the_input_order_across_row_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What SQL extracts goes to a Parquet file written by both threads in many row groups: each line's ``line``
     is still its place in the input, and the dataset is the Python importer's."""
-    works = [work(1000 + i, f"Paper {i} on graphs", referenced_works=[f"{W}W{1000 + (i * 7) % 9000}"])
-             for i in range(9000)]
-    src = [write_jsonl(tmp_path / f"part_{k:03}.jsonl", works[k * 1500:(k + 1) * 1500]) for k in range(6)]
+    works = [
+        work(1000 + i, f"Paper {i} on graphs", referenced_works=[f"{W}W{1000 + (i * 7) % 9000}"]) for i in range(9000)
+    ]
+    src = [write_jsonl(tmp_path / f"part_{k:03}.jsonl", works[k * 1500 : (k + 1) * 1500]) for k in range(6)]
     monkeypatch.setattr(duckdb_engine, "STAGED_GROUP", 100)  # DuckDB rounds it up to 2,048
     con = duckdb_engine.connect(tmp_path, macros=openalex_duckdb.MACROS)
     openalex_duckdb.extract(con, src, tmp_path)  # files read by both threads
     groups = con.execute(f"SELECT count(DISTINCT row_group_id) FROM parquet_metadata('{tmp_path / 'lines.parquet'}')")
     assert groups.fetchall()[0][0] >= 5
-    assert [w for (w,) in con.execute("SELECT wid FROM lines ORDER BY line").fetchall()] == \
-        [f"W{1000 + i}" for i in range(9000)]
+    assert [w for (w,) in con.execute("SELECT wid FROM lines ORDER BY line").fetchall()] == [
+        f"W{1000 + i}" for i in range(9000)
+    ]
     con.close()
     python, duck = both(src)
     assert_same(python, duck)
-    assert duck[0].column("id").to_pylist()[:3] == ["W1000", "W1001", "W1002"] and duck[2]["citations"] == \
-        sum((i * 7) % 9000 != i for i in range(9000))
+    assert duck[0].column("id").to_pylist()[:3] == ["W1000", "W1001", "W1002"] and duck[2]["citations"] == sum(
+        (i * 7) % 9000 != i for i in range(9000)
+    )

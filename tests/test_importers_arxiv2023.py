@@ -94,8 +94,11 @@ ID = st.one_of(st.from_regex(r"\A\d{4}\.\d{4,5}\Z"), st.from_regex(r"\A\d{1,6}\Z
 def test_record_parser_property(tmp_path_factory, rows) -> None:
     """Any rows: papers with a title, or an InputError naming a file; never another exception."""
     folder = tmp_path_factory.mktemp("p")
-    for name, col, values in (("ids", "ids", [r[0] for r in rows]), ("titles", "titles", [r[1] for r in rows]),
-                              ("labels", "labels", [r[2] for r in rows])):
+    for name, col, values in (
+        ("ids", "ids", [r[0] for r in rows]),
+        ("titles", "titles", [r[1] for r in rows]),
+        ("labels", "labels", [r[2] for r in rows]),
+    ):
         with gzip.open(folder / f"{name}.csv.gz", "wt", newline="") as f:
             import csv
 

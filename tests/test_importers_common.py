@@ -91,11 +91,27 @@ def test_an_arxiv_id_replaces_a_weaker_one() -> None:
 def test_authoritative_records_win_for_counts_dates_and_title() -> None:
     b = DatasetBuilder()
     k = b.add(PaperRecord(title="a paper", id="p", year=2020, cited_by=3, posted=None))
-    b.add(PaperRecord(title="A Paper", id="p", year=2021, cited_by=9, posted="2021-01-02",
-                      reference_count=4, citations_by_year={2022: 1}), authoritative=True)
+    b.add(
+        PaperRecord(
+            title="A Paper",
+            id="p",
+            year=2021,
+            cited_by=9,
+            posted="2021-01-02",
+            reference_count=4,
+            citations_by_year={2022: 1},
+        ),
+        authoritative=True,
+    )
     r = b.record(k)
     assert (r.title, r.year, r.cited_by, r.posted, r.reference_count, r.citations_by_year) == (
-        "A Paper", 2021, 9, "2021-01-02", 4, {2022: 1})
+        "A Paper",
+        2021,
+        9,
+        "2021-01-02",
+        4,
+        {2022: 1},
+    )
     b.add(PaperRecord(title="A PAPER!", id="p", year=1999, cited_by=1, reference_count=None), authoritative=True)
     assert (r.title, r.year, r.cited_by, r.reference_count) == ("A Paper", 2021, 9, 4)  # the first authority stays
     b.add(PaperRecord(title="x", id="p", year=1990, cited_by=0))
@@ -120,11 +136,17 @@ def test_edges_and_their_bookkeeping() -> None:
     b.cite_outside(4)
     assert b.edges == {(x, y), (z, x)}
     assert {k: b.stats[k] for k in ("edges_seen", "self_loops", "duplicate_edges", "edges_outside")} == {
-        "edges_seen": 10, "self_loops": 2, "duplicate_edges": 1, "edges_outside": 5}
+        "edges_seen": 10,
+        "self_loops": 2,
+        "duplicate_edges": 1,
+        "edges_outside": 5,
+    }
     papers, citations, summary = b.build()
     assert papers.column("id").to_pylist() == ["x", "y", "z"]
-    assert sorted(zip(citations.column("citing").to_pylist(), citations.column("cited").to_pylist(),
-                      strict=True)) == [("x", "y"), ("z", "x")]
+    assert sorted(zip(citations.column("citing").to_pylist(), citations.column("cited").to_pylist(), strict=True)) == [
+        ("x", "y"),
+        ("z", "x"),
+    ]
     assert summary["papers"] == 3 and summary["citations"] == 2 and summary["papers_with_areas"] == 0
 
 
@@ -132,8 +154,12 @@ def test_final_ids_are_unique_and_stable() -> None:
     from dashboard.importers.common import _Paper
 
     b = DatasetBuilder()
-    for rec in (PaperRecord(title="T", year=1), PaperRecord(title="U", id="1234.56789"), PaperRecord(title="T", year=1),
-                PaperRecord(title="T", year=1)):
+    for rec in (
+        PaperRecord(title="T", year=1),
+        PaperRecord(title="U", id="1234.56789"),
+        PaperRecord(title="T", year=1),
+        PaperRecord(title="T", year=1),
+    ):
         b.papers.append(_Paper(rec, False))  # as if three papers shared a title and year (merging keeps them apart
         # only when their ids differ; a source can still list them)
     ids = b.final_ids()
@@ -145,21 +171,55 @@ def test_final_ids_are_unique_and_stable() -> None:
 
 def test_build_tables_hold_every_field() -> None:
     b = DatasetBuilder("src A")
-    b.add(PaperRecord(title="P", id="p", year=2020, posted="2020-01-02", areas=["cs.LG"], cited_by=5,
-                      reference_count=7, citations_by_year={2022: 3, 2021: 1}, authors=["Ada L", "Alan T"],
-                      venue="J. Tests", doi="10.1000/p"))
+    b.add(
+        PaperRecord(
+            title="P",
+            id="p",
+            year=2020,
+            posted="2020-01-02",
+            areas=["cs.LG"],
+            cited_by=5,
+            reference_count=7,
+            citations_by_year={2022: 3, 2021: 1},
+            authors=["Ada L", "Alan T"],
+            venue="J. Tests",
+            doi="10.1000/p",
+        )
+    )
     b.source = ""
     b.add(PaperRecord(title="Q", id="q"))
     papers, _, summary = b.build()
     rows = papers.to_pylist()
-    assert rows[0] == {"id": "p", "title": "P", "year": 2020, "posted": "2020-01-02", "areas": ["cs.LG"],
-                       "cited_by": 5, "reference_count": 7,
-                       "citations_by_year": [{"year": 2021, "count": 1}, {"year": 2022, "count": 3}],
-                       "cited_by_from": "src A", "authors": ["Ada L", "Alan T"], "venue": "J. Tests",
-                       "doi": "10.1000/p", "sources": ["src A"]}
-    assert rows[1] == {"id": "q", "title": "Q", "year": None, "posted": None, "areas": [], "cited_by": None,
-                       "reference_count": None, "citations_by_year": None, "cited_by_from": None, "authors": [],
-                       "venue": None, "doi": None, "sources": []}
+    assert rows[0] == {
+        "id": "p",
+        "title": "P",
+        "year": 2020,
+        "posted": "2020-01-02",
+        "areas": ["cs.LG"],
+        "cited_by": 5,
+        "reference_count": 7,
+        "citations_by_year": [{"year": 2021, "count": 1}, {"year": 2022, "count": 3}],
+        "cited_by_from": "src A",
+        "authors": ["Ada L", "Alan T"],
+        "venue": "J. Tests",
+        "doi": "10.1000/p",
+        "sources": ["src A"],
+    }
+    assert rows[1] == {
+        "id": "q",
+        "title": "Q",
+        "year": None,
+        "posted": None,
+        "areas": [],
+        "cited_by": None,
+        "reference_count": None,
+        "citations_by_year": None,
+        "cited_by_from": None,
+        "authors": [],
+        "venue": None,
+        "doi": None,
+        "sources": [],
+    }
     assert summary["papers_with_areas"] == 1 and summary["records"] == 2 and summary["merged"] == 0
     assert summary["papers_with_authors"] == 1
     plain = DatasetBuilder()  # no source named: papers list none, and a summary without authors says nothing of them
@@ -193,8 +253,17 @@ def test_merged_sources_keep_the_first_sources_facts_and_name_every_source() -> 
     b.add(PaperRecord(title="Listed without a figure", id="p2"))
     b.add(PaperRecord(title="Own page later", id="p3", cited_by=5))
     b.source = "graph"
-    b.add(PaperRecord(title="attention is all you need", id="1706.03762", year=2018, areas=["cs.CL"],
-                      authors=["A. Vaswani"], cited_by=12, doi="10.1/x"))
+    b.add(
+        PaperRecord(
+            title="attention is all you need",
+            id="1706.03762",
+            year=2018,
+            areas=["cs.CL"],
+            authors=["A. Vaswani"],
+            cited_by=12,
+            doi="10.1/x",
+        )
+    )
     b.add(PaperRecord(title="Only in the graph", id="g1", cited_by=3))
     b.add(PaperRecord(title="Listed without a figure", id="p2", cited_by=7))
     b.source = "own page"
@@ -243,8 +312,9 @@ def test_run_import_merges_a_second_source_into_the_same_papers(tmp_path: Path) 
     cites = tmp_path / "cites.csv"
     cites.write_text("citing,cited\nc,x\n")
     assert parse_merge(f"csv:{second}") == ("csv", [second])
-    summary = run_import("csv", [first], tmp_path / "d", argv=["test"], progress=False,
-                         merge=[("csv", [second, cites])])
+    summary = run_import(
+        "csv", [first], tmp_path / "d", argv=["test"], progress=False, merge=[("csv", [second, cites])]
+    )
     store = Store.load(tmp_path / "d")
     assert summary["papers"] == store.n == 3 and store.n_citations == 1
     a = store.paper(store.row("a"))

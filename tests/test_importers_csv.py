@@ -96,9 +96,17 @@ def s2_tables(tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
         w = csv.writer(f)
         w.writerow(["id", "title", "year", "areas", "cited_by", "reference_count", "posted"])
         for k, (_, p) in enumerate([("self", paper), *listed]):
-            w.writerow([pid(p, k), p["title"], p["year"] or "", ";".join(p["fieldsOfStudy"] or []),
-                        p["citationCount"] if p["citationCount"] is not None else "", p["referenceCount"] or "",
-                        p["publicationDate"] or ""])
+            w.writerow(
+                [
+                    pid(p, k),
+                    p["title"],
+                    p["year"] or "",
+                    ";".join(p["fieldsOfStudy"] or []),
+                    p["citationCount"] if p["citationCount"] is not None else "",
+                    p["referenceCount"] or "",
+                    p["publicationDate"] or "",
+                ]
+            )
     with open(tmp_path / "citations.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["citing", "cited"])
@@ -124,8 +132,9 @@ def test_real_data_as_csv(tmp_path: Path) -> None:
 
 
 # -- bad input -------------------------------------------------------------------------------------
-def assert_failed_import(tmp_path: Path, sources: list[Path], bad: str, *parts: str,
-                         mapping: str | None = MAPPING) -> InputError:
+def assert_failed_import(
+    tmp_path: Path, sources: list[Path], bad: str, *parts: str, mapping: str | None = MAPPING
+) -> InputError:
     out = tmp_path / "out"
     with pytest.raises(InputError) as exc:
         run_import("csv", sources, out, argv=["test"], progress=False, mapping=mapping)
@@ -139,8 +148,9 @@ def assert_failed_import(tmp_path: Path, sources: list[Path], bad: str, *parts: 
 
 
 def test_missing_required_column(tmp_path: Path, tables: tuple[Path, Path]) -> None:
-    err = assert_failed_import(tmp_path, list(tables), "papers.csv", "line 1", "field 'id'", "--mapping id=",
-                               mapping=None)
+    err = assert_failed_import(
+        tmp_path, list(tables), "papers.csv", "line 1", "field 'id'", "--mapping id=", mapping=None
+    )
     assert err.line == 1
 
 
@@ -171,8 +181,12 @@ def test_truncated_gzip(tmp_path: Path, tables: tuple[Path, Path]) -> None:
 
 
 def test_bad_values_name_line_and_column(tmp_path: Path, tables: tuple[Path, Path]) -> None:
-    cases = [("2017,cs.CL", "20x7,cs.CL", "field 'year'"), ("2017-06-12", "2017-06-31", "field 'posted'"),
-             ('"59,932"', "-4", "field 'cited_by'"), ("1706.03762,", "17 06,", "field 'paper_id'")]
+    cases = [
+        ("2017,cs.CL", "20x7,cs.CL", "field 'year'"),
+        ("2017-06-12", "2017-06-31", "field 'posted'"),
+        ('"59,932"', "-4", "field 'cited_by'"),
+        ("1706.03762,", "17 06,", "field 'paper_id'"),
+    ]
     for old, new, field in cases:
         src = write(tmp_path / "papers-bad.csv", PAPERS.replace(old, new))
         assert_failed_import(tmp_path, [src, tables[1]], "papers-bad.csv", "line 3", field)
@@ -182,8 +196,7 @@ def test_bad_mapping_and_sources(tmp_path: Path, tables: tuple[Path, Path]) -> N
     assert parse_mapping(" id = paper_id , title=name,") == {"id": "paper_id", "title": "name"}
     assert_failed_import(tmp_path, list(tables), "--mapping", "NAME=COLUMN", mapping="id:paper_id")
     assert_failed_import(tmp_path, list(tables), "--mapping", "field 'author'", mapping="author=x")
-    assert_failed_import(tmp_path, list(tables), "papers.csv", "line 1", "field 'yr'",
-                         mapping=MAPPING + ",year=yr")
+    assert_failed_import(tmp_path, list(tables), "papers.csv", "line 1", "field 'yr'", mapping=MAPPING + ",year=yr")
     assert_failed_import(tmp_path, [tables[1], tables[0]], "citations.csv.gz", "give the papers table first")
     assert_failed_import(tmp_path, [*tables, tables[0]], "papers.csv", "two sources at most")
     empty = write(tmp_path / "empty.csv", "")
@@ -204,9 +217,12 @@ VALID_CELLS = {
     "posted": st.dates().map(str) | st.text(max_size=10),
 }
 ROWS = st.fixed_dictionaries(
-    {"id": st.from_regex(r"[A-Za-z0-9._~/-]{1,20}", fullmatch=True) | st.text(max_size=10),
-     "title": st.text(max_size=30)},
-    optional=VALID_CELLS)
+    {
+        "id": st.from_regex(r"[A-Za-z0-9._~/-]{1,20}", fullmatch=True) | st.text(max_size=10),
+        "title": st.text(max_size=30),
+    },
+    optional=VALID_CELLS,
+)
 JUNK = st.dictionaries(st.sampled_from(list(DEFAULT_COLUMNS)), st.text(max_size=10) | JSON, min_size=1, max_size=2)
 ANY_ROWS = st.one_of(JSON, ROWS, st.builds(lambda row, junk: {**row, **junk}, ROWS, JUNK))
 

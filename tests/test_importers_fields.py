@@ -49,10 +49,14 @@ def test_check_type() -> None:
     assert check_type(None, int, W, "f", "a number") is None
     assert check_type(3, int, W, "f", "a number") == 3
     assert check_type(True, (int, bool), W, "f", "x") is True
-    assert err(check_type, True, int, W, "n", "a whole number") == \
-        "in.json, line 4, record W1, field 'n': expected a whole number, found True"
-    assert err(check_type, "3", int, W, "n", "a whole number") == \
-        "in.json, line 4, record W1, field 'n': expected a whole number, found str '3'"
+    assert (
+        err(check_type, True, int, W, "n", "a whole number")
+        == "in.json, line 4, record W1, field 'n': expected a whole number, found True"
+    )
+    assert (
+        err(check_type, "3", int, W, "n", "a whole number")
+        == "in.json, line 4, record W1, field 'n': expected a whole number, found str '3'"
+    )
     assert err(check_type, False, (int, float), W, "n", "a number").endswith("expected a number, found False")
 
 
@@ -67,8 +71,10 @@ def test_preview_cuts_long_values() -> None:
 def test_opt_text() -> None:
     assert opt_text("  a \n b\tc ", W, "t") == "a b c"
     assert opt_text("   ", W, "t") is None and opt_text(None, W, "t") is None and opt_text("", W, "t") is None
-    assert err(opt_text, "bad \udc80", W, "t") == "in.json, line 4, record W1, field 't': not valid Unicode text " \
-                                                 "(surrogates not allowed)"
+    assert (
+        err(opt_text, "bad \udc80", W, "t") == "in.json, line 4, record W1, field 't': not valid Unicode text "
+        "(surrogates not allowed)"
+    )
     assert err(opt_text, 5, W, "t").endswith("field 't': expected a string, found int 5")
 
 
@@ -126,8 +132,13 @@ def test_gzip_detection_and_source_files(tmp_path: Path) -> None:
     (folder / "sub").mkdir(parents=True)
     for name in ("b.jsonl", "a.json", "sub/c.gz", "d.ndjson", "notes.txt", "e.json.bak"):
         (folder / name).write_text("{}")
-    assert source_files([folder, plain]) == [folder / "a.json", folder / "b.jsonl", folder / "d.ndjson",
-                                             folder / "sub" / "c.gz", plain]
+    assert source_files([folder, plain]) == [
+        folder / "a.json",
+        folder / "b.jsonl",
+        folder / "d.ndjson",
+        folder / "sub" / "c.gz",
+        plain,
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert err(source_files, [empty]) == f"{empty}: folder holds no .json, .jsonl or .gz file"
@@ -214,27 +225,27 @@ def test_the_bad_byte_line_is_exact_across_read_blocks(tmp_path: Path) -> None:
     p = write(tmp_path / "cut.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + "é".encode() + b"\n[2]\n\xe9\n[3]\n")
     with pytest.raises(InputError, match=r"cut\.jsonl, line 3: not UTF-8 text"):
         list(iter_json(p))
-    p = write(tmp_path / "far.jsonl", b"[1]\n" * 300_000 + b"[\"\xff\"]\n", packed=True)
+    p = write(tmp_path / "far.jsonl", b"[1]\n" * 300_000 + b'["\xff"]\n', packed=True)
     with pytest.raises(InputError, match=r"far\.jsonl, line 300001: not UTF-8 text \(invalid start byte\)"):
         list(iter_json(p))
 
 
 def test_the_bad_byte_line_counts_lines_as_the_reader_does(tmp_path: Path) -> None:
-    p = write(tmp_path / "cr.jsonl", b"[1]\r[2]\r\n[3]\n[\"\xff\"]\n")  # \r, \r\n and \n each end a line
+    p = write(tmp_path / "cr.jsonl", b'[1]\r[2]\r\n[3]\n["\xff"]\n')  # \r, \r\n and \n each end a line
     with pytest.raises(InputError, match=r"cr\.jsonl, line 4: not UTF-8 text"):
         list(iter_json(p))
-    p = write(tmp_path / "end.jsonl", b"[1]\n[2]\n[\"\xc3")  # ends inside a character
+    p = write(tmp_path / "end.jsonl", b'[1]\n[2]\n["\xc3')  # ends inside a character
     with pytest.raises(InputError, match=r"end\.jsonl, line 3: not UTF-8 text"):
         list(iter_json(p))
-    p = write(tmp_path / "crlf.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + b"\r\n[2]\n[3]\n[\"\xff\"]\n")  # \r | \n
+    p = write(tmp_path / "crlf.jsonl", b"[1]" + b" " * ((1 << 20) - 4) + b'\r\n[2]\n[3]\n["\xff"]\n')  # \r | \n
     with pytest.raises(InputError, match=r"crlf\.jsonl, line 4: not UTF-8 text"):
         list(iter_json(p))
-    p = write(tmp_path / "lf.jsonl", b"\n[1]\n[\"\xff\"]\n")  # a first line that is empty
+    p = write(tmp_path / "lf.jsonl", b'\n[1]\n["\xff"]\n')  # a first line that is empty
     with pytest.raises(InputError, match=r"lf\.jsonl, line 3: not UTF-8 text"):
         list(iter_json(p))
 
 
 def test_a_file_that_ends_inside_a_character(tmp_path: Path) -> None:
-    p = write(tmp_path / "end.jsonl", b"[1]\n[2]\n[3]\n[\"\xc3")  # the reader's own count: line 4
+    p = write(tmp_path / "end.jsonl", b'[1]\n[2]\n[3]\n["\xc3')  # the reader's own count: line 4
     with pytest.raises(InputError, match=r"end\.jsonl, line 4: not UTF-8 text \(unexpected end of data\)"):
         list(iter_json(p))

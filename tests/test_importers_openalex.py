@@ -102,8 +102,10 @@ def test_arxiv_id_variants() -> None:
     for url, expected in cases.items():
         rec = parse_work({**base, "locations": [{"landing_page_url": url}]}, Where(PAGE))
         assert rec.id == expected and rec.alt_ids == ["W1"]
-    assert parse_work({**base, "ids": {"doi": "https://doi.org/10.48550/ARXIV.2310.08532"}}, Where(PAGE)).id \
+    assert (
+        parse_work({**base, "ids": {"doi": "https://doi.org/10.48550/ARXIV.2310.08532"}}, Where(PAGE)).id
         == "2310.08532"
+    )
     assert parse_work({**base, "doi": "https://doi.org/10.1234/arxiv.org/abs/2106.03764x"}, Where(PAGE)).id == "W1"
 
 
@@ -122,10 +124,14 @@ def test_merged_duplicates_keep_the_arxiv_id(works: list[dict[str, Any]]) -> Non
 def test_concepts_when_there_is_no_primary_topic(works: list[dict[str, Any]]) -> None:
     raw = copy.deepcopy(by_id(works, "W2068311567"))
     raw["primary_topic"] = None
-    expected = [c["display_name"] for c in sorted(raw["concepts"], key=lambda c: -c["score"])
-                if c["level"] in (0, 1)][:3]
-    assert parse_work(raw, Where(PAGE)).areas == expected == ["Remote sensing", "Geography",
-                                                              "Environmental resource management"]
+    expected = [c["display_name"] for c in sorted(raw["concepts"], key=lambda c: -c["score"]) if c["level"] in (0, 1)][
+        :3
+    ]
+    assert (
+        parse_work(raw, Where(PAGE)).areas
+        == expected
+        == ["Remote sensing", "Geography", "Environmental resource management"]
+    )
     raw["concepts"] = []
     assert parse_work(raw, Where(PAGE)).areas == []
 
@@ -160,8 +166,11 @@ def write_snapshot(path: Path, works: list[dict[str, Any]]) -> Path:
 
 @pytest.mark.parametrize("name", ["part_000.gz", "works.jsonl"])
 def test_snapshot_edges_through_store(tmp_path: Path, works: list[dict[str, Any]], name: str) -> None:
-    stubs = [stub("W2781122472", "Cited work A"), stub("W2981869278", "Cited work B"),
-             {**stub("W2068311567", "A duplicate of the first work"), "display_name": works[0]["display_name"]}]
+    stubs = [
+        stub("W2781122472", "Cited work A"),
+        stub("W2981869278", "Cited work B"),
+        {**stub("W2068311567", "A duplicate of the first work"), "display_name": works[0]["display_name"]},
+    ]
     src = write_snapshot(tmp_path / name, [*works, *stubs])
     out = tmp_path / "out"
     summary = run_import("openalex", [src], out, argv=["test"], progress=False)
@@ -179,7 +188,8 @@ def test_snapshot_edges_through_store(tmp_path: Path, works: list[dict[str, Any]
     citers = set(store.ids(store.citers(store.row("W2981869278"))))
     assert citers == {"W4387792577", "W3096165595", "W4206121799", "2208.03461"}
     assert set(store.ids(store.citers(store.row("W2781122472")))) == {
-        short(w["id"]) for w in works if W + "W2781122472" in w["referenced_works"]}
+        short(w["id"]) for w in works if W + "W2781122472" in w["referenced_works"]
+    }
     assert set(store.ids(store.references(store.row("W4387792577")))) == {"W2781122472", "W2981869278"}
     assert set(store.ids(store.references(store.row("2208.03461")))) == {"W2981869278"}
     p = store.paper(store.row("W2068311567"))
@@ -302,20 +312,30 @@ VALID_FIELDS = {  # values of the right shape (still including blank titles, NaN
     "cited_by_count": st.integers(0, 2**63 - 1),
     "referenced_works_count": st.integers(0, 10**6),
     "referenced_works": st.lists(WORK_URL, max_size=4),
-    "counts_by_year": st.lists(st.fixed_dictionaries(
-        {"year": st.integers(1, 9999), "cited_by_count": st.integers(0, 2**31 - 1)}), max_size=3),
+    "counts_by_year": st.lists(
+        st.fixed_dictionaries({"year": st.integers(1, 9999), "cited_by_count": st.integers(0, 2**31 - 1)}), max_size=3
+    ),
     "primary_topic": st.fixed_dictionaries({}, optional={"field": NAMED, "subfield": NAMED}) | st.none(),
-    "concepts": st.lists(st.fixed_dictionaries({}, optional={
-        "display_name": st.text(max_size=10), "level": st.integers(-1, 3), "score": st.floats()}), max_size=4),
+    "concepts": st.lists(
+        st.fixed_dictionaries(
+            {}, optional={"display_name": st.text(max_size=10), "level": st.integers(-1, 3), "score": st.floats()}
+        ),
+        max_size=4,
+    ),
     "doi": st.sampled_from(["https://doi.org/10.48550/arxiv.2304.04761", "10.48550/arXiv.cs/9901001v2"]),
     "ids": st.dictionaries(st.sampled_from(["doi", "arxiv", "mag"]), st.text(max_size=30) | JSON, max_size=3),
-    "locations": st.lists(st.dictionaries(st.sampled_from(["landing_page_url", "pdf_url"]),
-                                          st.sampled_from(["https://arxiv.org/abs/2106.03764v1"]) | JSON),
-                          max_size=3),
+    "locations": st.lists(
+        st.dictionaries(
+            st.sampled_from(["landing_page_url", "pdf_url"]),
+            st.sampled_from(["https://arxiv.org/abs/2106.03764v1"]) | JSON,
+        ),
+        max_size=3,
+    ),
 }
 VALID_WORKS = st.fixed_dictionaries(
     {"id": WORK_URL | st.from_regex(r"W[0-9]{1,5}", fullmatch=True), "display_name": st.text(min_size=1, max_size=30)},
-    optional=VALID_FIELDS)
+    optional=VALID_FIELDS,
+)
 JUNK = st.dictionaries(st.sampled_from(["id", "display_name", *VALID_FIELDS]), JSON, min_size=1, max_size=2)
 WORKS = st.one_of(
     JSON,  # anything at all

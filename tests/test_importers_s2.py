@@ -56,8 +56,10 @@ def test_paper_counts(paper: dict[str, Any], imported: tuple[dict[str, Any], Sto
     assert summary["merged"] == 1 + len(cits) + len(refs) - len(titles) == 1  # "Proof in the time of machines" x2
     assert summary["citations"] == store.n_citations == len(edges) == 1013
     assert summary["duplicate_edges"] == 1 and summary["self_loops"] == 0 and summary["edges_outside"] == 0
-    assert summary["papers_with_areas"] == sum(
-        1 for p in [paper, *cits, *refs] if p.get("fieldsOfStudy") or p.get("s2FieldsOfStudy")) - 1
+    assert (
+        summary["papers_with_areas"]
+        == sum(1 for p in [paper, *cits, *refs] if p.get("fieldsOfStudy") or p.get("s2FieldsOfStudy")) - 1
+    )
 
 
 def test_focal_paper_fields_and_neighbours(paper: dict[str, Any], imported: tuple[dict[str, Any], Store]) -> None:
@@ -91,17 +93,20 @@ def test_listed_papers(paper: dict[str, Any], imported: tuple[dict[str, Any], St
     first = paper["citations"][0]
     assert first["fieldsOfStudy"] is None
     assert parse_paper(first, Where(PAPER), require_id=False).areas == ["Computer Science"]
-    assert parse_paper({**first, "s2FieldsOfStudy": [{"category": "Physics"}, {"category": "Biology"},
-                                                     {"category": "Physics"}]}, Where(PAPER)).areas \
-        == ["Physics", "Biology"]
+    assert parse_paper(
+        {**first, "s2FieldsOfStudy": [{"category": "Physics"}, {"category": "Biology"}, {"category": "Physics"}]},
+        Where(PAPER),
+    ).areas == ["Physics", "Biology"]
 
 
 def test_list_of_papers_and_search_page_and_merging(tmp_path: Path, paper: dict[str, Any]) -> None:
     """A listed citation given also as a paper object is merged into it; its own figures win."""
     citing = copy.deepcopy(paper["citations"][1])
     citing["citationCount"] = 5
-    citing["references"] = [{"paperId": TURING, "title": paper["title"], "year": 1950},
-                            {"paperId": "f" * 40, "title": "A new reference", "year": 2020}]
+    citing["references"] = [
+        {"paperId": TURING, "title": paper["title"], "year": 1950},
+        {"paperId": "f" * 40, "title": "A new reference", "year": 2020},
+    ]
     batch = tmp_path / "batch.json"
     batch.write_text(json.dumps([paper, citing]))
     builder, info = build([batch], progress=False)
@@ -138,11 +143,11 @@ def assert_failed_import(tmp_path: Path, src: Path, *parts: str) -> InputError:
     return exc.value
 
 
-@pytest.mark.parametrize(("src", "endpoint", "key"), [(CITATION, "citations", "citingPaper"),
-                                                      (REFERENCE, "references", "citedPaper")])
+@pytest.mark.parametrize(
+    ("src", "endpoint", "key"), [(CITATION, "citations", "citingPaper"), (REFERENCE, "references", "citedPaper")]
+)
 def test_citation_and_reference_items_are_refused(tmp_path: Path, src: Path, endpoint: str, key: str) -> None:
-    err = assert_failed_import(tmp_path, src, "line 1", f"/{endpoint} endpoint", "do not say",
-                               f"field '{key}'")
+    err = assert_failed_import(tmp_path, src, "line 1", f"/{endpoint} endpoint", "do not say", f"field '{key}'")
     assert err.line == 1
     page = tmp_path / f"{endpoint}-page.json"
     page.write_text(json.dumps({"offset": 0, "data": [json.loads(src.read_text())] * 2}))
@@ -174,10 +179,16 @@ def test_missing_id_of_the_paper(tmp_path: Path, paper: dict[str, Any]) -> None:
 
 
 def test_bad_values_name_the_field(tmp_path: Path, paper: dict[str, Any]) -> None:
-    cases = [("year", "1950", "year"), ("publicationDate", "1950-10", "publicationDate"),
-             ("citationCount", -3, "citationCount"), ("externalIds", {"ArXiv": "not an id"}, "externalIds.ArXiv"),
-             ("paperId", "has spaces in it", "paperId"), ("fieldsOfStudy", "Computer Science", "fieldsOfStudy"),
-             ("citations", {"oops": 1}, "citations"), ("references", 7, "references")]
+    cases = [
+        ("year", "1950", "year"),
+        ("publicationDate", "1950-10", "publicationDate"),
+        ("citationCount", -3, "citationCount"),
+        ("externalIds", {"ArXiv": "not an id"}, "externalIds.ArXiv"),
+        ("paperId", "has spaces in it", "paperId"),
+        ("fieldsOfStudy", "Computer Science", "fieldsOfStudy"),
+        ("citations", {"oops": 1}, "citations"),
+        ("references", 7, "references"),
+    ]
     src = tmp_path / "pretty.json"
     small = {**paper, "citations": paper["citations"][:5]}
     for name, value, field in cases:
@@ -195,16 +206,22 @@ JSON = st.recursive(
 HEX40 = st.from_regex(r"[0-9a-f]{40}", fullmatch=True)
 VALID_FIELDS = {
     "paperId": HEX40 | st.none(),
-    "externalIds": st.fixed_dictionaries({}, optional={
-        "ArXiv": st.sampled_from(["2405.19561", "cs/9901001", "1402.0030v2"]) | st.none(),
-        "DOI": st.text(max_size=20), "CorpusId": st.integers()}),
+    "externalIds": st.fixed_dictionaries(
+        {},
+        optional={
+            "ArXiv": st.sampled_from(["2405.19561", "cs/9901001", "1402.0030v2"]) | st.none(),
+            "DOI": st.text(max_size=20),
+            "CorpusId": st.integers(),
+        },
+    ),
     "year": st.integers(1, 9999) | st.none(),
     "publicationDate": st.dates().map(str) | st.none(),
     "citationCount": st.integers(0, 2**63 - 1) | st.none(),
     "referenceCount": st.integers(0, 10**6) | st.none(),
     "fieldsOfStudy": st.lists(st.text(max_size=12), max_size=3) | st.none(),
-    "s2FieldsOfStudy": st.lists(st.fixed_dictionaries({"category": st.text(max_size=12)},
-                                                      optional={"source": st.text(max_size=5)}), max_size=3),
+    "s2FieldsOfStudy": st.lists(
+        st.fixed_dictionaries({"category": st.text(max_size=12)}, optional={"source": st.text(max_size=5)}), max_size=3
+    ),
 }
 VALID_PAPERS = st.fixed_dictionaries({"title": st.text(min_size=1, max_size=30)}, optional=VALID_FIELDS)
 JUNK = st.dictionaries(st.sampled_from(["title", *VALID_FIELDS, "citingPaper"]), JSON, min_size=1, max_size=2)

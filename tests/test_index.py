@@ -38,16 +38,20 @@ def test_sorted_keys_are_numpys_byte_order(seed: int, tmp_path: Path, monkeypatc
 
     rng = random.Random(seed)
     alphabet = "ab.-_/09éΩ𝄞"
-    values = [None if rng.random() < 0.1 else "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 7)))
-              for _ in range(300)]
+    values = [
+        None if rng.random() < 0.1 else "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 7)))
+        for _ in range(300)
+    ]
     want_keys, want_rows = numpy_sorted_keys(values)
     monkeypatch.setattr(index_write, "KEY_BLOCK", 7)
     monkeypatch.setattr("dashboard.importers.duckdb_engine.STREAM_ROWS", 16)
     con = duckdb.connect()
     con.execute("CREATE TABLE rank AS SELECT * FROM (VALUES (NULL::VARCHAR, 0)) t(id, r) LIMIT 0")
     con.executemany("INSERT INTO rank VALUES (?, ?)", list(zip(values, range(len(values)), strict=True)))
-    for how, keys in (("arrow", index_write.sorted_keys(pa.array(values, pa.string()))),
-                      ("duckdb", Streamed(con, "x", {}, {}, tmp_path).sorted_keys("id"))):
+    for how, keys in (
+        ("arrow", index_write.sorted_keys(pa.array(values, pa.string()))),
+        ("duckdb", Streamed(con, "x", {}, {}, tmp_path).sorted_keys("id")),
+    ):
         index_write.write_sorted_keys(tmp_path, how, keys)
         got, rows = np.load(tmp_path / f"{how}_sorted.npy"), np.load(tmp_path / f"{how}_sorted_rows.npy")
         assert got.dtype == want_keys.dtype and got.tolist() == want_keys.tolist(), how
@@ -71,8 +75,12 @@ def test_an_index_written_in_small_batches_is_the_same(tmp_path: Path, monkeypat
     found = []
     for folder in ("one", "many"):
         con = sqlite3.connect(tmp_path / folder / index.INDEX_DIR / "search.sqlite")
-        found.append([con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
-                      for q in ("attention", "learning", "graph", "et")])
+        found.append(
+            [
+                con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
+                for q in ("attention", "learning", "graph", "et")
+            ]
+        )
         con.close()
     assert found[0] == found[1] and all(found[0][:3])
 
@@ -115,11 +123,17 @@ def test_a_search_index_keeps_a_few_segments_and_merges_more(tmp_path: Path, mon
     for keep in (10_000, 1):
         monkeypatch.setattr(search_write, "SEARCH_SEGMENTS", keep)
         path = tmp_path / f"keep{keep}.sqlite"
-        search_write.write_search_index(path, [(k, titles[k:k + 500], names[k:k + 500]) for k in range(0, 3000, 500)])
+        search_write.write_search_index(
+            path, [(k, titles[k : k + 500], names[k : k + 500]) for k in range(0, 3000, 500)]
+        )
         con = sqlite3.connect(path)
         segments.append(con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0])
-        found.append([con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
-                      for q in ('"graph1"*', '"lattice2"', '"li9"*', '"quantum1" AND "chen"', '"g"*')])
+        found.append(
+            [
+                con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
+                for q in ('"graph1"*', '"lattice2"', '"li9"*', '"quantum1" AND "chen"', '"g"*')
+            ]
+        )
         con.close()
     assert segments[0] > 1 and segments[1] == 1
     assert found[0] == found[1] and all(found[0])
@@ -172,9 +186,16 @@ def expected_node(rec: dict, in_cited: int) -> list:
     """A paper's node fields as the store's reader expects them (``index.NODE_FIELDS``), built in Python."""
     people = rec["authors"] or []
     if len(people) > index.NODE_AUTHORS:
-        people = [*people[:index.NODE_AUTHORS], "et al."]
-    return [rec["id"], rec["title"] or "", rec["year"], rec["areas"] or [index.UNKNOWN_AREA], in_cited,
-            rec["cited_by"], people]
+        people = [*people[: index.NODE_AUTHORS], "et al."]
+    return [
+        rec["id"],
+        rec["title"] or "",
+        rec["year"],
+        rec["areas"] or [index.UNKNOWN_AREA],
+        in_cited,
+        rec["cited_by"],
+        people,
+    ]
 
 
 def test_node_text_parses_to_each_papers_fields(tmp_path: Path) -> None:
@@ -183,11 +204,15 @@ def test_node_text_parses_to_each_papers_fields(tmp_path: Path) -> None:
     odd = ['a "q" \\ b', "tab\there\nnl\r\x01\x1f\x7f", "ünïcödé — 𝔘 😀", "\u2028\u2029 sep", "</script>", None]
     n = len(odd)
     cols = {name: [None] * n for name in PAPERS_SCHEMA.names}
-    cols.update(id=[f"p{i}" for i in range(n)], title=odd, year=[2001, None, 1999, 2020, None, 2024],
-                areas=[["cs.LG", 'x"y'], [], ["ü"], None, ["a", "b", "c"], []],
-                cited_by=[5, None, 0, 2**40, 7, None],
-                authors=[["A", "B", "C", "D"], [], None, ['Q "x" \\'], ["α", "β", "γ"], ["\x00z"]],
-                sources=[["t"]] * n)
+    cols.update(
+        id=[f"p{i}" for i in range(n)],
+        title=odd,
+        year=[2001, None, 1999, 2020, None, 2024],
+        areas=[["cs.LG", 'x"y'], [], ["ü"], None, ["a", "b", "c"], []],
+        cited_by=[5, None, 0, 2**40, 7, None],
+        authors=[["A", "B", "C", "D"], [], None, ['Q "x" \\'], ["α", "β", "γ"], ["\x00z"]],
+        sources=[["t"]] * n,
+    )
     papers = papers_table(cols)
     citations = citations_table(["p0", "p1", "p2", "p5"], ["p4", "p4", "p0", "p4"])
     index_write.write_index(tmp_path, papers, citations, "x")
@@ -195,8 +220,9 @@ def test_node_text_parses_to_each_papers_fields(tmp_path: Path) -> None:
     in_cited = index.load_arrays(tmp_path)["in_cited"]
     assert in_cited.tolist() == [1, 0, 0, 0, 3, 0]
     assert [text[-1] for text in nodes] == [","] * n
-    assert [json.loads(text[:-1]) for text in nodes] == [expected_node(rec, int(c))
-                                                         for rec, c in zip(papers.to_pylist(), in_cited, strict=True)]
+    assert [json.loads(text[:-1]) for text in nodes] == [
+        expected_node(rec, int(c)) for rec, c in zip(papers.to_pylist(), in_cited, strict=True)
+    ]
 
 
 def test_node_text_of_the_seed_data_is_each_papers_fields() -> None:
@@ -210,20 +236,24 @@ def test_node_text_of_the_seed_data_is_each_papers_fields() -> None:
 def search_results(folder: Path) -> list[list[tuple[int]]]:
     con = sqlite3.connect(folder / index.INDEX_DIR / "search.sqlite")
     try:
-        return [con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
-                for q in ("attention", "learning", "graph", '"ne"*', "et")]
+        return [
+            con.execute("SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid", (q,)).fetchall()
+            for q in ("attention", "learning", "graph", '"ne"*', "et")
+        ]
     finally:
         con.close()
 
 
-def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
     index_write.write_index(tmp_path / "here", papers, citations, "x")
     monkeypatch.setattr(search_write, "PARALLEL_SEARCH", 1)
     started = []
-    monkeypatch.setattr(search_write, "search_child", lambda folder, real=search_write.search_child:
-                        started.append(folder) or real(folder))
+    monkeypatch.setattr(
+        search_write,
+        "search_child",
+        lambda folder, real=search_write.search_child: started.append(folder) or real(folder),
+    )
     index_write.write_index(tmp_path / "child", papers, citations, "x")
     assert started == [tmp_path / "child"]
     assert search_results(tmp_path / "here") == search_results(tmp_path / "child")
@@ -252,15 +282,17 @@ def test_take_reads_a_column_of_several_chunks_as_one(seed: int) -> None:
     assert index.take(col, inside).to_pylist() == [values[r] for r in inside]
     assert [col[int(r)].as_py() for r in rows[:20]] == [values[r] for r in rows[:20]] and len(col) == 1000
     assert index.take(col, []).to_pylist() == []
-    assert index.take(index.column(pa.chunked_array([pa.array(values)])), rows[:5]).to_pylist() == \
-        [values[r] for r in rows[:5]]
+    assert index.take(index.column(pa.chunked_array([pa.array(values)])), rows[:5]).to_pylist() == [
+        values[r] for r in rows[:5]
+    ]
     with pytest.raises(IndexError):
         index.take(col, [1000])
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The references (citers) of each paper, most cited first, made a range of owners at a time from the
     citations regrouped on disk (given in any order, in chunks of any size), are the lists made of all the
     citations at once."""
@@ -294,8 +326,11 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
             list(index_write.lists_of(chunks[::-1], ranks))
         for bad in (-1, n):  # a row that is no paper's: refused, nothing left on disk
             with pytest.raises(ValueError, match="outside the papers"):
-                list(spill.grouped([*rows, (np.array([bad], np.int32), np.array([bad], np.int32))], name, counts,
-                                   size, tmp_path))
+                list(
+                    spill.grouped(
+                        [*rows, (np.array([bad], np.int32), np.array([bad], np.int32))], name, counts, size, tmp_path
+                    )
+                )
             assert list(tmp_path.iterdir()) == []
         if name == "citing":  # in citing order (as the citations file is), cut between citing papers
             cuts = np.sort(rng.integers(0, len(src), 8))  # chunks of any size, a paper across several of them
@@ -307,7 +342,7 @@ def test_lists_streamed_in_chunks_are_the_lists_of_the_whole(seed: int, tmp_path
         counts = np.bincount(owner, minlength=n)
         starts = np.concatenate([[0], np.cumsum(counts)])
         for row in (0, 7, n - 1):  # each list: the owner's citations, most cited inside the dataset first
-            got = whole[starts[row]:starts[row + 1]]
+            got = whole[starts[row] : starts[row + 1]]
             assert sorted(got.tolist()) == sorted(other[owner == row].tolist())
             assert np.all(np.diff(ranks["row_rank"][got]) > 0)
 
@@ -316,10 +351,24 @@ def test_owner_runs_keep_a_paper_across_chunks_and_empty_chunks_whole() -> None:
     def chunk(owner: list[int], other: list[int]) -> tuple[np.ndarray, np.ndarray]:
         return np.array(owner, np.int32), np.array(other, np.int32)
 
-    runs = list(spill.owner_runs([chunk([], []), chunk([0, 0], [1, 2]), chunk([], []), chunk([0], [3]),
-                                  chunk([0, 1], [4, 5]), chunk([1, 1], [6, 7]), chunk([2], [8])]))
-    assert [(o.tolist(), x.tolist()) for o, x in runs] == [([0, 0, 0, 0], [1, 2, 3, 4]), ([1, 1, 1], [5, 6, 7]),
-                                                           ([2], [8])]
+    runs = list(
+        spill.owner_runs(
+            [
+                chunk([], []),
+                chunk([0, 0], [1, 2]),
+                chunk([], []),
+                chunk([0], [3]),
+                chunk([0, 1], [4, 5]),
+                chunk([1, 1], [6, 7]),
+                chunk([2], [8]),
+            ]
+        )
+    )
+    assert [(o.tolist(), x.tolist()) for o, x in runs] == [
+        ([0, 0, 0, 0], [1, 2, 3, 4]),
+        ([1, 1, 1], [5, 6, 7]),
+        ([2], [8]),
+    ]
     assert list(spill.owner_runs([chunk([], [])])) == []
 
 
@@ -327,8 +376,11 @@ def test_a_failed_index_stops_its_search_child(tmp_path: Path, monkeypatch: pyte
     papers, citations = read_tables(seed_data())
     monkeypatch.setattr(search_write, "PARALLEL_SEARCH", 1)
     children = []
-    monkeypatch.setattr(search_write, "search_child", lambda folder, real=search_write.search_child:
-                        children.append(real(folder)) or children[-1])
+    monkeypatch.setattr(
+        search_write,
+        "search_child",
+        lambda folder, real=search_write.search_child: children.append(real(folder)) or children[-1],
+    )
 
     def full() -> str:  # writing the tables fails
         raise OSError("disk full")

@@ -8,8 +8,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "dashboard"
-LOWER_THAN_IMPORTERS = ("dashboard.dataset", "dashboard.graph", "dashboard.view", "dashboard.web",
-                        "dashboard.serving")
+LOWER_THAN_IMPORTERS = ("dashboard.dataset", "dashboard.graph", "dashboard.view", "dashboard.web", "dashboard.serving")
 WEB_LIBRARIES = ("dash", "dash_cytoscape", "flask", "werkzeug", "flask_compress")
 
 

@@ -63,7 +63,12 @@ ER  -
 
 CSL = [
     {"id": "a", "type": "article", "title": "Attention Is All You Need", "issued": {"date-parts": [[2017, 6]]}},
-    {"id": "b", "type": "article", "title": "Adam: A Method for Stochastic Optimization", "URL": "https://arxiv.org/abs/1412.6980"},
+    {
+        "id": "b",
+        "type": "article",
+        "title": "Adam: A Method for Stochastic Optimization",
+        "URL": "https://arxiv.org/abs/1412.6980",
+    },
     {"id": "c", "type": "article", "title": "Attention Is All You Need", "issued": {"date-parts": [[2009]]}},
 ]
 
@@ -72,7 +77,7 @@ def test_bibtex_marks_exactly_the_three_papers_it_holds(default_store: Store) ->
     refs = read_library("mine.bib", BIB.encode())
     assert len(refs) == 4 and refs[0] == Reference(title="Attention Is All You Need", year=2017, arxiv="1706.03762")
     assert refs[1].title.startswith("BERT: Pre-training")  # braces gone
-    latex = read_library("a.bib", rb'@misc{a, title={Schr{\"o}dinger meets {BERT} \& co}, year=2020}')
+    latex = read_library("a.bib", rb"@misc{a, title={Schr{\"o}dinger meets {BERT} \& co}, year=2020}")
     assert latex[0].title == "Schrödinger meets BERT & co"
     found = match(default_store, refs)
     assert (found.entries, found.matched) == (4, 3) and found.ids == THREE
@@ -91,8 +96,13 @@ def test_matching_by_doi_and_by_citemap_id(tmp_path: Path) -> None:
     from dashboard.importers.common import PaperRecord
     from tests.conftest import make_store
 
-    store = make_store(tmp_path / "d", [PaperRecord(title="Alpha", id="W1", doi="10.1000/alpha", year=2000),
-                                        PaperRecord(title="Beta", id="W2", year=2001)])
+    store = make_store(
+        tmp_path / "d",
+        [
+            PaperRecord(title="Alpha", id="W1", doi="10.1000/alpha", year=2000),
+            PaperRecord(title="Beta", id="W2", year=2001),
+        ],
+    )
     assert find(store, Reference(doi="10.1000/alpha")) == store.row("W1")
     assert find(store, Reference(doi="10.1000/other", title="Beta", year=2002)) == store.row("W2")
     assert find(store, Reference(title="Beta", year=2005)) is None  # same title, years too far apart
@@ -106,15 +116,22 @@ def test_a_views_own_bibtex_export_marks_every_paper_of_the_view(default_store: 
     assert sorted(found.ids) == sorted(view.ids) and found.matched == found.entries == view.n_nodes
 
 
-@pytest.mark.parametrize(("name", "body", "where"), [
-    ("broken.bib", BIB.replace("year = {2019}\n}", "year = {2019\n", 1), r"broken\.bib, line \d+: not a valid BibTeX"),
-    ("open.ris", RIS.rsplit("ER  -", 1)[0], r"open\.ris, line 12: this record has no end \(field 'ER'\)"),
-    ("junk.ris", "hello\nworld\n", r"junk\.ris, line 1: no RIS records"),
-    ("bad.json", '[{"title": 5}]', r"bad\.json, entry 0, field 'title': expected text"),
-    ("bad.json", '[{"title": "x", "issued": 2017}]', r"bad\.json, entry 0, field 'issued'"),
-    ("half.json", '[{"title": "x"', r"half\.json: not valid JSON"),
-    ("what.txt", "just words", r"what\.txt: not a BibTeX \(\.bib\), RIS \(\.ris\) or CSL-JSON"),
-])
+@pytest.mark.parametrize(
+    ("name", "body", "where"),
+    [
+        (
+            "broken.bib",
+            BIB.replace("year = {2019}\n}", "year = {2019\n", 1),
+            r"broken\.bib, line \d+: not a valid BibTeX",
+        ),
+        ("open.ris", RIS.rsplit("ER  -", 1)[0], r"open\.ris, line 12: this record has no end \(field 'ER'\)"),
+        ("junk.ris", "hello\nworld\n", r"junk\.ris, line 1: no RIS records"),
+        ("bad.json", '[{"title": 5}]', r"bad\.json, entry 0, field 'title': expected text"),
+        ("bad.json", '[{"title": "x", "issued": 2017}]', r"bad\.json, entry 0, field 'issued'"),
+        ("half.json", '[{"title": "x"', r"half\.json: not valid JSON"),
+        ("what.txt", "just words", r"what\.txt: not a BibTeX \(\.bib\), RIS \(\.ris\) or CSL-JSON"),
+    ],
+)
 def test_malformed_files_name_the_file_and_place(name: str, body: str, where: str) -> None:
     with pytest.raises(LibraryError, match=where):
         read_library(name, body.encode())

@@ -120,8 +120,11 @@ def test_no_abstract_text_in_the_dataset() -> None:
 
 
 def _broken(tmp_path: Path, source: str, old: str, new: str) -> Path:
-    text = (SEEDS / source).read_text() if (SEEDS / source).exists() else next(
-        p for p in seed_pages() if p.name.startswith(source)).read_text()
+    text = (
+        (SEEDS / source).read_text()
+        if (SEEDS / source).exists()
+        else next(p for p in seed_pages() if p.name.startswith(source)).read_text()
+    )
     assert old in text
     out = tmp_path / "broken.txt"
     out.write_text(text.replace(old, new, 1))
@@ -129,8 +132,12 @@ def _broken(tmp_path: Path, source: str, old: str, new: str) -> Path:
 
 
 def test_malformed_markdown_entry_names_file_and_line(tmp_path: Path) -> None:
-    bad = _broken(tmp_path, "000", "- [Reformer: The Efficient Transformer](https://mlsanity.com/paper/2001.04451/)",
-                  "- [Reformer: The Efficient Transformer(https://mlsanity.com/paper/2001.04451/)")
+    bad = _broken(
+        tmp_path,
+        "000",
+        "- [Reformer: The Efficient Transformer](https://mlsanity.com/paper/2001.04451/)",
+        "- [Reformer: The Efficient Transformer(https://mlsanity.com/paper/2001.04451/)",
+    )
     with pytest.raises(InputError) as e:
         parse_page(bad)
     line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if t.startswith("- [Reformer"))
@@ -172,13 +179,31 @@ from hypothesis import strategies as st  # noqa: E402
 
 LINES = st.one_of(
     st.text(max_size=60),
-    st.builds(lambda t, i, y: f"- [{t}](https://mlsanity.com/paper/{i}/) ({y})", st.text(max_size=30),
-              st.text(max_size=12), st.integers(0, 99999)),
-    st.builds(lambda n, y, t, c: f"  {n}. {y}{t}cited by {c}", st.integers(0, 99), st.integers(0, 9999),
-              st.text(max_size=30), st.text(max_size=8)),
-    st.sampled_from(["## Builds on (most cited first, 2 of 3)", "## Built on by", "References · 2", "Built on by",
-                     "Key facts. Cited by 3 papers", "arXiv: https://arxiv.org/abs/2101.00001",
-                     "Citing papers per year: 2022: x", "First posted on arXiv 31 Feb 2021"]),
+    st.builds(
+        lambda t, i, y: f"- [{t}](https://mlsanity.com/paper/{i}/) ({y})",
+        st.text(max_size=30),
+        st.text(max_size=12),
+        st.integers(0, 99999),
+    ),
+    st.builds(
+        lambda n, y, t, c: f"  {n}. {y}{t}cited by {c}",
+        st.integers(0, 99),
+        st.integers(0, 9999),
+        st.text(max_size=30),
+        st.text(max_size=8),
+    ),
+    st.sampled_from(
+        [
+            "## Builds on (most cited first, 2 of 3)",
+            "## Built on by",
+            "References · 2",
+            "Built on by",
+            "Key facts. Cited by 3 papers",
+            "arXiv: https://arxiv.org/abs/2101.00001",
+            "Citing papers per year: 2022: x",
+            "First posted on arXiv 31 Feb 2021",
+        ]
+    ),
 )
 
 

@@ -20,8 +20,19 @@ from tests.conftest import make_store
 #   s -> m1 -> t and s <- m2 <- t: two chains of 2 steps from s to t, m2 the more cited (c1, c2 cite it);
 #   s <- p -> q <- t: a third route, of 3 steps, direction alternating;
 #   u <-> v: a 1-step link, both ways (one edge, one chain); z: alone.
-CITES = [("s", "m1"), ("m1", "t"), ("m2", "s"), ("t", "m2"), ("c1", "m2"), ("c2", "m2"),
-         ("p", "s"), ("p", "q"), ("t", "q"), ("u", "v"), ("v", "u")]
+CITES = [
+    ("s", "m1"),
+    ("m1", "t"),
+    ("m2", "s"),
+    ("t", "m2"),
+    ("c1", "m2"),
+    ("c2", "m2"),
+    ("p", "s"),
+    ("p", "q"),
+    ("t", "q"),
+    ("u", "v"),
+    ("v", "u"),
+]
 IDS = ["s", "t", "m1", "m2", "c1", "c2", "p", "q", "u", "v", "z"]
 
 
@@ -38,8 +49,7 @@ def ties(tmp_path_factory: pytest.TempPathFactory) -> Store:
     h-c-y-i (a larger row sum, though c has the smallest row). The pads only push y's row up."""
     order = ["h", "i", "c", "a", "b", "d", "e", "pad1", "pad2", "y"]  # rows 0, 1, 2, ...
     papers = [PaperRecord(title=f"Paper {pid}", id=pid, year=2000) for pid in order]
-    cites = [("h", "a"), ("a", "e"), ("e", "i"), ("h", "b"), ("b", "d"), ("d", "i"), ("h", "c"), ("c", "y"),
-             ("y", "i")]
+    cites = [("h", "a"), ("a", "e"), ("e", "i"), ("h", "b"), ("b", "d"), ("d", "i"), ("h", "c"), ("c", "y"), ("y", "i")]
     return make_store(tmp_path_factory.mktemp("ties") / "ties", papers, cites)
 
 
@@ -85,10 +95,16 @@ def test_ties_smaller_row_sum_then_lexicographic(ties: Store) -> None:
     assert [ties.row(x) for x in "hicabdey"] == [0, 1, 2, 3, 4, 5, 6, 9]
     assert len(set(ties.in_cited[ties.rows("abcdey")[0]].tolist())) == 1  # all scores equal
     h, i = ties.row("h"), ties.row("i")
-    assert ids(ties, shortest_paths(ties, h, i).chains) == [["h", "a", "e", "i"], ["h", "b", "d", "i"],
-                                                           ["h", "c", "y", "i"]]
-    assert ids(ties, shortest_paths(ties, i, h).chains) == [["i", "d", "b", "h"], ["i", "e", "a", "h"],
-                                                           ["i", "y", "c", "h"]]
+    assert ids(ties, shortest_paths(ties, h, i).chains) == [
+        ["h", "a", "e", "i"],
+        ["h", "b", "d", "i"],
+        ["h", "c", "y", "i"],
+    ]
+    assert ids(ties, shortest_paths(ties, i, h).chains) == [
+        ["i", "d", "b", "h"],
+        ["i", "e", "a", "h"],
+        ["i", "y", "c", "h"],
+    ]
 
 
 def test_mask_removes_the_best_middle(hand: Store) -> None:
@@ -151,10 +167,12 @@ def undirected(store: Store) -> nx.Graph:
 
 def ranked(store: Store, g: nx.Graph, a: int, b: int) -> list[list[int]]:
     """Every shortest chain, best first by the documented criterion (score, smaller row sum, lexicographic)."""
+
     def key(chain: list[int]) -> tuple:
         inner = chain[1:-1]
         score = sum(round(paths.W_SCALE * math.log1p(int(store.in_cited[x]))) for x in inner)
         return -score, sum(inner), chain
+
     return sorted(nx.all_shortest_paths(g, a, b), key=key)
 
 

@@ -12,7 +12,8 @@ from tests.conftest import ROOT
 
 @pytest.mark.slow
 def test_every_planted_bug_is_caught() -> None:
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "planted_bugs.py")], capture_output=True, text=True,
-                         timeout=900)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "planted_bugs.py")], capture_output=True, text=True, timeout=900
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "11 of 11 planted bugs caught" in run.stdout

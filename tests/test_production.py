@@ -25,8 +25,11 @@ pytestmark = pytest.mark.slow  # gunicorn processes: not in the mutation run
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture()
@@ -35,8 +38,10 @@ def read_only_copy(tmp_path: Path):
     src, ro = tmp_path / "src", tmp_path / "ro"
     shutil.copytree(seed_data(), src)
     ro.mkdir()
-    mounted = subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True).returncode == 0 and \
-        subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True).returncode == 0
+        and subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], capture_output=True).returncode == 0
+    )
     if not mounted:
         ro.rmdir()
         shutil.copytree(src, ro)
@@ -58,8 +63,13 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
     server = load.Gunicorn(ro, workers=2)
     try:
         health = requests.get(server.url + "/health", timeout=10).json()
-        assert health == {"status": "ok", "dataset": "mlsanity seed pages", "papers": 156, "citations": 181,
-                          "build": json.loads((ro / "dataset.json").read_text())["build_id"]}
+        assert health == {
+            "status": "ok",
+            "dataset": "mlsanity seed pages",
+            "papers": 156,
+            "citations": 181,
+            "build": json.loads((ro / "dataset.json").read_text())["build_id"],
+        }
         page = requests.get(server.url + "/", timeout=10)
         assert page.status_code == 200 and "Content-Security-Policy" in page.headers
         assert page.headers["Server"] == "citemap"  # not gunicorn's own name
@@ -106,13 +116,33 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
     shutil.copytree(seed_data(), bad)
     (bad / "papers.parquet").write_bytes(b"truncated")
     t = time.time()
-    r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--production", "--data", str(bad),
-                        "--port", str(load.free_port())], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dashboard",
+            "serve",
+            "--production",
+            "--data",
+            str(bad),
+            "--port",
+            str(load.free_port()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert r.returncode != 0 and time.time() - t < 30
     assert f"{bad / 'papers.parquet'}: 9 bytes where " in r.stderr and "were written; rebuild it with: " in r.stderr
     missing = tmp_path / "missing"
-    r = subprocess.run([sys.executable, "-m", "dashboard", "serve", "--data", str(missing)], capture_output=True,
-                       text=True, timeout=60, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "dashboard", "serve", "--data", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert r.returncode == 2 and "no such dataset folder" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -194,8 +224,9 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
 def test_the_development_server_names_no_version() -> None:
     """``citemap serve`` (Werkzeug's server) sent ``Server: Werkzeug/3.1.8 Python/3.11.7``."""
     port = load.free_port()
-    server = load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(seed_data()), "--port",
-                          str(port)], port)
+    server = load.Server(
+        [sys.executable, "-m", "dashboard", "serve", "--data", str(seed_data()), "--port", str(port)], port
+    )
     try:
         for path in ("/health", "/", "/_dash-component-suites/"):
             resp = requests.get(server.url + path, timeout=10)

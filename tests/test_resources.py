@@ -56,8 +56,12 @@ def test_a_built_wheel_serves_the_default_data_from_inside(tmp_path: Path) -> No
         shutil.copy(ROOT / name, copy)
     for name in ("dashboard", "assets", "data"):
         shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     (wheel,) = tmp_path.glob("citemap-*.whl")
     site = tmp_path / "site"
@@ -65,19 +69,24 @@ def test_a_built_wheel_serves_the_default_data_from_inside(tmp_path: Path) -> No
         z.extractall(site)
     for inside, checkout in (("assets", ROOT / "assets"), ("default_inputs", ROOT / "data")):
         files = {p.relative_to(checkout) for p in checkout.rglob("*") if p.is_file()}
-        assert {p.relative_to(site / "dashboard" / inside) for p in (site / "dashboard" / inside).rglob("*")
-                if p.is_file()} == files
-    probe = ("import dashboard, dashboard.web.app as a; from dashboard.resources import INPUTS; "
-             "print(dashboard.__file__, a.ASSETS, INPUTS, sep='\\n')")
+        assert {
+            p.relative_to(site / "dashboard" / inside) for p in (site / "dashboard" / inside).rglob("*") if p.is_file()
+        } == files
+    probe = (
+        "import dashboard, dashboard.web.app as a; from dashboard.resources import INPUTS; "
+        "print(dashboard.__file__, a.ASSETS, INPUTS, sep='\\n')"
+    )
     cache = tmp_path / "cache"
     env = {**os.environ, "PYTHONPATH": str(site), "CITEMAP_CACHE": str(cache)}
-    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     package = site / "dashboard"
     assert r.stdout.split() == [str(package / "__init__.py"), str(package / "assets"), str(package / "default_inputs")]
-    r = subprocess.run([sys.executable, "-m", "dashboard", "info"], capture_output=True, text=True, cwd=tmp_path,
-                       env=env, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "dashboard", "info"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     (built,) = cache.glob("default-*/")
     assert f"({built})" in r.stdout and "papers     30,377" in r.stdout

@@ -25,8 +25,12 @@ json_values = st.recursive(
     max_leaves=25,
 )
 # what a chart's selection looks like, with hostile values where the numbers go
-chart_selections = st.fixed_dictionaries({"points": st.lists(st.dictionaries(
-    st.sampled_from(["x", "y", "curveNumber"]), json_values), max_size=4)}) | json_values
+chart_selections = (
+    st.fixed_dictionaries(
+        {"points": st.lists(st.dictionaries(st.sampled_from(["x", "y", "curveNumber"]), json_values), max_size=4)}
+    )
+    | json_values
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +47,7 @@ def real_request(app, output_prefix: str, values: dict[str, object] | None = Non
     """A well-formed request body for the server callback whose output starts with ``output_prefix``."""
     output = next(k for k, v in app.callback_map.items() if k.lstrip(".").startswith(output_prefix) and "callback" in v)
     spec = app.callback_map[output]
-    return json.loads(dash_payload({"output": output, "inputs": spec["inputs"], "state": spec["state"]},
-                                   values or {}))
+    return json.loads(dash_payload({"output": output, "inputs": spec["inputs"], "state": spec["state"]}, values or {}))
 
 
 def post(client, body: bytes | str):
@@ -68,10 +71,19 @@ def test_a_real_request_works(app, client) -> None:
 
 
 def test_graph_endpoint_draws_whatever_it_is_given(client) -> None:
-    for q in ["", "seeds=" + ",".join(["x"] * 2000), "years=9-1&layout=%00", "seeds=2110.10090&expand=1706.03762",
-              "%ff%fe", "a=" + "b" * 7000, "path=2110.10090,2110.10090", "path=2110.10090,x&mode=similar&limit=-5",
-              "mode=similar&limit=99999&color=cluster&clusters=0,1,99,-1,a", "path=,,,&clusters=" + "1," * 3000,
-              "seeds=2110.10090&path=2110.10090,2106.03764&color=cluster&years=2030-2040&mode=similar"]:
+    for q in [
+        "",
+        "seeds=" + ",".join(["x"] * 2000),
+        "years=9-1&layout=%00",
+        "seeds=2110.10090&expand=1706.03762",
+        "%ff%fe",
+        "a=" + "b" * 7000,
+        "path=2110.10090,2110.10090",
+        "path=2110.10090,x&mode=similar&limit=-5",
+        "mode=similar&limit=99999&color=cluster&clusters=0,1,99,-1,a",
+        "path=,,,&clusters=" + "1," * 3000,
+        "seeds=2110.10090&path=2110.10090,2106.03764&color=cluster&years=2030-2040&mode=similar",
+    ]:
         resp = client.get("/graph?" + q)
         assert resp.status_code == 200 and resp.mimetype == "application/json"
         payload = resp.get_json()
@@ -97,12 +109,18 @@ def test_graph_endpoint_property(client, q: str) -> None:
     assert resp.status_code == 200
 
 
-@pytest.mark.parametrize("body, status", [
-    (b"", 400), (b"not json", 400), (b"[]", 400), (b'{"output": 3}', 400),
-    (b'{"output": "nope.children", "inputs": []}', 400),
-    (b"[" * 5000 + b"]" * 5000, 400),
-    (b'{"output": "..graph-citations.elements...div-rendered-graph.children..", "inputs": []}', 400),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        (b"", 400),
+        (b"not json", 400),
+        (b"[]", 400),
+        (b'{"output": 3}', 400),
+        (b'{"output": "nope.children", "inputs": []}', 400),
+        (b"[" * 5000 + b"]" * 5000, 400),
+        (b'{"output": "..graph-citations.elements...div-rendered-graph.children..", "inputs": []}', 400),
+    ],
+)
 def test_malformed_bodies_are_4xx(client, body, status) -> None:
     resp = post(client, body)
     assert resp.status_code == status
@@ -192,16 +210,35 @@ def test_etag_names_the_dataset_build(client) -> None:
     assert again.data == first.data  # same data, same payload: only the build differs
 
 
-CONTROLS = ["graph-citations", "button-reset", "range-years", "dropdown-areas", "input-min-citations", "radio-color",
-            "store-chart-clear",
-            "radio-layout", "button-show-more", "graph-by-year", "store-escape", "input-search", "nope"]
+CONTROLS = [
+    "graph-citations",
+    "button-reset",
+    "range-years",
+    "dropdown-areas",
+    "input-min-citations",
+    "radio-color",
+    "store-chart-clear",
+    "radio-layout",
+    "button-show-more",
+    "graph-by-year",
+    "store-escape",
+    "input-search",
+    "nope",
+]
 
 
 @settings(max_examples=400, deadline=None, database=None)
-@given(trig=st.sampled_from(CONTROLS) | st.fixed_dictionaries({"type": st.sampled_from(
-           ["paper-link", "search-select", "search-seed", "seed-remove", "seed-toggle", "x"]),
-           "index": st.sampled_from(["2110.10090", "1706.03762", "nope"]) | json_values}),
-       value=chart_selections, text=json_values)
+@given(
+    trig=st.sampled_from(CONTROLS)
+    | st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["paper-link", "search-select", "search-seed", "seed-remove", "seed-toggle", "x"]),
+            "index": st.sampled_from(["2110.10090", "1706.03762", "nope"]) | json_values,
+        }
+    ),
+    value=chart_selections,
+    text=json_values,
+)
 def test_every_action_with_any_value_gives_a_valid_state(app, trig, value, text) -> None:
     """What each control sends, hostile values included: a state the URL parser accepts, never an exception."""
     from dashboard.graph.state import ViewState, encode_query
@@ -240,9 +277,21 @@ def test_chart_selection_is_validated(app) -> None:
 
     store = app.server.config["CITEMAP_STORE"]
     state = ViewState(("2110.10090",))
-    hostile = [None, 3, "x", [], {"points": "x"}, {"points": [1, "a", None]}, {"points": [{"x": "2020"}]},
-               {"points": [{"x": True}]}, {"points": [{"x": None}, {"y": 2020}]}, {"points": [{"x": [2020]}]},
-               {"points": [{"x": {"a": 1}}]}, {"points": [{"x": float("inf")}]}, {"points": [{"x": float("nan")}]}]
+    hostile = [
+        None,
+        3,
+        "x",
+        [],
+        {"points": "x"},
+        {"points": [1, "a", None]},
+        {"points": [{"x": "2020"}]},
+        {"points": [{"x": True}]},
+        {"points": [{"x": None}, {"y": 2020}]},
+        {"points": [{"x": [2020]}]},
+        {"points": [{"x": {"a": 1}}]},
+        {"points": [{"x": float("inf")}]},
+        {"points": [{"x": float("nan")}]},
+    ]
     for value in hostile:
         assert apply_action(store, state, "graph-by-year", value, None) == (state, []), value
     sel = {"points": [{"x": 2023}, {"x": 2021.0}, {"x": "2030"}, {"x": False}, {"x": float("-inf")}]}
@@ -264,9 +313,20 @@ def payloads(draw, app) -> bytes:
     for s in spec["inputs"] + spec["state"]:
         if s["id"].startswith("{"):
             pattern = json.loads(s["id"])
-            items = draw(st.lists(st.builds(lambda idx, v, p=pattern, prop=s["property"]: {
-                "id": {**{k: v2 for k, v2 in p.items() if k != "index"}, "index": idx}, "property": prop, "value": v},
-                json_values, json_values), max_size=4))
+            items = draw(
+                st.lists(
+                    st.builds(
+                        lambda idx, v, p=pattern, prop=s["property"]: {
+                            "id": {**{k: v2 for k, v2 in p.items() if k != "index"}, "index": idx},
+                            "property": prop,
+                            "value": v,
+                        },
+                        json_values,
+                        json_values,
+                    ),
+                    max_size=4,
+                )
+            )
             args.append(items)
         else:
             values = chart_selections if s["property"] == "selectedData" else json_values
@@ -274,10 +334,18 @@ def payloads(draw, app) -> bytes:
     n_in = len(spec["inputs"])
     multi, specs = output_specs(output)
     outs = [{"id": i, "property": p} for i, p in specs]
-    body = {"output": output, "outputs": outs if multi else outs[0],
-            "inputs": args[:n_in], "state": args[n_in:],
-            "changedPropIds": draw(st.lists(st.sampled_from([f"{s['id']}.{s['property']}" for s in spec["inputs"]])
-                                            | st.text(max_size=30), max_size=3))}
+    body = {
+        "output": output,
+        "outputs": outs if multi else outs[0],
+        "inputs": args[:n_in],
+        "state": args[n_in:],
+        "changedPropIds": draw(
+            st.lists(
+                st.sampled_from([f"{s['id']}.{s['property']}" for s in spec["inputs"]]) | st.text(max_size=30),
+                max_size=3,
+            )
+        ),
+    }
     if kind == "shape":
         key = draw(st.sampled_from(["inputs", "state", "output", "outputs", "changedPropIds"]))
         body[key] = draw(json_values)
@@ -336,9 +404,30 @@ def test_1200_generated_payloads_never_5xx(app, client, callback_errors) -> None
     assert [r.getMessage() for r in callback_errors] == []  # and none of them failed inside a callback
 
 
-PATH_PARTS = st.sampled_from(["_dash-component-suites", "_dash-layout", "_dash-dependencies", "_dash-update-component",
-                               "_dash-x", "assets", "dash", "plotly", "x.js", "style.css", "..", ".", "", "%2e%2e",
-                               "graph", "health", "a b", "é", "%00", "//"])
+PATH_PARTS = st.sampled_from(
+    [
+        "_dash-component-suites",
+        "_dash-layout",
+        "_dash-dependencies",
+        "_dash-update-component",
+        "_dash-x",
+        "assets",
+        "dash",
+        "plotly",
+        "x.js",
+        "style.css",
+        "..",
+        ".",
+        "",
+        "%2e%2e",
+        "graph",
+        "health",
+        "a b",
+        "é",
+        "%00",
+        "//",
+    ]
+)
 
 
 @pytest.mark.slow
@@ -348,11 +437,12 @@ def test_300_generated_paths_never_5xx_and_dash_folders_404(client, callback_err
     seen = {"n": 0, "404": 0}
 
     # derandomize: the same 300 paths every run (a random draw once gave 34 answers of 404; this one gives 59)
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-              derandomize=True)
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
     # (a first part "" or "//" would make the test client read "//x" as a host name)
-    @given(st.lists(PATH_PARTS, min_size=1, max_size=5).filter(lambda p: p[0] not in ("", "//")),
-           st.sampled_from(["GET", "POST"]))
+    @given(
+        st.lists(PATH_PARTS, min_size=1, max_size=5).filter(lambda p: p[0] not in ("", "//")),
+        st.sampled_from(["GET", "POST"]),
+    )
     def run(parts: list[str], method: str) -> None:
         path = "/" + "/".join(parts)
         resp = client.open(path, method=method)
@@ -383,8 +473,9 @@ def test_each_rejection_says_why(app) -> None:
     assert _why(app, b"{nope").startswith("body is not valid JSON (unexpected character")
     assert _why(app, [ping]) == "body must be a JSON object"
     for big in (2**53 + 1, -(2**53) - 1, 1e300, -1e300):
-        assert _why(app, {**ping, "extra": [{"deep": big}]}) == \
-            "a number is out of range (a browser sends at most 2**53)"
+        assert (
+            _why(app, {**ping, "extra": [{"deep": big}]}) == "a number is out of range (a browser sends at most 2**53)"
+        )
     assert _why(app, {**ping, "extra": [2**60, True]}) == "a number is out of range (a browser sends at most 2**53)"
     for fine in (2**53, -(2**53), 1.5, True):
         assert _why(app, {**ping, "extra": {"n": [fine]}}) is None
@@ -405,8 +496,10 @@ def test_each_rejection_says_why(app) -> None:
     assert _why(app, {**ping, "changedPropIds": ["a"] * 10000}) is None
     assert _why(app, {k: v for k, v in ping.items() if k not in ("changedPropIds", "state")}) is None
     assert _why(app, {**ping, "outputs": {"id": "store-pong", "property": "x"}}) == "outputs: expected store-pong.data"
-    assert _why(app, {**ping, "outputs": [{"id": "store-pong", "property": "data"}]}) == \
-        "outputs: expected store-pong.data"
+    assert (
+        _why(app, {**ping, "outputs": [{"id": "store-pong", "property": "data"}]})
+        == "outputs: expected store-pong.data"
+    )
     assert _why(app, {**ping, "outputs": None}) == "outputs: expected store-pong.data"
     state = real_request(app, "url.search")
     n = len(output_specs(state["output"])[1])
@@ -475,7 +568,8 @@ def test_content_security_policy_text() -> None:
     assert content_security_policy(["'sha256-a'", "'sha256-b'"], "'self'") == (
         "default-src 'self'; script-src 'self' 'sha256-a' 'sha256-b'; style-src 'self' 'unsafe-inline'; "
         "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
-        "base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+        "base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
+    )
 
 
 def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
@@ -495,9 +589,18 @@ def test_frame_ancestors_from_the_environment(monkeypatch) -> None:
 
 def test_unknown_script_paths_are_404(client, callback_errors, caplog) -> None:
     with caplog.at_level("ERROR"):
-        for path in ("/_dash-component-suites/dash/x.js", "/_dash-component-suites/nope/x.js",
-                     "/_dash-component-suites/dash/../x.js", "/_dash-component-suites/", "/_dash-component-suites/x",
-                     "/_dash-layoutx", "/_dash-nope/a/b", "/assets/", "/assets/nope.js", "/assets/a/../../x.css"):
+        for path in (
+            "/_dash-component-suites/dash/x.js",
+            "/_dash-component-suites/nope/x.js",
+            "/_dash-component-suites/dash/../x.js",
+            "/_dash-component-suites/",
+            "/_dash-component-suites/x",
+            "/_dash-layoutx",
+            "/_dash-nope/a/b",
+            "/assets/",
+            "/assets/nope.js",
+            "/assets/a/../../x.css",
+        ):
             resp = client.get(path)
             assert resp.status_code == 404 and resp.get_json()["status"] == 404, path  # a short JSON answer
             assert_clean(resp)
@@ -519,13 +622,21 @@ def test_infinite_and_nan_numbers_from_controls_change_nothing(app) -> None:
     assert apply_action(store, state, "range-years", [2016.0, 2020], None)[0].years == (2016, 2020)
 
 
-@pytest.mark.parametrize("query", ["?seeds=2006.04862&selected=2106.03764", "?seeds=2110.10090,2106.03764",
-                                   "?seeds=2110.10090&mode=similar", "?seeds=2110.10090&path=2110.10090,2006.04862"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?seeds=2006.04862&selected=2106.03764",
+        "?seeds=2110.10090,2106.03764",
+        "?seeds=2110.10090&mode=similar",
+        "?seeds=2110.10090&path=2110.10090,2006.04862",
+    ],
+)
 def test_the_paper_panel_gives_every_component_its_own_id(app, client, query: str) -> None:
     """Dash refuses a page with two components of one id (a paper both in a list of the paper and among the map's
     prior works, say): every id the panel renders is unique."""
-    body = real_request(app, "div-paper.children",
-                        {"store-view-state.data": query, "radio-list-sort.data-value": "citations"})
+    body = real_request(
+        app, "div-paper.children", {"store-view-state.data": query, "radio-list-sort.data-value": "citations"}
+    )
     resp = post(client, json.dumps(body))
     assert resp.status_code == 200
     ids: list[str] = []
@@ -535,7 +646,7 @@ def test_the_paper_panel_gives_every_component_its_own_id(app, client, query: st
             props = node.get("props", node)
             if isinstance(props, dict) and "id" in props:
                 ids.append(json.dumps(props["id"], sort_keys=True))
-            for v in (props.values() if isinstance(props, dict) else node.values()):
+            for v in props.values() if isinstance(props, dict) else node.values():
                 walk(v)
         elif isinstance(node, list):
             for v in node:

@@ -28,15 +28,38 @@ from tests.conftest import make_store
 #   X:  same as Y, no citer: after Y; X2: same as X: X and X2 by row
 #   C:  cc 1 (T)   -> 1/sqrt(3*1) = 0.57735;  bc 0;                                    score 0.28868
 # P, Q, T, Z, R1, R2, R3 share neither citers nor references with S: never similar to it.
-EDGES = [("P", "S"), ("P", "A"), ("P", "B"), ("Q", "S"), ("Q", "A"), ("T", "S"), ("T", "C"), ("Z", "Y"),
-         ("S", "R1"), ("S", "R2"), ("A", "R1"), ("B", "R1"), ("B", "R2"), ("B", "R3"), ("C", "R3"),
-         ("X", "R2"), ("X2", "R2"), ("Y", "R2")]
+EDGES = [
+    ("P", "S"),
+    ("P", "A"),
+    ("P", "B"),
+    ("Q", "S"),
+    ("Q", "A"),
+    ("T", "S"),
+    ("T", "C"),
+    ("Z", "Y"),
+    ("S", "R1"),
+    ("S", "R2"),
+    ("A", "R1"),
+    ("B", "R1"),
+    ("B", "R2"),
+    ("B", "R3"),
+    ("C", "R3"),
+    ("X", "R2"),
+    ("X2", "R2"),
+    ("Y", "R2"),
+]
 IDS = ["S", "A", "B", "C", "X", "X2", "Y", "Z", "P", "Q", "T", "R1", "R2", "R3"]
 R2 = math.sqrt(2)
 R3 = math.sqrt(3)
 R6 = math.sqrt(6)
-SCORE = {"A": (2 / R6 + 1 / R2) / 2, "B": (1 / R3 + 2 / R6) / 2, "Y": 1 / R2 / 2, "X": 1 / R2 / 2,
-         "X2": 1 / R2 / 2, "C": 1 / R3 / 2}
+SCORE = {
+    "A": (2 / R6 + 1 / R2) / 2,
+    "B": (1 / R3 + 2 / R6) / 2,
+    "Y": 1 / R2 / 2,
+    "X": 1 / R2 / 2,
+    "X2": 1 / R2 / 2,
+    "C": 1 / R3 / 2,
+}
 COUNTS = {"A": (2, 1), "B": (1, 2), "Y": (0, 1), "X": (0, 1), "X2": (0, 1), "C": (1, 0)}  # (cc, bc) with S
 
 
@@ -103,17 +126,29 @@ def test_pairs_have_exact_counts_and_blended_strength(hand: Store) -> None:
     found = similar(hand, [hand.row("S")], n=10)
     names = ids(hand, found.rows)
     got = {}
-    for i, j, cc, bc, w in zip(found.pair_i.tolist(), found.pair_j.tolist(), found.pair_cocited.tolist(),
-                               found.pair_coupled.tolist(), found.pair_strength.tolist(), strict=True):
+    for i, j, cc, bc, w in zip(
+        found.pair_i.tolist(),
+        found.pair_j.tolist(),
+        found.pair_cocited.tolist(),
+        found.pair_coupled.tolist(),
+        found.pair_strength.tolist(),
+        strict=True,
+    ):
         assert i < j
         got[frozenset((names[i], names[j]))] = (cc, bc, w)
     want = {  # (cc, bc, strength) by hand
-        ("S", "A"): (2, 1, SCORE["A"]), ("S", "B"): (1, 2, SCORE["B"]), ("S", "C"): (1, 0, SCORE["C"]),
-        ("S", "X"): (0, 1, SCORE["X"]), ("S", "X2"): (0, 1, SCORE["X"]), ("S", "Y"): (0, 1, SCORE["Y"]),
+        ("S", "A"): (2, 1, SCORE["A"]),
+        ("S", "B"): (1, 2, SCORE["B"]),
+        ("S", "C"): (1, 0, SCORE["C"]),
+        ("S", "X"): (0, 1, SCORE["X"]),
+        ("S", "X2"): (0, 1, SCORE["X"]),
+        ("S", "Y"): (0, 1, SCORE["Y"]),
         ("A", "B"): (1, 1, (1 / R2 + 1 / R3) / 2),  # P cites both; R1
         ("B", "C"): (0, 1, 1 / R3 / 2),  # R3: 1/sqrt(3*1)
         ("B", "Y"): (0, 1, 1 / R3 / 2),
-        ("X", "X2"): (0, 1, 0.5), ("X", "Y"): (0, 1, 0.5), ("X2", "Y"): (0, 1, 0.5),  # R2: 1/sqrt(1*1)
+        ("X", "X2"): (0, 1, 0.5),
+        ("X", "Y"): (0, 1, 0.5),
+        ("X2", "Y"): (0, 1, 0.5),  # R2: 1/sqrt(1*1)
     }
     # B-X and B-X2 (0.289) are nobody's three strongest (X's are X2, Y: 0.5, then S: 0.354; B's are S, A and Y,
     # the first of its four 0.289 ties) and below PAIR_STRONG: not linked; A-C, C-X... share nothing: not linked
@@ -199,8 +234,9 @@ def brute_score(store: Store, a: int, b: int) -> tuple[int, int, float]:
     ca, cb = set(store.citers(a).tolist()), set(store.citers(b).tolist())
     ra, rb = set(store.references(a).tolist()), set(store.references(b).tolist())
     cc, bc = len(ca & cb), len(ra & rb)
-    s = (0.5 * cc / math.sqrt(len(ca) * len(cb)) if cc else 0.0) + (0.5 * bc / math.sqrt(len(ra) * len(rb))
-                                                                    if bc else 0.0)
+    s = (0.5 * cc / math.sqrt(len(ca) * len(cb)) if cc else 0.0) + (
+        0.5 * bc / math.sqrt(len(ra) * len(rb)) if bc else 0.0
+    )
     return cc, bc, s
 
 
@@ -222,8 +258,14 @@ def test_similar_matches_brute_force_on_seed_data(store: Store) -> None:
     assert found.cocited[2:].tolist() == [every[c][0] for c in best]
     assert found.coupled[2:].tolist() == [every[c][1] for c in best]
     rows = found.rows.tolist()
-    for i, j, cc, bc, w in zip(found.pair_i.tolist(), found.pair_j.tolist(), found.pair_cocited.tolist(),
-                               found.pair_coupled.tolist(), found.pair_strength.tolist(), strict=True):
+    for i, j, cc, bc, w in zip(
+        found.pair_i.tolist(),
+        found.pair_j.tolist(),
+        found.pair_cocited.tolist(),
+        found.pair_coupled.tolist(),
+        found.pair_strength.tolist(),
+        strict=True,
+    ):
         assert (cc, bc) == brute_score(store, rows[i], rows[j])[:2]
         assert w == pytest.approx(brute_score(store, rows[i], rows[j])[2])
     # every paper is linked to its strongest partner in the map
@@ -247,7 +289,6 @@ def test_pair_counts_are_exact_intersections(store: Store) -> None:
             assert (int(cc[i, j]), int(bc[i, j])) == want
 
 
-
 def panel_lists(store: Store, state) -> tuple[object, dict[str, list[tuple[str, str]]]]:
     """The map of a state and its panel's prior and derivative works as the page lists them (dashboard/web/callbacks/
     render.py): {"prior" | "derivative": [(paper id, count text)]}."""
@@ -258,8 +299,11 @@ def panel_lists(store: Store, state) -> tuple[object, dict[str, list[tuple[str, 
     lists = {}
     for block in discovery_blocks(store, sub, state, frozenset()):
         kind = block.className.removeprefix("list list-")
-        lists[kind] = [(li.children[0].id["index"], li.children[1].children) for li in block.children[1].children
-                       if isinstance(li.children, list)]
+        lists[kind] = [
+            (li.children[0].id["index"], li.children[1].children)
+            for li in block.children[1].children
+            if isinstance(li.children, list)
+        ]
     return sub, lists
 
 
@@ -267,24 +311,26 @@ def brute_lists(store: Store, rows: list[int], mask=None, k: int = 10) -> dict[s
     """The prior and derivative works of a map counted here over its papers' lists, as the panel words them."""
     out = {}
     for kind, lists, verb in (("prior", store.references, "cited by"), ("derivative", store.citers, "cites")):
-        ranked = [p for p in brute_ranked(store, rows, lists, store.n)
-                  if mask is None or bool(mask(np.asarray([p.row]))[0])][:k]
+        ranked = [
+            p for p in brute_ranked(store, rows, lists, store.n) if mask is None or bool(mask(np.asarray([p.row]))[0])
+        ][:k]
         out[kind] = [(store.id(p.row), f"{verb} {p.count:,} of the {p.of:,} in view") for p in ranked]
     return out
 
 
 @pytest.mark.parametrize("kind", ["similar", "path", "similar, filtered"])
-def test_panel_lists_prior_and_derivative_works_of_a_similarity_map_and_a_path(default_store: Store,
-                                                                               kind: str) -> None:
+def test_panel_lists_prior_and_derivative_works_of_a_similarity_map_and_a_path(default_store: Store, kind: str) -> None:
     """Issue 12, item 2: prior and derivative works for any view, both modes. The panel's lists of a similarity map
     and of a path count the papers of that map (not the seeds' citation map), as brute force counts them."""
     from dashboard.graph.neighbourhood import filter_fn
     from dashboard.graph.state import ViewState
 
     store = default_store
-    state = {"similar": ViewState(("1706.03762",), mode="similar", limit=40),
-             "path": ViewState(("2106.03764",), path=("2106.03764", "1512.03385")),
-             "similar, filtered": ViewState(("1706.03762",), mode="similar", limit=40, years=(2019, 2021))}[kind]
+    state = {
+        "similar": ViewState(("1706.03762",), mode="similar", limit=40),
+        "path": ViewState(("2106.03764",), path=("2106.03764", "1512.03385")),
+        "similar, filtered": ViewState(("1706.03762",), mode="similar", limit=40, years=(2019, 2021)),
+    }[kind]
     sub, lists = panel_lists(store, state)
     rows = list(dict.fromkeys(sub.rows.tolist()))
     assert sub.kind == kind.split(",")[0] and len(rows) == len(sub.rows) == (41 if sub.kind == "similar" else 4)

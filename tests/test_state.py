@@ -23,17 +23,32 @@ KNOWN = {"2110.10090", "2106.03764", "2006.04862", "1706.03762", "t-abc123"}
 
 
 def ctx() -> Context:
-    return Context(is_paper=KNOWN.__contains__, default_seeds=["2106.03764", "2006.04862"],
-                   areas=["cs.LG", "cs.CL", "unknown"], year_bounds=(2014, 2025))
+    return Context(
+        is_paper=KNOWN.__contains__,
+        default_seeds=["2106.03764", "2006.04862"],
+        areas=["cs.LG", "cs.CL", "unknown"],
+        year_bounds=(2014, 2025),
+    )
 
 
 def test_full_round_trip() -> None:
-    q = ("?seeds=2110.10090,2106.03764&expand=1706.03762&selected=1706.03762&years=2018-2023"
-         "&areas=cs.LG,unknown&min_citations=5&layout=timeline&color=year&limit=600")
+    q = (
+        "?seeds=2110.10090,2106.03764&expand=1706.03762&selected=1706.03762&years=2018-2023"
+        "&areas=cs.LG,unknown&min_citations=5&layout=timeline&color=year&limit=600"
+    )
     state, notices = parse_query(q, ctx())
     assert notices == []
-    assert state == ViewState(("2110.10090", "2106.03764"), ("1706.03762",), "1706.03762", (2018, 2023),
-                              ("cs.LG", "unknown"), 5, "timeline", "year", 600)
+    assert state == ViewState(
+        ("2110.10090", "2106.03764"),
+        ("1706.03762",),
+        "1706.03762",
+        (2018, 2023),
+        ("cs.LG", "unknown"),
+        5,
+        "timeline",
+        "year",
+        600,
+    )
     assert encode_query(state) == q
     assert parse_query(encode_query(state), ctx())[0] == state
 
@@ -125,9 +140,15 @@ def test_any_query_string_parses_to_a_valid_state(q: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.sampled_from(["seeds", "expand", "selected", "years", "areas", "min_citations",
-                                        "layout", "color", "limit", "zz"]),
-                       st.text(alphabet=st.characters(codec="utf-8"), max_size=60), max_size=9))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "zz"]
+        ),
+        st.text(alphabet=st.characters(codec="utf-8"), max_size=60),
+        max_size=9,
+    )
+)
 def test_any_parameter_values_parse(params: dict[str, str]) -> None:
     from urllib.parse import urlencode
 
@@ -142,19 +163,23 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     def notes(q: str, c: Context | None = None) -> list[str]:
         return parse_query(q, c or ctx())[1]
 
-    assert notes("?seeds=2110.10090&a=1&b=2&zz=3&c=4&d=5&e=6") == [
-        "Unknown link parameter(s) ignored: a, b, c, d, e."]
+    assert notes("?seeds=2110.10090&a=1&b=2&zz=3&c=4&d=5&e=6") == ["Unknown link parameter(s) ignored: a, b, c, d, e."]
     assert notes("?seeds=2110.10090&" + "k" * 50 + "=1") == [f"Unknown link parameter(s) ignored: {'k' * 30}."]
     bad = ",".join(f"x{i}" for i in range(7))
     assert notes(f"?seeds=2110.10090,{bad}") == [
-        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' and 2 more (not in this dataset; left out)."]
+        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' and 2 more (not in this dataset; left out)."
+    ]
     assert notes("?seeds=2110.10090&expand=" + "y" * 60) == [
-        f"Unknown paper id in expand: '{'y' * 40}' (not in this dataset; left out)."]
-    assert notes("?seeds=bad id") == ["Unknown paper id in seeds: 'bad id' (not in this dataset; left out).",
-                                      "No known seed paper in the link; showing the default seeds."]
+        f"Unknown paper id in expand: '{'y' * 40}' (not in this dataset; left out)."
+    ]
+    assert notes("?seeds=bad id") == [
+        "Unknown paper id in seeds: 'bad id' (not in this dataset; left out).",
+        "No known seed paper in the link; showing the default seeds.",
+    ]
     assert notes("?seeds=") == ["No known seed paper in the link; showing the default seeds."]
     assert notes("?seeds=2110.10090&selected=nope") == [
-        "Unknown paper id in selected: 'nope' (not in this dataset; left out)."]
+        "Unknown paper id in selected: 'nope' (not in this dataset; left out)."
+    ]
     assert notes("?years=x") == ["years='x' is not a range like 2018-2023; ignored."]
     assert notes("?years=2030-2040") == ["years=2030-2040 holds no paper of this dataset (2014-2025); ignored."]
     assert notes("?years=2000-2013") == ["years=2000-2013 holds no paper of this dataset (2014-2025); ignored."]
@@ -170,7 +195,8 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert notes("?seeds=,,2110.10090,") == [] and parse_query("?seeds=,2110.10090", ctx())[0].seeds == ("2110.10090",)
     five = ",".join(f"x{i}" for i in range(5))
     assert notes(f"?seeds=2110.10090,{five}") == [
-        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' (not in this dataset; left out)."]
+        "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' (not in this dataset; left out)."
+    ]
     assert notes("?XYZ=1") == ["Unknown link parameter(s) ignored: XYZ."]
     areas = ",".join(f"{i}" * 40 for i in range(1, 8))
     assert notes(f"?areas={areas}") == ["Unknown area(s) ignored: " + ", ".join(f"{i}" * 30 for i in range(1, 6)) + "."]
@@ -225,7 +251,8 @@ def test_encode_query_leaves_defaults_out_and_quotes() -> None:
     assert encode_query(ViewState(("a",))) == "?seeds=a"
     assert encode_query(ViewState(("a", "b/c"), ("d",), "e", (1, 2), ("x y", "z"), 3, "concentric", "year", 10)) == (
         "?seeds=a,b%2Fc&expand=d&selected=e&years=1-2&areas=x%20y,z&min_citations=3&layout=concentric"
-        "&color=year&limit=10")
+        "&color=year&limit=10"
+    )
     assert encode_query(ViewState(("a",), areas=())) == "?seeds=a&areas="
     assert encode_query(ViewState(("a",), areas=("x/y", "a~b"))) == "?seeds=a&areas=x%2Fy,a~b"
 
@@ -234,8 +261,12 @@ def test_discovery_parameters_round_trip_with_their_own_defaults() -> None:
     q = "?seeds=2110.10090&color=cluster&clusters=0,2&mode=similar&limit=80&path=2106.03764,1706.03762"
     state, notices = parse_query(q, ctx())
     assert notices == []
-    assert (state.mode, state.limit, state.path, state.clusters) == ("similar", 80, ("2106.03764", "1706.03762"),
-                                                                     (0, 2))
+    assert (state.mode, state.limit, state.path, state.clusters) == (
+        "similar",
+        80,
+        ("2106.03764", "1706.03762"),
+        (0, 2),
+    )
     assert encode_query(state) == q
     similar, _ = parse_query("?seeds=2110.10090&mode=similar", ctx())
     assert similar.limit == 40 and encode_query(similar) == "?seeds=2110.10090&mode=similar"  # its own default
@@ -248,8 +279,10 @@ def test_discovery_parameters_round_trip_with_their_own_defaults() -> None:
 def test_bad_discovery_parameters_give_notices() -> None:
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764,2106.03764&mode=fancy", ctx())
     assert state.path is None and state.mode == "citations"
-    assert notices == ["mode='fancy' is not one of citations, similar; using citations.",
-                       "path= joins a paper to itself; give two different papers."]
+    assert notices == [
+        "mode='fancy' is not one of citations, similar; using citations.",
+        "path= joins a paper to itself; give two different papers.",
+    ]
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764,nope", ctx())
     assert state.path is None and notices == ["Unknown paper id in path: 'nope' (not in this dataset; left out)."]
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764", ctx())
@@ -276,8 +309,9 @@ def test_cluster_numbers_stop_at_the_palette_and_notices_cut_what_they_quote() -
     from dashboard.graph.state import MAX_CLUSTERS, toggle_cluster
 
     state, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={MAX_CLUSTERS}", ctx())
-    assert state.clusters is None and notices == [f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left "
-                                                  f"out: {MAX_CLUSTERS}."]
+    assert state.clusters is None and notices == [
+        f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left out: {MAX_CLUSTERS}."
+    ]
     bad = ",".join(["x"] * 6 + ["y" * 15])
     _, notices = parse_query(f"?seeds=2110.10090&color=cluster&clusters={bad}", ctx())
     assert notices == [f"clusters= takes cluster numbers 0-{MAX_CLUSTERS - 1}; left out: x, x, x, x, x."]
@@ -300,11 +334,15 @@ def test_a_seed_beyond_the_cap_is_selected_not_added_and_a_notice_says_so(store)
     full = ViewState(tuple(ids[:MAX_SEEDS]), expand=(ids[MAX_SEEDS],), path=(ids[0], ids[1]))
     new = ids[MAX_SEEDS]  # expanded, not a seed
     title = store.titles([store.row(new)])[0]
-    want = [f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. "
-            "Remove a seed to make room for it."]
+    want = [
+        f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. Remove a seed to make room for it."
+    ]
     assert seeds_full(full, new) and not seeds_full(full, ids[0])
-    for trig in ({"type": "seed-add", "index": new, "list": "prior"}, {"type": "search-seed", "index": new},
-                 {"type": "seed-toggle", "index": new}):
+    for trig in (
+        {"type": "seed-add", "index": new, "list": "prior"},
+        {"type": "search-seed", "index": new},
+        {"type": "seed-toggle", "index": new},
+    ):
         state, notices = apply_action(store, full, trig, 1, None)
         assert notices == want, trig
         assert state == replace(full, selected=new), trig  # seeds, expand and path as they were

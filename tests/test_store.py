@@ -101,8 +101,11 @@ def test_a_missing_index_is_an_error_naming_the_command_that_rebuilds_it(tmp_pat
     assert str(e.value) == f"{copy.resolve() / 'index' / 'area_codes.npy'}: missing; rebuild it with: {built_with}"
     assert list(scratch.iterdir()) == [] and not (copy / "index").exists()
     _without_checksums(copy)  # an older dataset (no checksums): the index check says the same
-    with pytest.raises(DatasetError, match=r"index: missing, unreadable or from another build of this dataset; "
-                                           r"rebuild it with: "):
+    with pytest.raises(
+        DatasetError,
+        match=r"index: missing, unreadable or from another build of this dataset; "
+        r"rebuild it with: ",
+    ):
         Store.load(copy)
     assert list(scratch.iterdir()) == []
 
@@ -114,15 +117,19 @@ def _without_checksums(folder: Path) -> None:
     (folder / "dataset.json").write_text(json.dumps(meta))
 
 
-@pytest.mark.parametrize("name, damage, message", [
-    ("index/ref_targets.npy", "4 kB inside", "its content changed after it was written"),
-    ("index/papers.arrow", "4 kB inside", "its content changed after it was written"),
-    ("index/search.sqlite", "truncated", r"[\d,]+ bytes where [\d,]+ were written"),
-    ("index/meta.json", "bad json", "its content changed after it was written"),
-    ("papers.parquet", "removed", "missing"),
-])
-def test_files_changed_after_they_were_written_are_refused_by_name(tmp_path: Path, name, damage, message,
-                                                                   capsys) -> None:
+@pytest.mark.parametrize(
+    "name, damage, message",
+    [
+        ("index/ref_targets.npy", "4 kB inside", "its content changed after it was written"),
+        ("index/papers.arrow", "4 kB inside", "its content changed after it was written"),
+        ("index/search.sqlite", "truncated", r"[\d,]+ bytes where [\d,]+ were written"),
+        ("index/meta.json", "bad json", "its content changed after it was written"),
+        ("papers.parquet", "removed", "missing"),
+    ],
+)
+def test_files_changed_after_they_were_written_are_refused_by_name(
+    tmp_path: Path, name, damage, message, capsys
+) -> None:
     """dataset.json records every file's size and checksum: start-up and ``citemap verify`` find a change of the
     same size (4 kB of garbage inside the CSR targets, which before passed start-up and /health and then made views
     500), a truncated search index (before: every search silently 'No match'), a broken index/meta.json (before: a
@@ -138,7 +145,7 @@ def test_files_changed_after_they_were_written_are_refused_by_name(tmp_path: Pat
     if damage == "4 kB inside":
         with open(path, "r+b") as f:  # after the .npy header: up to 4 kB (the 156-paper world's file is smaller)
             f.seek(128)
-            f.write((bytes(range(256)) * 16)[:min(4096, size - 128)])
+            f.write((bytes(range(256)) * 16)[: min(4096, size - 128)])
         assert path.stat().st_size == size
     elif damage == "truncated":
         with open(path, "r+b") as f:
@@ -219,7 +226,8 @@ def test_counts_of_a_small_dataset(tiny: Store) -> None:
     rows = np.array([row["e"], row["a"], row["d"], row["b"]])
     i, j = tiny.edge_positions(rows)
     assert sorted(zip(rows[i].tolist(), rows[j].tolist(), strict=True)) == sorted(
-        [(row["e"], row["a"]), (row["a"], row["d"]), (row["b"], row["d"])])
+        [(row["e"], row["a"]), (row["a"], row["d"]), (row["b"], row["d"])]
+    )
     assert tiny.ids(tiny.search("paper", 10))[:1] == ["d"] and set(tiny.ids(tiny.search("paper", 10))) == set("abcdef")
     i, j = tiny.edge_positions(np.array([tiny.row("f"), row["c"], row["b"]]))  # no edge among them
     assert i.dtype == j.dtype == np.int64 and len(i) == len(j) == 0
@@ -248,17 +256,20 @@ def test_a_fresh_index_is_used_in_place_and_a_stale_one_refused(tmp_path: Path) 
         assert Store.load(copy).n == 156
 
 
-@pytest.mark.parametrize("name, damage, message", [
-    ("year.npy", "short", r"index[/\\]*: index files do not match each other"),
-    ("ref_offsets.npy", "short", r"index files do not match each other"),
-    ("ref_targets.npy", "short", r"index files do not match each other"),
-    ("rank_rows.npy", "short", r"index files do not match each other"),
-    ("primary_area.npy", "short", r"index files do not match each other"),
-    ("in_cited.npy", "short", r"index files do not match each other"),
-    ("in_cited.npy", "garbage", r"index: index file unreadable \("),
-    ("papers.arrow", "garbage", r"index: index file unreadable \("),
-    ("nodes.arrow", "garbage", r"index[/\\]nodes\.arrow: unreadable \("),
-])
+@pytest.mark.parametrize(
+    "name, damage, message",
+    [
+        ("year.npy", "short", r"index[/\\]*: index files do not match each other"),
+        ("ref_offsets.npy", "short", r"index files do not match each other"),
+        ("ref_targets.npy", "short", r"index files do not match each other"),
+        ("rank_rows.npy", "short", r"index files do not match each other"),
+        ("primary_area.npy", "short", r"index files do not match each other"),
+        ("in_cited.npy", "short", r"index files do not match each other"),
+        ("in_cited.npy", "garbage", r"index: index file unreadable \("),
+        ("papers.arrow", "garbage", r"index: index file unreadable \("),
+        ("nodes.arrow", "garbage", r"index[/\\]nodes\.arrow: unreadable \("),
+    ],
+)
 def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, message: str) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
@@ -385,12 +396,16 @@ def test_gather_concatenates_csr_lists() -> None:
 def test_areas_of_a_dataset_where_every_paper_has_one(tmp_path: Path) -> None:
     from dashboard.importers.common import PaperRecord
 
-    s = make_store(tmp_path / "areas", [PaperRecord(title="P", id="p", areas=["cs.LG"]),
-                                        PaperRecord(title="Q", id="q", areas=["cs.CV", "cs.LG"])])
+    s = make_store(
+        tmp_path / "areas",
+        [PaperRecord(title="P", id="p", areas=["cs.LG"]), PaperRecord(title="Q", id="q", areas=["cs.CV", "cs.LG"])],
+    )
     rows = np.array([s.row("p"), s.row("q")])
     assert s.area_names == ["cs.LG", "cs.CV"] and s.area_counts() == {"cs.LG": 2, "cs.CV": 1}
     assert s.area_mask(rows, ["cs.CV"]).tolist() == [False, True] and s.area_mask(rows, ["unknown"]).tolist() == [
-        False, False]
+        False,
+        False,
+    ]
 
 
 def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path) -> None:
@@ -417,9 +432,14 @@ def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path
 def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:
     from dashboard.importers.common import PaperRecord
 
-    two = make_store(tmp_path / "two", [PaperRecord(title="Old", id="o", year=2000),
-                                         PaperRecord(title="New", id="n", year=2010),
-                                         PaperRecord(title="When?", id="w")])
+    two = make_store(
+        tmp_path / "two",
+        [
+            PaperRecord(title="Old", id="o", year=2000),
+            PaperRecord(title="New", id="n", year=2010),
+            PaperRecord(title="When?", id="w"),
+        ],
+    )
     assert two.year_at_percentile(50) == 2000 and two.year_at_percentile(100) == 2010  # a year papers have
     assert two.year_at_percentile(0) == 2000  # the unknown year (-1) is not one
     none = make_store(tmp_path / "none", [PaperRecord(title="When?", id="w")])

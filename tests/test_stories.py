@@ -13,9 +13,15 @@ from tests.conftest import DEFAULT_DATA
 
 
 def doc(**over) -> bytes:
-    base = {"format": "citemap-story", "version": 1, "title": "T",
-            "steps": [{"title": "One", "view": "?seeds=a"}, {"title": "Two", "view": "?seeds=b", "caption": "*c*",
-                                                             "camera": {"zoom": 1.5, "x": 10, "y": -4}}]}
+    base = {
+        "format": "citemap-story",
+        "version": 1,
+        "title": "T",
+        "steps": [
+            {"title": "One", "view": "?seeds=a"},
+            {"title": "Two", "view": "?seeds=b", "caption": "*c*", "camera": {"zoom": 1.5, "x": 10, "y": -4}},
+        ],
+    }
     return json.dumps({**base, **over}).encode()
 
 
@@ -26,24 +32,37 @@ def test_a_story_reads_back_as_written() -> None:
     assert parse_story("s", json.dumps(story.as_json()).encode()) == story
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"{nope", "f.json, line 1: not valid JSON"),
-    (b"\xff\xfe", "f.json: not UTF-8 text"),
-    (doc(format="x"), "f.json: field 'format' must be 'citemap-story'"),
-    (doc(version=2), "f.json: field 'version' is 2, this citemap reads 1"),
-    (doc(title=""), "f.json: field 'title' must be a non-empty text"),
-    (doc(steps=[]), "f.json: field 'steps' must be a non-empty list"),
-    (doc(steps=[{"title": "x", "view": "?seeds=a"}] * (MAX_STEPS + 1)), f"{MAX_STEPS + 1} steps, at most {MAX_STEPS}"),
-    (doc(steps=[{"title": "x", "view": "?seeds=a"}, 3]), "f.json, step 2: must be an object"),
-    (doc(steps=[{"title": "x", "view": "seeds=a"}]), "f.json, step 1: field 'view' must be a citemap URL query"),
-    (doc(steps=[{"title": "x"}]), "f.json, step 1: field 'view' must be a non-empty text"),
-    (doc(steps=[{"title": "x", "view": "?a", "caption": "c" * 1001}]), "step 1: field 'caption' has 1,001 characters"),
-    (doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 9, "x": 0, "y": 0}}]),
-     "step 1: field 'camera.zoom' is 9, it must lie in 0.05-4"),
-    (doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 1, "x": "left", "y": 0}}]),
-     "step 1: field 'camera.x' must be a finite number"),
-    (doc(steps=[{"title": "x", "view": "?a", "colour": "red"}]), "step 1: unknown field(s) 'colour'"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{nope", "f.json, line 1: not valid JSON"),
+        (b"\xff\xfe", "f.json: not UTF-8 text"),
+        (doc(format="x"), "f.json: field 'format' must be 'citemap-story'"),
+        (doc(version=2), "f.json: field 'version' is 2, this citemap reads 1"),
+        (doc(title=""), "f.json: field 'title' must be a non-empty text"),
+        (doc(steps=[]), "f.json: field 'steps' must be a non-empty list"),
+        (
+            doc(steps=[{"title": "x", "view": "?seeds=a"}] * (MAX_STEPS + 1)),
+            f"{MAX_STEPS + 1} steps, at most {MAX_STEPS}",
+        ),
+        (doc(steps=[{"title": "x", "view": "?seeds=a"}, 3]), "f.json, step 2: must be an object"),
+        (doc(steps=[{"title": "x", "view": "seeds=a"}]), "f.json, step 1: field 'view' must be a citemap URL query"),
+        (doc(steps=[{"title": "x"}]), "f.json, step 1: field 'view' must be a non-empty text"),
+        (
+            doc(steps=[{"title": "x", "view": "?a", "caption": "c" * 1001}]),
+            "step 1: field 'caption' has 1,001 characters",
+        ),
+        (
+            doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 9, "x": 0, "y": 0}}]),
+            "step 1: field 'camera.zoom' is 9, it must lie in 0.05-4",
+        ),
+        (
+            doc(steps=[{"title": "x", "view": "?a", "camera": {"zoom": 1, "x": "left", "y": 0}}]),
+            "step 1: field 'camera.x' must be a finite number",
+        ),
+        (doc(steps=[{"title": "x", "view": "?a", "colour": "red"}]), "step 1: unknown field(s) 'colour'"),
+    ],
+)
 def test_a_bad_story_names_the_file_the_step_and_the_field(data: bytes, message: str) -> None:
     with pytest.raises(StoryError) as e:
         parse_story("f", data, where="f.json")
@@ -126,12 +145,22 @@ def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(ti
 
     folder = tiny.folder / "stories"
     folder.mkdir(exist_ok=True)
-    (folder / "bad.json").write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "B", "steps": [
-        {"title": "fine", "view": "?seeds=a"}, {"title": "wrong", "view": "?seeds=zz"}]}))
+    (folder / "bad.json").write_text(
+        json.dumps(
+            {
+                "format": "citemap-story",
+                "version": 1,
+                "title": "B",
+                "steps": [{"title": "fine", "view": "?seeds=a"}, {"title": "wrong", "view": "?seeds=zz"}],
+            }
+        )
+    )
     state, notices = read_state(tiny, "?story=bad&seeds=b")
     assert state.story is None and state.seeds == ("b",)
-    assert notices == [f"Story: {folder / 'bad.json'}, step 2: field 'view': Unknown paper id in seeds: 'zz' (not in "
-                       "this dataset; left out)."]
+    assert notices == [
+        f"Story: {folder / 'bad.json'}, step 2: field 'view': Unknown paper id in seeds: 'zz' (not in "
+        "this dataset; left out)."
+    ]
 
 
 def test_a_story_link_without_a_step_opens_at_the_first_and_a_bad_step_is_a_notice(default_store) -> None:
@@ -159,8 +188,9 @@ def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> 
     folder = tiny.folder / "stories"
     folder.mkdir(exist_ok=True)
     for name, view in (("areas", "?seeds=a&areas=nope"), ("years", "?seeds=a&years=1900-2004")):
-        (folder / f"{name}.json").write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "T",
-                                                         "steps": [{"title": "x", "view": view}]}))
+        (folder / f"{name}.json").write_text(
+            json.dumps({"format": "citemap-story", "version": 1, "title": "T", "steps": [{"title": "x", "view": view}]})
+        )
     _, notices = read_state(tiny, "?story=areas")
     assert notices == [f"Story: {folder / 'areas.json'}, step 1: field 'view': Unknown area(s) ignored: nope."]
     _, notices = read_state(tiny, "?story=years")

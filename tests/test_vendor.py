@@ -29,8 +29,7 @@ def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
     assert "(basic - minified)" in vendored.read_text(encoding="utf-8")[:200]
     figures = (ROOT / "dashboard" / "view" / "figures.py").read_text(encoding="utf-8")
     assert set(re.findall(r'"type": "(\w+)"', figures)) <= {"bar", "scatter", "pie"}
-    assert (ROOT / "assets" / "vendor" / "plotly-basic.LICENSE").read_text(encoding="utf-8").startswith(
-        "MIT License")
+    assert (ROOT / "assets" / "vendor" / "plotly-basic.LICENSE").read_text(encoding="utf-8").startswith("MIT License")
 
 
 def test_the_story_exports_libraries_are_vendored_with_their_licences() -> None:

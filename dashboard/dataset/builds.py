@@ -152,16 +152,23 @@ def listing(out: Path) -> list[dict[str, object]]:
         return []
     now = served(out).name
     rows = []
-    for path in sorted((p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".")),
-                       key=lambda p: p.name, reverse=True):
+    for path in sorted(
+        (p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".")), key=lambda p: p.name, reverse=True
+    ):
         try:
             meta = json.loads((path / "dataset.json").read_text())
         except (OSError, ValueError):
             meta = {}
-        rows.append({"name": path.name, "build_id": meta.get("build_id"),
-                     "papers": (meta.get("counts") or {}).get("papers"),
-                     "bytes": sum(f.stat().st_size for f in path.rglob("*") if f.is_file()),
-                     "current": path.name == now, "pinned": _pinned(path)})
+        rows.append(
+            {
+                "name": path.name,
+                "build_id": meta.get("build_id"),
+                "papers": (meta.get("counts") or {}).get("papers"),
+                "bytes": sum(f.stat().st_size for f in path.rglob("*") if f.is_file()),
+                "current": path.name == now,
+                "pinned": _pinned(path),
+            }
+        )
     return rows
 
 
@@ -183,8 +190,11 @@ def prune(out: Path, keep: int = KEEP_PREVIOUS) -> tuple[list[str], list[str]]:
     if not builds.is_dir():
         return [], []
     current = served(out).name
-    others = sorted((p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != current),
-                    key=lambda p: p.name, reverse=True)
+    others = sorted(
+        (p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != current),
+        key=lambda p: p.name,
+        reverse=True,
+    )
     leftovers = [p for p in builds.iterdir() if p.is_dir() and p.name.startswith((".tmp-", ".gone-"))]
     removed, in_use = [], []
     for path in [*others[keep:], *leftovers]:
@@ -217,8 +227,10 @@ def _prepare(out: Path) -> Path:
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} exists and is not a folder")
     if (out / CURRENT).is_dir() and not (out / CURRENT).is_symlink():
-        raise DatasetError(f"{out / CURRENT}: a folder, not a link to a build (a copy made without links): nothing "
-                           f"written; import into another folder, or make {CURRENT} a link into {BUILDS}/")
+        raise DatasetError(
+            f"{out / CURRENT}: a folder, not a link to a build (a copy made without links): nothing "
+            f"written; import into another folder, or make {CURRENT} a link into {BUILDS}/"
+        )
     builds = out / BUILDS
     builds.mkdir(parents=True, exist_ok=True)
     if not os.path.lexists(out / CURRENT) and (out / "dataset.json").is_file():
@@ -237,5 +249,8 @@ def _adopt_flat(out: Path, builds: Path) -> None:
         if os.path.lexists(out / name):
             (out / name).rename(old / name)
     os.symlink(f"{BUILDS}/{old.name}", out / CURRENT)
-    log.warning("%s: the dataset written here by an older citemap is now the build %s; restart any server "
-                "started on it before", out, old.name)
+    log.warning(
+        "%s: the dataset written here by an older citemap is now the build %s; restart any server started on it before",
+        out,
+        old.name,
+    )

@@ -86,13 +86,16 @@ CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
 
 def papers_table(columns: dict[str, list[Any]]) -> pa.Table:
     """A papers table with the dataset schema from plain Python column lists."""
-    return pa.table({name: pa.array(columns[name], type=PAPERS_SCHEMA.field(name).type)
-                     for name in PAPERS_SCHEMA.names}, schema=PAPERS_SCHEMA)
+    return pa.table(
+        {name: pa.array(columns[name], type=PAPERS_SCHEMA.field(name).type) for name in PAPERS_SCHEMA.names},
+        schema=PAPERS_SCHEMA,
+    )
 
 
 def citations_table(citing: list[str] | pa.Array, cited: list[str] | pa.Array) -> pa.Table:
-    return pa.table({"citing": pa.array(citing, pa.string()), "cited": pa.array(cited, pa.string())},
-                    schema=CITATIONS_SCHEMA)
+    return pa.table(
+        {"citing": pa.array(citing, pa.string()), "cited": pa.array(cited, pa.string())}, schema=CITATIONS_SCHEMA
+    )
 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:

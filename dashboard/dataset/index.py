@@ -60,9 +60,22 @@ NODE_COLUMNS = ("id", "title", "year", "areas", "cited_by", "authors")  # the pa
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
 UNKNOWN_AREA = "unknown"
 ARRAYS = (
-    "year", "in_cited", "in_refs", "rank_rows", "row_rank",
-    "ref_offsets", "ref_targets", "cit_offsets", "cit_sources",
-    "id_sorted", "id_sorted_rows", "doi_sorted", "doi_sorted_rows", "area_offsets", "area_codes", "primary_area",
+    "year",
+    "in_cited",
+    "in_refs",
+    "rank_rows",
+    "row_rank",
+    "ref_offsets",
+    "ref_targets",
+    "cit_offsets",
+    "cit_sources",
+    "id_sorted",
+    "id_sorted_rows",
+    "doi_sorted",
+    "doi_sorted_rows",
+    "area_offsets",
+    "area_codes",
+    "primary_area",
 )
 
 
@@ -110,8 +123,11 @@ class Chunks:
         order = np.argsort(which, kind="stable")
         ordered, chunk_of = rows[order], which[order]
         cuts = np.searchsorted(chunk_of, np.arange(self.col.num_chunks + 1))
-        parts = [self.col.chunk(k).take(pa.array(ordered[a:b] - self.starts[k]))
-                 for k, (a, b) in enumerate(itertools.pairwise(cuts)) if b > a]
+        parts = [
+            self.col.chunk(k).take(pa.array(ordered[a:b] - self.starts[k]))
+            for k, (a, b) in enumerate(itertools.pairwise(cuts))
+            if b > a
+        ]
         back = np.empty_like(order)
         back[order] = np.arange(len(order))
         return pa.concat_arrays(parts).take(pa.array(back))
@@ -137,8 +153,9 @@ def take(col: Column, rows: np.ndarray | Sequence[int]) -> pa.Array:
     return col.take(pa.array(rows)) if isinstance(col, pa.Array) else col.take(rows)
 
 
-def read_papers(folder: Path, columns: Sequence[str] | None = None, rows: int | None = None
-                ) -> Iterator[pa.RecordBatch]:
+def read_papers(
+    folder: Path, columns: Sequence[str] | None = None, rows: int | None = None
+) -> Iterator[pa.RecordBatch]:
     """The batches of ``papers.arrow`` of the dataset being written in ``folder`` (``columns`` of them; in
     slices of ``rows`` papers), read from a memory map whose pages are let go after each: pages read through a
     map stay resident (at 3M works, 1.0 GB at the import's end with the search index's process), and a batch
@@ -177,4 +194,3 @@ def load_papers(folder: Path) -> pa.Table:
 
 def _joined(parts: list[pa.Array], kind: pa.DataType) -> pa.Array:
     return pa.concat_arrays(parts) if parts else pa.array([], kind)
-

@@ -92,7 +92,7 @@ def padded(keys: pa.Array, width: int) -> np.ndarray:
     col = np.arange(width)
     for a in range(0, len(keys), KEY_BLOCK):  # a block at a time: the mask is as big as the block's keys
         b = min(a + KEY_BLOCK, len(keys))
-        out[a:b][col[None, :] < np.diff(offsets[a:b + 1])[:, None]] = data[offsets[a]:offsets[b]]
+        out[a:b][col[None, :] < np.diff(offsets[a : b + 1])[:, None]] = data[offsets[a] : offsets[b]]
     return out.view(f"S{width}").ravel()
 
 
@@ -100,8 +100,10 @@ def write_sorted_keys(out: Path, name: str, keys: SortedKeys) -> None:
     """``<name>_sorted.npy`` (the keys, fixed width) and ``<name>_sorted_rows.npy`` (their rows), written a chunk
     at a time."""
     count, width, chunks = keys
-    with npy_file(out / f"{name}_sorted.npy", np.dtype(f"S{width}"), count) as sorted_out, \
-            npy_file(out / f"{name}_sorted_rows.npy", np.dtype("<i4"), count) as rows_out:
+    with (
+        npy_file(out / f"{name}_sorted.npy", np.dtype(f"S{width}"), count) as sorted_out,
+        npy_file(out / f"{name}_sorted_rows.npy", np.dtype("<i4"), count) as rows_out,
+    ):
         for chunk, rows in chunks:
             sorted_out(padded(chunk, width))
             rows_out(rows)
@@ -119,8 +121,9 @@ def npy_file(path: Path, dtype: np.dtype, count: int) -> Iterator[Callable[[np.n
         written += len(chunk)
 
     with open(path, "wb") as f:
-        np.lib.format.write_array_header_1_0(f, {"descr": np.lib.format.dtype_to_descr(dtype),
-                                                 "fortran_order": False, "shape": (count,)})
+        np.lib.format.write_array_header_1_0(
+            f, {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": (count,)}
+        )
         yield write
     if written != count:
         raise ValueError(f"{path.name}: {written} values written, {count} expected")
@@ -177,19 +180,22 @@ class FieldArrays:
         """The next papers' years and areas."""
         year = years.to_numpy(zero_copy_only=False).astype(np.float64)
         self.years.append(np.where(np.isnan(year), -1, np.nan_to_num(year)).astype(np.int16))
-        self.lengths.append(pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False)
-                            .astype(np.int64))
+        self.lengths.append(
+            pc.fill_null(pc.list_value_length(areas), 0).to_numpy(zero_copy_only=False).astype(np.int64)
+        )
         flat = pc.dictionary_encode(pc.list_flatten(areas))
-        first = np.array([self.seen.setdefault(name, len(self.seen)) for name in flat.dictionary.to_pylist()],
-                         dtype=np.int32)
-        self.codes.append(first[flat.indices.to_numpy(zero_copy_only=False)] if len(first) else
-                          np.zeros(0, np.int32))
+        first = np.array(
+            [self.seen.setdefault(name, len(self.seen)) for name in flat.dictionary.to_pylist()], dtype=np.int32
+        )
+        self.codes.append(first[flat.indices.to_numpy(zero_copy_only=False)] if len(first) else np.zeros(0, np.int32))
 
     def arrays(self) -> tuple[dict[str, np.ndarray], list[str]]:
         """The arrays (``year``, ``area_offsets``, ``area_codes``, ``primary_area``) and the area names, most
         papers first (ties by name), then "unknown" if a paper has no area."""
-        year, lengths, first = (np.concatenate(parts) if parts else np.zeros(0, kind) for parts, kind in
-                                ((self.years, np.int16), (self.lengths, np.int64), (self.codes, np.int32)))
+        year, lengths, first = (
+            np.concatenate(parts) if parts else np.zeros(0, kind)
+            for parts, kind in ((self.years, np.int16), (self.lengths, np.int64), (self.codes, np.int32))
+        )
         counts = np.bincount(first, minlength=len(self.seen))
         names = sorted(self.seen, key=lambda name: (-int(counts[self.seen[name]]), name))
         code = np.zeros(len(names), dtype=np.int16)  # a name's first-seen order -> its place in names
@@ -229,8 +235,14 @@ def tables_source(papers: pa.Table, citations: pa.Table | EdgeRows) -> Source:
     src, dst = np.asarray(src), np.asarray(dst)  # int32 rows stay int32 (4 bytes a citation, not 8)
     n = papers.num_rows
     ranks = rank_arrays(n, src, dst)
-    return Source(n, len(src), lambda: papers.to_batches(max_chunksize=BATCH), ranks,
-                  lambda: [_lists(src, dst, ranks)], lambda: [_lists(dst, src, ranks)])
+    return Source(
+        n,
+        len(src),
+        lambda: papers.to_batches(max_chunksize=BATCH),
+        ranks,
+        lambda: [_lists(src, dst, ranks)],
+        lambda: [_lists(dst, src, ranks)],
+    )
 
 
 def write_list(path: Path, count: int, n: int, chunks: Iterable[np.ndarray]) -> None:
@@ -266,8 +278,13 @@ def write_node_json(path: Path, papers: Iterable[pa.RecordBatch], in_cited: np.n
         with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, pa.schema([("json", pa.string())])) as w:
             start = 0
             for batch in papers:
-                nodes = pa.Table.from_batches([batch]).select(NODE_COLUMNS).append_column(  # noqa: F841 (DuckDB's)
-                    "in_cited", pa.array(np.asarray(in_cited[start:start + batch.num_rows], dtype=np.int32)))
+                nodes = (  # noqa: F841 (DuckDB's)
+                    pa.Table.from_batches([batch])
+                    .select(NODE_COLUMNS)
+                    .append_column(
+                        "in_cited", pa.array(np.asarray(in_cited[start : start + batch.num_rows], dtype=np.int32))
+                    )
+                )
                 text = con.sql(NODE_SQL).to_arrow_table().column("json").combine_chunks()
                 w.write_batch(pa.record_batch([text.cast(pa.string())], names=["json"]))
                 start += batch.num_rows
@@ -275,8 +292,9 @@ def write_node_json(path: Path, papers: Iterable[pa.RecordBatch], in_cited: np.n
         con.close()
 
 
-def write_index(folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows,
-                build_id: str | Callable[[], str]) -> str:
+def write_index(
+    folder: Path, papers: pa.Table, citations: pa.Table | EdgeRows, build_id: str | Callable[[], str]
+) -> str:
     """Write ``folder/index/`` for tables in memory (``folder`` is a dataset being written); the citations may
     come as rows of the papers table (:data:`EdgeRows`). See :func:`write_index_from`."""
     return write_index_from(folder, tables_source(papers, citations), build_id)
@@ -306,14 +324,21 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     child = search_write.search_child(Path(folder)) if n >= search_write.PARALLEL_SEARCH else None
     try:
         for name in ("id", "doi"):
-            write_sorted_keys(out, name, source.sorted_keys(name) if source.sorted_keys else
-                              sorted_keys(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)))
+            write_sorted_keys(
+                out,
+                name,
+                source.sorted_keys(name)
+                if source.sorted_keys
+                else sorted_keys(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)),
+            )
         if source.done:  # nothing more is read from the source but its citations
             source.done()
         build_id = build_id if isinstance(build_id, str) else build_id()
         pa.default_memory_pool().release_unused()  # Arrow's allocator kept what the keys took (3M works: 0.4 GB)
-        for offsets_name, list_name, counts, lists in (("ref_offsets", "ref_targets", "in_refs", source.references),
-                                                       ("cit_offsets", "cit_sources", "in_cited", source.citers)):
+        for offsets_name, list_name, counts, lists in (
+            ("ref_offsets", "ref_targets", "in_refs", source.references),
+            ("cit_offsets", "cit_sources", "in_cited", source.citers),
+        ):
             offsets = np.zeros(n + 1, dtype=np.int64)
             np.cumsum(ranks[counts], out=offsets[1:])
             np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
@@ -329,14 +354,14 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
         raise RuntimeError(f"{out / 'search.sqlite'}: the process writing it failed (exit code {code})")
     if child is None:
         search_write.write_search_of(str(folder))
-    meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": n, "citations": source.citations,
-            "areas": names}
+    meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": n, "citations": source.citations, "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return build_id
 
 
-def _write_papers(path: Path, batches: Iterable[pa.RecordBatch], kept: Sequence[str], fields: FieldArrays
-                  ) -> dict[str, list[pa.Array]]:
+def _write_papers(
+    path: Path, batches: Iterable[pa.RecordBatch], kept: Sequence[str], fields: FieldArrays
+) -> dict[str, list[pa.Array]]:
     """``papers.arrow`` from the papers a batch at a time, their years and areas given to ``fields``; returns the
     columns ``kept`` (in a function: the last batch is not held after)."""
     keys: dict[str, list[pa.Array]] = {name: [] for name in kept}

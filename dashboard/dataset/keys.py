@@ -29,7 +29,7 @@ def clean_doi(value: object) -> str | None:
     text = value.strip()
     for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
         if text.lower().startswith(prefix):
-            text = text[len(prefix):].strip()
+            text = text[len(prefix) :].strip()
             break
     text = text.lower()
     return text if DOI.match(text) else None

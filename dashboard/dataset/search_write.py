@@ -38,8 +38,10 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
     try:
         con.execute("PRAGMA journal_mode=OFF")
         con.execute("PRAGMA synchronous=OFF")
-        con.execute("CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
-                    "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')")
+        con.execute(
+            "CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
+            "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')"
+        )
         # Bulk load: words gathered in memory up to 32 MB before each write (the default, 1 MB, writes 32 times
         # as many segments) and no merging of segments while loading (300k works: 1 s against 2.4 s). Nor after,
         # up to SEARCH_SEGMENTS: merging 3M works' segments into one ('optimize', 5 s) changed neither the results
@@ -49,8 +51,10 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
         for start, titles, names in ranked:  # rowids ascending: FTS5 writes out its words when one goes back
-            con.executemany("INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
-                            zip(range(start, start + len(titles)), titles, names, strict=True))
+            con.executemany(
+                "INSERT INTO titles(rowid, title, authors) VALUES (?, ?, ?)",
+                zip(range(start, start + len(titles)), titles, names, strict=True),
+            )
         if con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0] > SEARCH_SEGMENTS:
             con.execute("INSERT INTO titles(titles) VALUES ('optimize')")  # a query reads every segment
         con.commit()
@@ -74,10 +78,18 @@ def ranked_text(folder: Path, row_rank: np.ndarray, block: int) -> Iterator[tupl
     def texts() -> Iterator[tuple[np.ndarray, pa.Table]]:
         start = 0
         for batch in read_papers(folder, ("title", "authors"), block):
-            ranks = np.asarray(row_rank[start:start + batch.num_rows], dtype=np.int32)
-            yield ranks // block, pa.table([pa.array(ranks), pc.fill_null(batch.column("title"), ""),
-                                            pc.fill_null(pc.binary_join(batch.column("authors"), "; "), "")],
-                                           schema=RANKED)
+            ranks = np.asarray(row_rank[start : start + batch.num_rows], dtype=np.int32)
+            yield (
+                ranks // block,
+                pa.table(
+                    [
+                        pa.array(ranks),
+                        pc.fill_null(batch.column("title"), ""),
+                        pc.fill_null(pc.binary_join(batch.column("authors"), "; "), ""),
+                    ],
+                    schema=RANKED,
+                ),
+            )
             start += len(ranks)
 
     for k, part in spill.spread(texts(), -(-n // block), folder / INDEX_DIR, RANKED):
@@ -105,5 +117,12 @@ def search_child(folder: Path) -> subprocess.Popen:
     not by ``multiprocessing``, which would run again the calling script's unguarded top level)."""
     package_root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
-    return subprocess.Popen([sys.executable, "-c", "import sys; from dashboard.dataset import search_write; "
-                             "search_write.write_search_of(sys.argv[1])", str(folder)], env=env)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from dashboard.dataset import search_write; search_write.write_search_of(sys.argv[1])",
+            str(folder),
+        ],
+        env=env,
+    )

@@ -28,8 +28,9 @@ def owner_ranges(counts: np.ndarray, size: int) -> list[tuple[int, int]]:
     return out
 
 
-def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: Path, schema: pa.Schema
-           ) -> Iterator[tuple[int, pa.Table | None]]:
+def spread(
+    tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: Path, schema: pa.Schema
+) -> Iterator[tuple[int, pa.Table | None]]:
     """Rows regrouped on disk: ``tables`` (each with its rows' buckets, ``0..buckets - 1``) are spread into one
     temporary Arrow file per bucket, then each bucket's rows are given, in input order, bucket after bucket
     (``None`` for a bucket no row is in). Memory holds one table and one bucket at a time, not all the rows.
@@ -50,7 +51,7 @@ def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: 
                 for k in np.flatnonzero(np.diff(cuts)):
                     if k not in writers:
                         writers[k] = stack.enter_context(pa.ipc.new_stream(str(tmp / f"{k}.arrow"), schema))
-                    writers[k].write_table(table.take(pa.array(order[cuts[k]:cuts[k + 1]])))
+                    writers[k].write_table(table.take(pa.array(order[cuts[k] : cuts[k + 1]])))
                 del which, table, order
         for k in range(buckets):
             path = tmp / f"{k}.arrow"
@@ -69,8 +70,9 @@ def spread(tables: Iterable[tuple[np.ndarray, pa.Table]], buckets: int, folder: 
 OWNED = pa.schema([("owner", pa.int32()), ("other", pa.int32())])
 
 
-def grouped(rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: np.ndarray, size: int,
-            folder: Path) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def grouped(
+    rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: np.ndarray, size: int, folder: Path
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The citations (``rows``: chunks of (citing, cited) rows, in any order) as (owner, other) chunks, each
     every citation of a range of owners (``owner``: ``"citing"`` or ``"cited"``; :func:`owner_ranges` of
     ``counts``, each row's citations as owner, at most ``size`` a range), the ranges ascending: what
@@ -78,8 +80,9 @@ def grouped(rows: Iterable[tuple[np.ndarray, np.ndarray]], owner: str, counts: n
     ``size`` so that there are at most :data:`SPREAD_FILES`."""
     total, n = int(np.sum(counts, dtype=np.int64)), len(counts)
     ranges = owner_ranges(counts, max(size, -(-2 * total // SPREAD_FILES)))  # a range and the next: > size
-    range_of = np.repeat(np.arange(len(ranges), dtype=np.uint16 if len(ranges) <= 1 << 16 else np.int64),
-                         [hi - lo for lo, hi in ranges])  # each row's range
+    range_of = np.repeat(
+        np.arange(len(ranges), dtype=np.uint16 if len(ranges) <= 1 << 16 else np.int64), [hi - lo for lo, hi in ranges]
+    )  # each row's range
     flip = {"citing": False, "cited": True}[owner]
 
     def tables() -> Iterator[tuple[np.ndarray, pa.Table]]:

@@ -96,8 +96,11 @@ class Store:
         a = self.arrays
         self.n = self.papers.num_rows
         self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
-        if any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area")) or \
-                len(a["ref_offsets"]) != self.n + 1 or len(a["ref_targets"]) != self.n_citations:
+        if (
+            any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area"))
+            or len(a["ref_offsets"]) != self.n + 1
+            or len(a["ref_targets"]) != self.n_citations
+        ):
             raise DatasetError(f"{build / index.INDEX_DIR}: index files do not match each other")
         self.year = a["year"]
         self.in_cited = a["in_cited"]  # citers in the dataset: what sizes, sorts and filters use
@@ -142,8 +145,7 @@ class Store:
             if found:
                 raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
         else:
-            log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked",
-                        build)
+            log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked", build)
         counts = {}
         for name in (PAPERS_FILE, CITATIONS_FILE):
             path = build / name
@@ -154,11 +156,17 @@ class Store:
             except (pa.ArrowException, OSError) as e:
                 raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
         imeta = index.read_index_meta(build)
-        fresh = (imeta is not None and imeta.get("build_id") == meta.get("build_id")
-                 and imeta.get("papers") == counts[PAPERS_FILE] and imeta.get("citations") == counts[CITATIONS_FILE])
+        fresh = (
+            imeta is not None
+            and imeta.get("build_id") == meta.get("build_id")
+            and imeta.get("papers") == counts[PAPERS_FILE]
+            and imeta.get("citations") == counts[CITATIONS_FILE]
+        )
         if not fresh:
-            raise DatasetError(f"{build / index.INDEX_DIR}: missing, unreadable or from another build of this "
-                               f"dataset; {integrity.fix_hint(meta, folder)}")
+            raise DatasetError(
+                f"{build / index.INDEX_DIR}: missing, unreadable or from another build of this "
+                f"dataset; {integrity.fix_hint(meta, folder)}"
+            )
         return cls(folder, meta, build)
 
     # -- ids and rows ---------------------------------------------------------------------------
@@ -204,10 +212,14 @@ class Store:
         taken = index.take(self._node_json, rows)
         # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
         width = 8 if pa.types.is_large_string(taken.type) else 4  # 64-bit: one chunk past 2 GiB (an older citemap)
-        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=len(taken) + 1,
-                                offset=taken.offset * width)
+        offsets = np.frombuffer(
+            taken.buffers()[1],
+            dtype=np.int32 if width == 4 else np.int64,
+            count=len(taken) + 1,
+            offset=taken.offset * width,
+        )
         data = taken.buffers()[2]
-        return data[int(offsets[0]):int(offsets[-1]) - 1].to_pybytes().decode()
+        return data[int(offsets[0]) : int(offsets[-1]) - 1].to_pybytes().decode()
 
     def cited_by(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """The sources' own citation figures of ``rows`` (int64; -1 where no source gives one)."""
@@ -306,8 +318,14 @@ class Store:
         mask[owner[np.isin(codes, np.fromiter(wanted, dtype=np.int64))]] = True
         return mask
 
-    def filter_mask(self, rows: np.ndarray, *, years: tuple[int, int] | None = None,
-                    areas: Iterable[str] | None = None, min_citations: int | None = None) -> np.ndarray:
+    def filter_mask(
+        self,
+        rows: np.ndarray,
+        *,
+        years: tuple[int, int] | None = None,
+        areas: Iterable[str] | None = None,
+        min_citations: int | None = None,
+    ) -> np.ndarray:
         """True for the rows that pass every given filter (a paper of unknown year passes a year filter
         only if the range covers the whole dataset)."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -373,8 +391,12 @@ class Store:
             terms = [f'"{w}"' for w in words[:-1]] + [f'"{words[-1]}"*']
             query = " AND ".join(terms)
             try:
-                ranks = [r for (r,) in self._search_db().execute(
-                    "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit))]
+                ranks = [
+                    r
+                    for (r,) in self._search_db().execute(
+                        "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit)
+                    )
+                ]
             except sqlite3.Error as e:
                 log.warning("search %r failed: %s", text, e)
                 ranks = []
@@ -394,6 +416,6 @@ class Store:
         hi = int(np.searchsorted(ids, key + b"\xff", side="left"))
         if hi <= lo:
             return []
-        rows = np.asarray(self.arrays["id_sorted_rows"][lo:min(hi, lo + 1000)], dtype=np.int64)
+        rows = np.asarray(self.arrays["id_sorted_rows"][lo : min(hi, lo + 1000)], dtype=np.int64)
         best = rows[np.argsort(self.arrays["row_rank"][rows], kind="stable")][:limit]
         return [int(r) for r in best]

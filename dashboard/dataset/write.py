@@ -56,12 +56,22 @@ EDGE_CHUNK = 1 << 22  # citations written a chunk at a time when they come as ro
 # papers.parquet of a snapshot-scale import: a dictionary for the columns of few values only (not ids, titles,
 # DOIs, authors, whose dictionaries Parquet builds to drop them: 3M works, 2.5 s, not 2.7-3.0, and 108 MB, not 111;
 # write_dataset keeps Parquet's defaults, so that the datasets it wrote keep their build ids)
-STREAMED_DICTIONARY = ["year", "posted", "areas", "cited_by", "reference_count", "citations_by_year",
-                       "cited_by_from", "venue", "sources"]
+STREAMED_DICTIONARY = [
+    "year",
+    "posted",
+    "areas",
+    "cited_by",
+    "reference_count",
+    "citations_by_year",
+    "cited_by_from",
+    "venue",
+    "sources",
+]
 
 
-def write_dataset(out: str | Path, papers: pa.Table, citations: pa.Table | tuple[np.ndarray, np.ndarray],
-                  meta: dict[str, Any]) -> Path:
+def write_dataset(
+    out: str | Path, papers: pa.Table, citations: pa.Table | tuple[np.ndarray, np.ndarray], meta: dict[str, Any]
+) -> Path:
     """Validate the tables and write them as a new build of the dataset folder ``out``, which then serves it
     (:mod:`dashboard.dataset.builds`: the builds before it stay as they are, but for pruning).
 
@@ -94,8 +104,9 @@ def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path
     from dashboard.dataset import index
 
     def write_tables(tmp: Path) -> None:  # from the index's papers.arrow, read a batch at a time
-        with pq.ParquetWriter(tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd",
-                              use_dictionary=STREAMED_DICTIONARY) as writer:
+        with pq.ParquetWriter(
+            tmp / PAPERS_FILE, PAPERS_SCHEMA, compression="zstd", use_dictionary=STREAMED_DICTIONARY
+        ) as writer:
             for batch in index.read_papers(tmp):
                 writer.write_batch(batch)
         _write_citation_rows(tmp / CITATIONS_FILE, index.read_column(tmp, "id"), imported.citation_rows())
@@ -104,7 +115,8 @@ def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path
 
 
 def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], None], meta: dict[str, Any]) -> Path:
-    """Write a new build of the dataset folder ``out`` from an index :class:`~dashboard.dataset.index_write.Source`: the index,
+    """Write a new build of the dataset folder ``out`` from an index :class:`~dashboard.dataset.index_write.Source`:
+    the index,
     the tables (``write_tables``, while a big dataset's search index is written by a child process), then
     ``dataset.json``; then the folder serves it."""
     from dashboard.dataset import integrity
@@ -147,14 +159,16 @@ def _write_citation_rows(path: Path, ids: pa.Array, rows: Iterable[tuple[np.ndar
     # a dictionary for the citing ids only: they come sorted (few distinct ids a page), the cited ones do not
     # (building a dictionary of them that Parquet then drops cost a third of the write: 31.7M citations 7.4 s);
     # nor statistics (min and max) of the cited ones, each page of them spanning most ids (a tenth of the write)
-    with pq.ParquetWriter(path, CITATIONS_SCHEMA, compression="zstd", use_dictionary=["citing"],
-                          write_statistics=["citing"]) as writer:
+    with pq.ParquetWriter(
+        path, CITATIONS_SCHEMA, compression="zstd", use_dictionary=["citing"], write_statistics=["citing"]
+    ) as writer:
         empty = True
         for citing, cited in rows:
             for start in range(0, len(citing), EDGE_CHUNK):
                 stop = start + EDGE_CHUNK
-                writer.write_table(citations_table(ids.take(pa.array(citing[start:stop])),
-                                                   ids.take(pa.array(cited[start:stop]))))
+                writer.write_table(
+                    citations_table(ids.take(pa.array(citing[start:stop])), ids.take(pa.array(cited[start:stop])))
+                )
                 empty = False
         if empty:
             writer.write_table(citations_table([], []))

@@ -129,11 +129,19 @@ def seed_ids(builder: DatasetBuilder, seeds: list[str]) -> list[str]:
 
 
 # -- the steps ----------------------------------------------------------------------------------
-def collect(source: Source, client: JsonClient, fetcher: Fetcher, seeds: list[Any], bad: list[tuple[str, str]],
-            query: Query, progress: bool) -> Collected:
+def collect(
+    source: Source,
+    client: JsonClient,
+    fetcher: Fetcher,
+    seeds: list[Any],
+    bad: list[tuple[str, str]],
+    query: Query,
+    progress: bool,
+) -> Collected:
     """Run ``fetcher`` on the seeds that parsed with a progress bar of the answers (papers so far beside it);
     ``bad`` are the seeds that did not parse (as given, why). Raises :class:`FetchError` if no seed is found."""
     with tqdm(desc=source.label, unit=" answers", disable=not progress, mininterval=0.5) as bar:
+
         def answered(_from_cache: bool) -> None:
             bar.update()
             bar.set_postfix(papers=len(fetcher.out.works), refresh=False)
@@ -147,8 +155,16 @@ def collect(source: Source, client: JsonClient, fetcher: Fetcher, seeds: list[An
     return found
 
 
-def build_dataset(source: Source, records: Iterable[dict[str, Any]], found: Collected, out: Path, query: Query,
-                  fetched: dict[str, Any], progress: bool, notes: list[str] | None = None) -> dict[str, Any]:
+def build_dataset(
+    source: Source,
+    records: Iterable[dict[str, Any]],
+    found: Collected,
+    out: Path,
+    query: Query,
+    fetched: dict[str, Any],
+    progress: bool,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
     """Import ``records`` into ``out`` through the source's importer; its summary. ``notes``, if given, replace
     the importer's own notes in ``dataset.json``."""
     from dashboard.importers import run_import
@@ -157,26 +173,50 @@ def build_dataset(source: Source, records: Iterable[dict[str, Any]], found: Coll
 
     def meta(builder: DatasetBuilder) -> dict[str, Any]:
         named = [s for s in query.seeds if s not in missing]
-        extra = {"name": dataset_name(source.label, named), "seeds": seed_ids(builder, found.seeds),
-                 "source": f"{source.label} API ({fetched['api']}), fetched {fetched['date']}", "fetched": fetched}
+        extra = {
+            "name": dataset_name(source.label, named),
+            "seeds": seed_ids(builder, found.seeds),
+            "source": f"{source.label} API ({fetched['api']}), fetched {fetched['date']}",
+            "fetched": fetched,
+        }
         return {**extra, "notes": notes} if notes is not None else extra
 
     with tempfile.TemporaryDirectory(prefix="citemap-fetch-") as tmp:
         path = write_jsonl(records, Path(tmp) / f"{source.name}-works.jsonl")
-        return run_import(source.name, [path], out, argv=command_line(source.name, query, out), progress=progress,
-                          extra_meta=meta)
+        return run_import(
+            source.name, [path], out, argv=command_line(source.name, query, out), progress=progress, extra_meta=meta
+        )
 
 
-def finish(source: Source, client: JsonClient, api: str, query: Query, found: Collected,
-           records: Iterable[dict[str, Any]], out: Path, *, progress: bool, on_warning: Callable[[str], None],
-           notes: list[str] | None = None) -> dict[str, Any]:
+def finish(
+    source: Source,
+    client: JsonClient,
+    api: str,
+    query: Query,
+    found: Collected,
+    records: Iterable[dict[str, Any]],
+    out: Path,
+    *,
+    progress: bool,
+    on_warning: Callable[[str], None],
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
     """Warn of the seeds not found, write the dataset; the import's summary with ``requests`` (sent, retries
     included), ``from_cache`` and ``retries`` added."""
     for text, why in found.missing:
         on_warning(f"seed {text}: {why}; fetched around the others")
     stats = client.stats
-    fetched = {"source": source.name, "api": api, "seeds": query.seeds, "found": found.seeds, "hops": query.hops,
-               "max_citers": query.max_citers, "max_papers": query.max_papers, "date": utc_now(),
-               "requests": stats.requests, "from_cache": stats.from_cache}
+    fetched = {
+        "source": source.name,
+        "api": api,
+        "seeds": query.seeds,
+        "found": found.seeds,
+        "hops": query.hops,
+        "max_citers": query.max_citers,
+        "max_papers": query.max_papers,
+        "date": utc_now(),
+        "requests": stats.requests,
+        "from_cache": stats.from_cache,
+    }
     summary = build_dataset(source, records, found, out, query, fetched, progress, notes)
     return {"requests": stats.requests, "from_cache": stats.from_cache, "retries": stats.retries, **summary}

@@ -163,8 +163,9 @@ class JsonClient:
         s = self.settings
         self.limiter = RateLimiter(s.rate, s.sleep, s.clock)
         self.session = requests.Session()
-        self.session.headers.update({"User-Agent": self.user_agent, "Accept": "application/json",
-                                     **self.private_headers})
+        self.session.headers.update(
+            {"User-Agent": self.user_agent, "Accept": "application/json", **self.private_headers}
+        )
 
     def __enter__(self) -> JsonClient:
         return self
@@ -245,9 +246,11 @@ class JsonClient:
 
     def _pause(self, what: str, problem: str, seconds: float) -> None:
         if seconds > self.settings.max_wait:
-            raise FetchError(f"{what}: {problem}, and the server asks to wait {seconds:.0f} s (more than "
-                             f"{self.settings.max_wait:.0f} s; a daily limit?): try again later, the cache keeps "
-                             "what was fetched")
+            raise FetchError(
+                f"{what}: {problem}, and the server asks to wait {seconds:.0f} s (more than "
+                f"{self.settings.max_wait:.0f} s; a daily limit?): try again later, the cache keeps "
+                "what was fetched"
+            )
         self.settings.sleep(seconds)
 
     @staticmethod

@@ -61,9 +61,22 @@ OR_LIMIT = 100
 CITERS_SORT = "cited_by_count:desc"
 # what dashboard.importers.openalex reads (display_name, never title: the same text), nothing else
 SELECT = (
-    "id", "doi", "ids", "display_name", "publication_year", "publication_date", "cited_by_count",
-    "counts_by_year", "referenced_works_count", "referenced_works", "authorships", "primary_location",
-    "best_oa_location", "locations", "primary_topic", "concepts",
+    "id",
+    "doi",
+    "ids",
+    "display_name",
+    "publication_year",
+    "publication_date",
+    "cited_by_count",
+    "counts_by_year",
+    "referenced_works_count",
+    "referenced_works",
+    "authorships",
+    "primary_location",
+    "best_oa_location",
+    "locations",
+    "primary_topic",
+    "concepts",
 )
 SOURCE = Source("openalex", "OpenAlex")
 
@@ -152,7 +165,7 @@ class Fetcher:
     def lookup(self, field_: str, values: list[str]) -> Iterator[dict[str, Any]]:
         """The works whose ``field_`` is one of ``values``, :data:`OR_LIMIT` values a request."""
         for i in range(0, len(values), OR_LIMIT):
-            yield from self.pages(f"{field_}:{'|'.join(values[i:i + OR_LIMIT])}")
+            yield from self.pages(f"{field_}:{'|'.join(values[i : i + OR_LIMIT])}")
 
     # -- the steps ---------------------------------------------------------------------------
     def resolve(self, seeds: list[Seed]) -> None:
@@ -216,11 +229,20 @@ def parse_seeds(texts: list[str]) -> tuple[list[Seed], list[tuple[str, str]]]:
     return seeds, bad
 
 
-def fetch_openalex(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOPS,
-                   max_citers: int = DEFAULT_MAX_CITERS, max_papers: int = DEFAULT_MAX_PAPERS,
-                   mailto: str | None = None, cache: str | Path | None = None, base_url: str | None = None,
-                   progress: bool = True, settings: HttpSettings | None = None,
-                   on_warning: Callable[[str], None] = warn) -> dict[str, Any]:
+def fetch_openalex(
+    seeds: list[str],
+    out: str | Path,
+    *,
+    hops: int = DEFAULT_HOPS,
+    max_citers: int = DEFAULT_MAX_CITERS,
+    max_papers: int = DEFAULT_MAX_PAPERS,
+    mailto: str | None = None,
+    cache: str | Path | None = None,
+    base_url: str | None = None,
+    progress: bool = True,
+    settings: HttpSettings | None = None,
+    on_warning: Callable[[str], None] = warn,
+) -> dict[str, Any]:
     """Fetch the works around ``seeds`` and write them as a dataset to ``out``; returns the import's summary
     with ``requests`` (sent, retries included), ``from_cache`` and ``retries`` added. Raises :class:`FetchError`
     (nothing written to ``out``) if a request fails for good, an answer is malformed or no seed is found."""
@@ -233,8 +255,14 @@ def fetch_openalex(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOP
     private += [("api_key", key)] if (key := os.environ.get(API_KEY_ENV)) else []
     agent = f"citemap (mailto:{mailto})" if mailto else "citemap"
     parsed, bad = parse_seeds(query.seeds)
-    with JsonClient(base, private, ResponseCache(Path(cache) if cache else default_cache(out)),
-                    settings or HttpSettings(), user_agent=agent) as client:
+    with JsonClient(
+        base,
+        private,
+        ResponseCache(Path(cache) if cache else default_cache(out)),
+        settings or HttpSettings(),
+        user_agent=agent,
+    ) as client:
         found = collect(SOURCE, client, Fetcher(client, query), parsed, bad, query, progress)
-    return finish(SOURCE, client, base, query, found, found.works.values(), out, progress=progress,
-                  on_warning=on_warning)
+    return finish(
+        SOURCE, client, base, query, found, found.works.values(), out, progress=progress, on_warning=on_warning
+    )

@@ -68,8 +68,18 @@ PAGE_LIMIT = 1000  # limit of a /citations or /references page (documented: "Mus
 SOURCE = Source("s2", "Semantic Scholar")
 # what dashboard.importers.s2 reads of a paper, nothing else (paperId comes anyway; named so that it is kept)
 FIELDS = (
-    "paperId", "externalIds", "title", "year", "publicationDate", "venue", "journal", "authors", "citationCount",
-    "referenceCount", "fieldsOfStudy", "s2FieldsOfStudy",
+    "paperId",
+    "externalIds",
+    "title",
+    "year",
+    "publicationDate",
+    "venue",
+    "journal",
+    "authors",
+    "citationCount",
+    "referenceCount",
+    "fieldsOfStudy",
+    "s2FieldsOfStudy",
 )
 LINKS = "references.paperId"  # a batch's fields when only the papers' reference lists are wanted
 EDGE_KEYS = {"citations": "citingPaper", "references": "citedPaper"}
@@ -108,8 +118,13 @@ def parse_seeds(texts: list[str]) -> tuple[list[Seed], list[tuple[str, str]]]:
     for text in texts:
         seed = parse_seed(text)
         if seed is None:
-            bad.append((text, "not a Semantic Scholar paper id (40 hex digits), a DOI (10..../...), an arXiv id "
-                              "(2106.09685) or CorpusId:NNN"))
+            bad.append(
+                (
+                    text,
+                    "not a Semantic Scholar paper id (40 hex digits), a DOI (10..../...), an arXiv id "
+                    "(2106.09685) or CorpusId:NNN",
+                )
+            )
         else:
             seeds.append(seed)
     return seeds, bad
@@ -137,12 +152,14 @@ def paper_or_none(value: Any, where: str, id_required: bool = True) -> dict[str,
 
 def papers_answer(count: int, keep: Keep = keep_facts) -> Shape:
     """A ``/paper/batch`` answer for ``count`` ids as kept: one paper (``keep`` of it) or None per id."""
+
     def shape(body: Any) -> list[dict[str, Any] | None]:
         if not isinstance(body, list):
             raise ValueError(f"the answer is not a list of {count} papers or nulls (one per id asked)")
         if len(body) != count:
             raise ValueError(f"the answer holds {len(body)} items, not {count} papers or nulls (one per id asked)")
         return [keep(p) if (p := paper_or_none(v, f"[{i}]")) else None for i, v in enumerate(body)]
+
     return shape
 
 
@@ -172,6 +189,7 @@ def edge_page(endpoint: str) -> Shape:
             paper = paper_or_none(item[key], f"data[{i}].{key}", id_required=False)
             listed.append({key: keep_facts(paper) if paper else None})
         return {"offset": body.get("offset"), "next": body.get("next"), "data": listed}
+
     return shape
 
 
@@ -229,12 +247,13 @@ class Fetcher:
         known[cited] = None
         return True
 
-    def batch(self, ids: list[str], fields: str,
-              keep: Keep = keep_facts) -> Iterator[tuple[str, dict[str, Any] | None]]:
+    def batch(
+        self, ids: list[str], fields: str, keep: Keep = keep_facts
+    ) -> Iterator[tuple[str, dict[str, Any] | None]]:
         """Each id with its paper as ``keep`` keeps it (None if the API does not know the id), at most
         :data:`BATCH_LIMIT` ids a request."""
         for i in range(0, len(ids), BATCH_LIMIT):
-            chunk = ids[i:i + BATCH_LIMIT]
+            chunk = ids[i : i + BATCH_LIMIT]
             shape = papers_answer(len(chunk), keep)
             answer = self.client.post("/paper/batch", [("fields", fields)], {"ids": chunk}, shape)
             yield from zip(chunk, answer, strict=True)
@@ -269,8 +288,9 @@ class Fetcher:
             if seed.lookup not in found:
                 self.out.missing.append((seed.text, "not found in Semantic Scholar"))
             elif (pid := found[seed.lookup]) is None:
-                self.out.missing.append((seed.text, "found in Semantic Scholar, but without a title or beyond "
-                                                    "--max-papers"))
+                self.out.missing.append(
+                    (seed.text, "found in Semantic Scholar, but without a title or beyond --max-papers")
+                )
             elif pid not in self.out.seeds:
                 self.out.seeds.append(pid)
 
@@ -341,16 +361,31 @@ def notes(query: Query, left_out: int) -> list[str]:
         "areas are fieldsOfStudy, else s2FieldsOfStudy categories",
         f"citers: at most {query.max_citers:,} a paper, in the order Semantic Scholar lists them (it cannot sort "
         "them by their citations)",
-        *([f"{left_out:,} listed papers without a Semantic Scholar id or a title (the API lists some references "
-           "by title only) are left out"] if left_out else []),
+        *(
+            [
+                f"{left_out:,} listed papers without a Semantic Scholar id or a title (the API lists some references "
+                "by title only) are left out"
+            ]
+            if left_out
+            else []
+        ),
     ]
 
 
 # -- the command --------------------------------------------------------------------------------
-def fetch_s2(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOPS, max_citers: int = DEFAULT_MAX_CITERS,
-             max_papers: int = DEFAULT_MAX_PAPERS, cache: str | Path | None = None, base_url: str | None = None,
-             progress: bool = True, settings: HttpSettings | None = None,
-             on_warning: Callable[[str], None] = warn) -> dict[str, Any]:
+def fetch_s2(
+    seeds: list[str],
+    out: str | Path,
+    *,
+    hops: int = DEFAULT_HOPS,
+    max_citers: int = DEFAULT_MAX_CITERS,
+    max_papers: int = DEFAULT_MAX_PAPERS,
+    cache: str | Path | None = None,
+    base_url: str | None = None,
+    progress: bool = True,
+    settings: HttpSettings | None = None,
+    on_warning: Callable[[str], None] = warn,
+) -> dict[str, Any]:
     """Fetch the papers around ``seeds`` and write them as a dataset to ``out``; returns the import's summary
     with ``requests`` (sent, retries included), ``from_cache`` and ``retries`` added. Raises
     :class:`~dashboard.fetch.http.FetchError` (nothing written to ``out``) if a request fails for good, an answer
@@ -361,10 +396,23 @@ def fetch_s2(seeds: list[str], out: str | Path, *, hops: int = DEFAULT_HOPS, max
     base = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
     key = os.environ.get(API_KEY_ENV)
     parsed, bad = parse_seeds(query.seeds)
-    with JsonClient(base, cache=ResponseCache(Path(cache) if cache else default_cache(out)),
-                    settings=settings or HttpSettings(rate=RATE),
-                    private_headers={API_KEY_HEADER: key} if key else {}) as client:
+    with JsonClient(
+        base,
+        cache=ResponseCache(Path(cache) if cache else default_cache(out)),
+        settings=settings or HttpSettings(rate=RATE),
+        private_headers={API_KEY_HEADER: key} if key else {},
+    ) as client:
         fetcher = Fetcher(client, query)
         found = collect(SOURCE, client, fetcher, parsed, bad, query, progress)
-    return finish(SOURCE, client, base, query, found, records(found, fetcher.cites), out, progress=progress,
-                  on_warning=on_warning, notes=notes(query, fetcher.left_out))
+    return finish(
+        SOURCE,
+        client,
+        base,
+        query,
+        found,
+        records(found, fetcher.cites),
+        out,
+        progress=progress,
+        on_warning=on_warning,
+        notes=notes(query, fetcher.left_out),
+    )

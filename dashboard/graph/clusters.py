@@ -48,29 +48,151 @@ NAME_WORDS = 3  # words in a cluster's name
 NAME_SEPARATOR = " · "
 
 # English function words
-ENGLISH_STOP_WORDS = frozenset([
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
-    "be", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does",
-    "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "how",
-    "however", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "might", "more", "most", "much",
-    "must", "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own",
-    "same", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these",
-    "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "very", "was", "we", "were",
-    "what", "when", "where", "whether", "which", "while", "who", "whom", "why", "will", "with", "within", "without",
-    "would", "you", "your",
-])
+ENGLISH_STOP_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "how",
+        "however",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "may",
+        "might",
+        "more",
+        "most",
+        "much",
+        "must",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "out",
+        "over",
+        "own",
+        "same",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "you",
+        "your",
+    ]
+)
 # words that say a title is a paper rather than what it is about. Kept short: words frequent all over a map
 # ("learning", "neural", "network", "deep") are weighed down by c-TF-IDF and need no list.
-PAPER_WORDS = frozenset([
-    "via", "using", "towards", "toward", "based", "new", "novel", "approach", "approaches", "method", "methods",
-    "study", "paper", "framework",
-])
+PAPER_WORDS = frozenset(
+    [
+        "via",
+        "using",
+        "towards",
+        "toward",
+        "based",
+        "new",
+        "novel",
+        "approach",
+        "approaches",
+        "method",
+        "methods",
+        "study",
+        "paper",
+        "framework",
+    ]
+)
 STOP_WORDS = ENGLISH_STOP_WORDS | PAPER_WORDS
 TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # letters and digits, hyphens kept inside a word
 
 
-def communities(n: int, edge_i: np.ndarray, edge_j: np.ndarray, weights: np.ndarray | None = None,
-                resolution: float = RESOLUTION) -> np.ndarray:
+def communities(
+    n: int, edge_i: np.ndarray, edge_j: np.ndarray, weights: np.ndarray | None = None, resolution: float = RESOLUTION
+) -> np.ndarray:
     """Cluster label of each of ``n`` nodes (int64, 0 the largest cluster, ``OTHER`` for none) from the edges
     ``edge_i[k]``–``edge_j[k]`` (node positions; direction and self-loops ignored, a repeated edge counts twice) and
     their optional non-negative ``weights``. The same arguments give the same labels, in every process."""
@@ -95,9 +217,12 @@ def communities(n: int, edge_i: np.ndarray, edge_j: np.ndarray, weights: np.ndar
     with IGRAPH_RNG_LOCK:
         ig.set_random_number_generator(random.Random(SEED))
         try:
-            found = graph.community_leiden(objective_function="modularity", resolution=resolution,
-                                           weights=None if weights is None else weights.tolist(),
-                                           n_iterations=ITERATIONS)
+            found = graph.community_leiden(
+                objective_function="modularity",
+                resolution=resolution,
+                weights=None if weights is None else weights.tolist(),
+                n_iterations=ITERATIONS,
+            )
         finally:
             ig.set_random_number_generator(random)  # python-igraph's default: the random module
     membership = np.asarray(found.membership, dtype=np.int64)
@@ -118,8 +243,11 @@ def communities(n: int, edge_i: np.ndarray, edge_j: np.ndarray, weights: np.ndar
 def title_words(text: str) -> list[str]:
     """The words of a title (or of titles joined) that may name a cluster: lower case, hyphenated words kept whole,
     without stop words, one-character words and numbers."""
-    return [w for w in TOKEN.findall(text.lower())
-            if len(w) > 1 and w not in STOP_WORDS and not w.replace("-", "").isdigit()]
+    return [
+        w
+        for w in TOKEN.findall(text.lower())
+        if len(w) > 1 and w not in STOP_WORDS and not w.replace("-", "").isdigit()
+    ]
 
 
 def cluster_names(titles: Sequence[str], labels: np.ndarray, words: int = NAME_WORDS) -> dict[int, str]:
@@ -147,8 +275,14 @@ def cluster_names(titles: Sequence[str], labels: np.ndarray, words: int = NAME_W
     return names
 
 
-def clusters_of(store: Store, rows: np.ndarray, edge_i: np.ndarray, edge_j: np.ndarray,
-                weights: np.ndarray | None = None, words: int = NAME_WORDS) -> tuple[np.ndarray, dict[int, str]]:
+def clusters_of(
+    store: Store,
+    rows: np.ndarray,
+    edge_i: np.ndarray,
+    edge_j: np.ndarray,
+    weights: np.ndarray | None = None,
+    words: int = NAME_WORDS,
+) -> tuple[np.ndarray, dict[int, str]]:
     """Clusters of a map (its ``rows`` and links as positions in them, e.g. a ``Subgraph``'s): the label of
     each row and the name of each cluster."""
     labels = communities(len(rows), edge_i, edge_j, weights)

@@ -57,9 +57,16 @@ def subgraph(store: Store, state: ViewState) -> Subgraph:
         if shown:
             sub = keep_rows(store, sub, np.isin(found.labels_of(sub.rows), shown))
         if absent:
-            sub = replace(sub, notices=[*sub.notices, f"This map has {len(found.names)} named clusters (0-"
-                                        f"{len(found.names) - 1}); cluster {', '.join(absent)} left out"
-                                        + ("" if shown else ": showing them all") + "."])
+            sub = replace(
+                sub,
+                notices=[
+                    *sub.notices,
+                    f"This map has {len(found.names)} named clusters (0-"
+                    f"{len(found.names) - 1}); cluster {', '.join(absent)} left out"
+                    + ("" if shown else ": showing them all")
+                    + ".",
+                ],
+            )
     return sub
 
 
@@ -73,8 +80,9 @@ def why(cocited: int, coupled: int) -> str:
     return " · ".join(parts) or "similar"
 
 
-def _with_selected(store: Store, state: ViewState, rows: np.ndarray, roles: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, int | None]:
+def _with_selected(
+    store: Store, state: ViewState, rows: np.ndarray, roles: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int | None]:
     selected = store.row(state.selected) if state.selected else None
     if selected is not None and selected not in set(rows.tolist()):
         rows = np.append(rows, selected)
@@ -90,16 +98,30 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
     roles = np.full(len(found.rows), SIMILAR, dtype=np.uint8)
     roles[: len(seeds)] = SEED
     rows, roles, selected = _with_selected(store, state, np.asarray(found.rows, dtype=np.int64), roles)
-    reasons = [why(int(c), int(b)) for c, b in zip(found.pair_cocited.tolist(), found.pair_coupled.tolist(),
-                                                    strict=True)]
+    reasons = [
+        why(int(c), int(b)) for c, b in zip(found.pair_cocited.tolist(), found.pair_coupled.tolist(), strict=True)
+    ]
     notices = []
     if len(found.rows) == len(seeds):
-        notices.append("No paper of this dataset is cited together with the seeds or shares their references"
-                       + (" among those that pass the filters." if state.filtered else "."))
-    return Subgraph(rows=rows, roles=roles, edge_i=np.asarray(found.pair_i, dtype=np.int64),
-                    edge_j=np.asarray(found.pair_j, dtype=np.int64), expanded=[], seeds=seeds, selected=selected,
-                    layout_rows=rows, limit=state.limit, kind="similar",
-                    edge_weight=np.asarray(found.pair_strength, dtype=float), edge_why=reasons, notices=notices)
+        notices.append(
+            "No paper of this dataset is cited together with the seeds or shares their references"
+            + (" among those that pass the filters." if state.filtered else ".")
+        )
+    return Subgraph(
+        rows=rows,
+        roles=roles,
+        edge_i=np.asarray(found.pair_i, dtype=np.int64),
+        edge_j=np.asarray(found.pair_j, dtype=np.int64),
+        expanded=[],
+        seeds=seeds,
+        selected=selected,
+        layout_rows=rows,
+        limit=state.limit,
+        kind="similar",
+        edge_weight=np.asarray(found.pair_strength, dtype=float),
+        edge_why=reasons,
+        notices=notices,
+    )
 
 
 def path_subgraph(store: Store, state: ViewState) -> Subgraph:
@@ -116,14 +138,27 @@ def path_subgraph(store: Store, state: ViewState) -> Subgraph:
     notices = []
     ta, tb = (f"“{t}”" for t in store.titles([a, b]))
     if found.steps is None:
-        notices.append(f"No chain of citations joins {ta} and {tb} within {MAX_STEPS} steps"
-                       + (" among the papers that pass the filters" if state.filtered else "")
-                       + (" (the search stopped at its size limit: a longer chain may exist)" if found.capped else "")
-                       + ".")
+        notices.append(
+            f"No chain of citations joins {ta} and {tb} within {MAX_STEPS} steps"
+            + (" among the papers that pass the filters" if state.filtered else "")
+            + (" (the search stopped at its size limit: a longer chain may exist)" if found.capped else "")
+            + "."
+        )
     edge_i, edge_j = store.edge_positions(rows)
-    return Subgraph(rows=rows, roles=roles, edge_i=edge_i, edge_j=edge_j, expanded=[], seeds=[a, b],
-                    selected=selected, layout_rows=rows, limit=state.limit, kind="path",
-                    chains=[list(map(int, c)) for c in found.chains], notices=notices)
+    return Subgraph(
+        rows=rows,
+        roles=roles,
+        edge_i=edge_i,
+        edge_j=edge_j,
+        expanded=[],
+        seeds=[a, b],
+        selected=selected,
+        layout_rows=rows,
+        limit=state.limit,
+        kind="path",
+        chains=[list(map(int, c)) for c in found.chains],
+        notices=notices,
+    )
 
 
 @dataclass(frozen=True)
@@ -151,8 +186,19 @@ class Clusters:
 
 def view_clusters(store: Store, state: ViewState) -> Clusters:
     """The clusters of a state's map (the same for every filter, colour, layout and cluster choice)."""
-    return _clusters(store, replace(state, clusters=None, color="cluster", layout="force", years=None, areas=None,
-                                    min_citations=0, selected=None))
+    return _clusters(
+        store,
+        replace(
+            state,
+            clusters=None,
+            color="cluster",
+            layout="force",
+            years=None,
+            areas=None,
+            min_citations=0,
+            selected=None,
+        ),
+    )
 
 
 @lru_cache(maxsize=32)

@@ -135,8 +135,9 @@ def _chain_rows(store: Store, steps: Sequence[Step]) -> tuple[np.ndarray, list[i
     return rows, ends
 
 
-def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callable[[], tuple[np.ndarray, np.ndarray]],
-                index: int) -> Chain:
+def _place_step(
+    chain: Chain, step: Step, rows: np.ndarray, edges_among: Callable[[], tuple[np.ndarray, np.ndarray]], index: int
+) -> Chain:
     """The chain after one more step: ``rows`` = the chain's rows then the step's new ones; ``edges_among()``: the
     citations among the rows of the whole chain, as positions."""
     seed = step[0]
@@ -202,9 +203,10 @@ def _place_step(chain: Chain, step: Step, rows: np.ndarray, edges_among: Callabl
             lo = np.full((len(local), 2), -np.inf)
             hi = np.full((len(local), 2), np.inf)
             lo[: len(pinned)] = hi[: len(pinned)] = start[: len(pinned)]
-            coords = fruchterman_reingold(len(local), li, lj, start, iters, lo, hi,
-                                          start_temp=max(0.5, math.sqrt(len(movable)) / 10))
-            xy[movable] = coords[len(pinned):] * scale
+            coords = fruchterman_reingold(
+                len(local), li, lj, start, iters, lo, hi, start_temp=max(0.5, math.sqrt(len(movable)) / 10)
+            )
+            xy[movable] = coords[len(pinned) :] * scale
             spent += iters * cost(len(local), len(li))
     if old:  # where the pull and the force put a paper on one already drawn: back towards its free place
         xy[todo] = settle(fixed, xy[todo], free, NODE_GAP * 0.6)
@@ -279,15 +281,26 @@ def _turn(index: int) -> tuple[float, float]:
     return math.cos(a), math.sin(a)
 
 
-def fruchterman_reingold(n: int, i: np.ndarray, j: np.ndarray, start: np.ndarray, iters: int,
-                         lo: np.ndarray | None = None, hi: np.ndarray | None = None,
-                         start_temp: float | None = None) -> np.ndarray:
+def fruchterman_reingold(
+    n: int,
+    i: np.ndarray,
+    j: np.ndarray,
+    start: np.ndarray,
+    iters: int,
+    lo: np.ndarray | None = None,
+    hi: np.ndarray | None = None,
+    start_temp: float | None = None,
+) -> np.ndarray:
     """igraph's Fruchterman-Reingold from ``start`` (within the boxes lo-hi where given), seeded: deterministic."""
     g = ig.Graph(n=n, edges=np.column_stack([i, j]).tolist(), directed=False)
     kwargs: dict = {}
     if lo is not None and hi is not None:
-        kwargs = {"minx": lo[:, 0].tolist(), "maxx": hi[:, 0].tolist(), "miny": lo[:, 1].tolist(),
-                  "maxy": hi[:, 1].tolist()}
+        kwargs = {
+            "minx": lo[:, 0].tolist(),
+            "maxx": hi[:, 0].tolist(),
+            "miny": lo[:, 1].tolist(),
+            "maxy": hi[:, 1].tolist(),
+        }
     if start_temp is not None:
         kwargs["start_temp"] = start_temp
     with IGRAPH_RNG_LOCK:  # igraph's FR draws random numbers even from a given start: seed them
@@ -328,7 +341,7 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
     xy[done] = chain.xy[at[done]]
     if done.all():
         return rows, xy
-    groups = [g for g in sub.layout_groups if not done[g.start:g.end].all()]
+    groups = [g for g in sub.layout_groups if not done[g.start : g.end].all()]
     if groups:
         where = []  # each group's paper, placed before the group (a few compares: cheaper than row slots)
         for g in groups:
@@ -342,9 +355,10 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
                 continue  # what brought them in is not placed: the ring below
             if last is not None:
                 taken.append(cKDTree(last) if len(last) > 32 else last)
-            todo = g.start + np.flatnonzero(~done[g.start:g.end])
-            last, around[g.paper] = free_arc_xy((float(xy[k, 0]), float(xy[k, 1])), chain.middle, len(todo),
-                                                taken, skip=around.get(g.paper, 0))
+            todo = g.start + np.flatnonzero(~done[g.start : g.end])
+            last, around[g.paper] = free_arc_xy(
+                (float(xy[k, 0]), float(xy[k, 1])), chain.middle, len(todo), taken, skip=around.get(g.paper, 0)
+            )
             xy[todo] = last
             done[todo] = True
     pending = np.flatnonzero(~done)

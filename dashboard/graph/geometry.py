@@ -12,8 +12,9 @@ from scipy.spatial import cKDTree
 NODE_GAP = 46.0  # px between nodes on an arc
 
 
-def arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int, full: bool = False,
-           skip: int = 0) -> np.ndarray:
+def arc_xy(
+    centre: tuple[float, float], away_from: tuple[float, float], k: int, full: bool = False, skip: int = 0
+) -> np.ndarray:
     """(k, 2) positions on arcs around ``centre`` facing away from ``away_from`` (the middle of the
     picture): the first arc holds as many as fit at ``NODE_GAP`` apart, the next ones further out.
     ``full``: whole circles (for a node in the middle). ``skip``: places already taken around ``centre``
@@ -49,9 +50,15 @@ def _arcs(k: int, full: bool, skip: int) -> np.ndarray:
     return out
 
 
-def free_arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: int,
-                taken: Sequence[cKDTree | np.ndarray], skip: int = 0, gap: float = NODE_GAP * 0.7,
-                full: bool = False) -> tuple[np.ndarray, int]:
+def free_arc_xy(
+    centre: tuple[float, float],
+    away_from: tuple[float, float],
+    k: int,
+    taken: Sequence[cKDTree | np.ndarray],
+    skip: int = 0,
+    gap: float = NODE_GAP * 0.7,
+    full: bool = False,
+) -> tuple[np.ndarray, int]:
     """``k`` places on the arcs of :func:`arc_xy` that are at least ``gap`` from every point ``taken`` (trees, or
     (m, 2) arrays of a few points): the arcs are walked outwards and places near a paper already drawn are passed
     over. Returns the places and how many arc places were used up (taken or not: the next call's ``skip``).
@@ -72,8 +79,9 @@ def free_arc_xy(centre: tuple[float, float], away_from: tuple[float, float], k: 
                 if not near:
                     continue
                 if len(near) > 32:
-                    hit = np.isfinite(points.query(z.view(np.float64).reshape(ask, 2), k=1,
-                                                   distance_upper_bound=gap)[0])
+                    hit = np.isfinite(
+                        points.query(z.view(np.float64).reshape(ask, 2), k=1, distance_upper_bound=gap)[0]
+                    )
                     bad = hit if bad is None else bad | hit
                     continue
                 points = points.data[near]
@@ -144,8 +152,9 @@ def push_apart(fixed: cKDTree | None, xy: np.ndarray, gap: float, rounds: int = 
             d = xy[i] - xy[j]
             move = _away(d, np.hypot(d[:, 0], d[:, 1]), i, j, gap, 0.5)
             for axis in (0, 1):
-                delta[:, axis] += np.bincount(i, weights=move[:, axis], minlength=n) - \
-                    np.bincount(j, weights=move[:, axis], minlength=n)
+                delta[:, axis] += np.bincount(i, weights=move[:, axis], minlength=n) - np.bincount(
+                    j, weights=move[:, axis], minlength=n
+                )
         xy += delta
     near, _, pairs = _crowded(fixed, xy, gap)
     bad = np.unique(np.concatenate([near, pairs[:, 1]])) if len(pairs) else near

@@ -175,14 +175,17 @@ def timeline_axis(store: Store, rows: np.ndarray, xy: np.ndarray) -> list[dict]:
     top = int(store.in_cited[rows].max(initial=0))
     bottom = float(xy[:, 1].max()) + 70.0
     step = max(1, math.ceil((hi - lo) / 14))  # at most ~14 year ticks
-    out = [{"id": f"y{y}", "label": str(y), "x": round((y + 0.5 - lo) * px_year, 1), "y": round(bottom, 1)}
-           for y in range(lo, hi, step)]
+    out = [
+        {"id": f"y{y}", "label": str(y), "x": round((y + 0.5 - lo) * px_year, 1), "y": round(bottom, 1)}
+        for y in range(lo, hi, step)
+    ]
     left = float(xy[:, 0].min()) - 140.0
     for c in CITES_TICKS:
         if 0 < c <= max(top, 1):  # no "0": a hair below "1", their labels would touch; the bottom row is 0
             label = f"{c:,} citing"
-            out.append({"id": f"c{c}", "label": label, "x": round(left, 1),
-                        "y": round(-math.log10(1 + c) * px_decade, 1)})
+            out.append(
+                {"id": f"c{c}", "label": label, "x": round(left, 1), "y": round(-math.log10(1 + c) * px_decade, 1)}
+            )
     return out
 
 
@@ -200,7 +203,7 @@ def concentric(store: Store, sub: Subgraph) -> Placed:
     radius, i = 220.0, 0
     while i < len(rest):
         capacity = max(6, int(2 * math.pi * radius / (NODE_GAP * 1.2)))
-        ring = rest[i:i + capacity]
+        ring = rest[i : i + capacity]
         ring.sort(key=lambda r: (int(store.year[r]), r))
         for j, r in enumerate(ring):
             a = 2 * math.pi * j / len(ring) - math.pi / 2

@@ -90,8 +90,9 @@ class Subgraph:
         return [ROLES[c] for c in self.roles.tolist()]
 
 
-def step_from(store: Store, slots: RowSlots, src: int, limit: int, state: ViewState | None = None
-              ) -> tuple[list[tuple[int, np.ndarray]], list[Truncation], bool]:
+def step_from(
+    store: Store, slots: RowSlots, src: int, limit: int, state: ViewState | None = None
+) -> tuple[list[tuple[int, np.ndarray]], list[Truncation], bool]:
     """One step from ``src``: its references, then its citers (those that pass ``state``'s filters; None: no
     filters), the first ``limit`` of each, those not in ``slots`` yet, added to them, at most ``MAX_NODES`` in all.
     Returns the (role code, rows) runs added, the lists the limit cut, and whether the cap cut. (The view's walk
@@ -103,8 +104,9 @@ def step_from(store: Store, slots: RowSlots, src: int, limit: int, state: ViewSt
         nbrs = fetch(src)
         total = len(nbrs)
         if state is not None and total:
-            nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas,
-                                          min_citations=state.min_citations)]
+            nbrs = nbrs[
+                store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
+            ]
         if len(nbrs) > limit:
             truncated.append(Truncation(src, direction, limit, len(nbrs)))
             nbrs = nbrs[:limit]
@@ -118,8 +120,9 @@ def step_from(store: Store, slots: RowSlots, src: int, limit: int, state: ViewSt
     return runs, truncated, capped
 
 
-def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int,
-          state: ViewState | None) -> Walk:
+def _walk(
+    store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int, state: ViewState | None
+) -> Walk:
     """Breadth of one step from each source in order; ``state`` None = no filters. ``slots`` (empty)
     ends up holding the walk's rows in order."""
     first = np.asarray(seeds, dtype=np.int64)
@@ -142,9 +145,14 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
             sizes.append(len(new))
         if slots.count > start:
             groups.append(Group(src, start, slots.count))
-    return Walk(rows=np.concatenate(rows, dtype=np.int64), roles=np.array(roles, dtype=np.uint8).repeat(sizes),
-                parents=np.array(parents, dtype=np.int64).repeat(sizes), groups=groups, truncated=truncated,
-                capped=capped)
+    return Walk(
+        rows=np.concatenate(rows, dtype=np.int64),
+        roles=np.array(roles, dtype=np.uint8).repeat(sizes),
+        parents=np.array(parents, dtype=np.int64).repeat(sizes),
+        groups=groups,
+        truncated=truncated,
+        capped=capped,
+    )
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
@@ -165,9 +173,20 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
         edge_i, edge_j = store.edge_positions(rows, slots)
         expanded = [e for e in expand if e in slots]
     sub = Subgraph(
-        rows=rows, roles=roles, edge_i=edge_i, edge_j=edge_j, expanded=expanded,
-        seeds=seeds, selected=selected, truncated=walk.truncated, hidden=0, capped=walk.capped,
-        layout_rows=rows, layout_parents=parents, layout_groups=walk.groups, limit=state.limit,
+        rows=rows,
+        roles=roles,
+        edge_i=edge_i,
+        edge_j=edge_j,
+        expanded=expanded,
+        seeds=seeds,
+        selected=selected,
+        truncated=walk.truncated,
+        hidden=0,
+        capped=walk.capped,
+        layout_rows=rows,
+        layout_parents=parents,
+        layout_groups=walk.groups,
+        limit=state.limit,
     )
     if filtered:
         with store.row_slots() as lslots:
@@ -182,8 +201,7 @@ def filter_fn(store: Store, state: ViewState):
     """The state's filters as a function of rows -> bool mask, or None when it has none."""
     if not state.filtered:
         return None
-    return lambda rows: store.filter_mask(rows, years=state.years, areas=state.areas,
-                                          min_citations=state.min_citations)
+    return lambda rows: store.filter_mask(rows, years=state.years, areas=state.areas, min_citations=state.min_citations)
 
 
 def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
@@ -199,9 +217,18 @@ def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
     weight = sub.edge_weight[both] if sub.edge_weight is not None else None
     why = [w for w, b in zip(sub.edge_why, both.tolist(), strict=True) if b] if sub.edge_why is not None else None
     layout_rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
-    return replace(sub, rows=rows, roles=sub.roles[keep], edge_i=pos[sub.edge_i[both]], edge_j=pos[sub.edge_j[both]],
-                   expanded=[e for e in sub.expanded if e in set(rows.tolist())], edge_weight=weight, edge_why=why,
-                   hidden=sub.hidden + int(np.count_nonzero(~keep)), layout_rows=layout_rows)
+    return replace(
+        sub,
+        rows=rows,
+        roles=sub.roles[keep],
+        edge_i=pos[sub.edge_i[both]],
+        edge_j=pos[sub.edge_j[both]],
+        expanded=[e for e in sub.expanded if e in set(rows.tolist())],
+        edge_weight=weight,
+        edge_why=why,
+        hidden=sub.hidden + int(np.count_nonzero(~keep)),
+        layout_rows=layout_rows,
+    )
 
 
 def _add_layout(sub: Subgraph, layout: Walk, extra: np.ndarray, extra_parents: np.ndarray) -> None:

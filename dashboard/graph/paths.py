@@ -77,8 +77,9 @@ class _Side:
     layers: list[np.ndarray] = field(default_factory=list)  # rows at distance 0, 1, ... (the frontiers)
 
 
-def shortest_paths(store: Store, a: int, b: int, max_steps: int = 6, k: int = 3,
-                   mask: Callable[[np.ndarray], np.ndarray] | None = None) -> Paths:
+def shortest_paths(
+    store: Store, a: int, b: int, max_steps: int = 6, k: int = 3, mask: Callable[[np.ndarray], np.ndarray] | None = None
+) -> Paths:
     """The k best shortest chains of citations between rows ``a`` and ``b``, direction ignored, of at most
     ``max_steps`` edges (see the module docstring for the search, its caps and the ranking).
 
@@ -115,8 +116,9 @@ def chain_rows(paths: Paths) -> np.ndarray:
 
 
 # -- 1, 2: the search ---------------------------------------------------------------------------------------
-def _search(store: Store, a: int, b: int, max_steps: int, mask: Callable[[np.ndarray], np.ndarray] | None
-            ) -> tuple[_Side, _Side, np.ndarray, bool]:
+def _search(
+    store: Store, a: int, b: int, max_steps: int, mask: Callable[[np.ndarray], np.ndarray] | None
+) -> tuple[_Side, _Side, np.ndarray, bool]:
     """Bidirectional breadth-first search. Returns both sides, the met rows (empty: no chain within
     ``max_steps``) and whether a cap cut the search before an answer."""
     sides = []
@@ -149,8 +151,14 @@ def _search(store: Store, a: int, b: int, max_steps: int, mask: Callable[[np.nda
     return side_a, side_b, none, False
 
 
-def _expand(store: Store, side: _Side, other: _Side, other_end: int, scratch: _Scratch,
-            mask: Callable[[np.ndarray], np.ndarray] | None) -> np.ndarray:
+def _expand(
+    store: Store,
+    side: _Side,
+    other: _Side,
+    other_end: int,
+    scratch: _Scratch,
+    mask: Callable[[np.ndarray], np.ndarray] | None,
+) -> np.ndarray:
     """Expand ``side``'s frontier by one layer; returns the new rows the other side had reached."""
     nbrs = _neighbours(store, side.frontier)
     fresh = scratch.distinct(nbrs[side.dist[nbrs] == _UNSEEN])
@@ -223,8 +231,9 @@ def _adjacent(store: Store, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- 3: the DAG of shortest chains --------------------------------------------------------------------------
-def _dag(store: Store, side_a: _Side, side_b: _Side, met: np.ndarray
-         ) -> tuple[list[np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
+def _dag(
+    store: Store, side_a: _Side, side_b: _Side, met: np.ndarray
+) -> tuple[list[np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
     """Rows on some shortest chain by position from a (``layers[i]``: sorted rows at distance i from a), and
     the edges between consecutive layers as unique (position in layers[i], position in layers[i + 1]).
 
@@ -296,14 +305,16 @@ def _best_through(weights: list[np.ndarray], edges: list[tuple[np.ndarray, np.nd
     return [f + g - w for f, g, w in zip(fwd, bwd, weights, strict=True)]
 
 
-def _prune(weights: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]], k: int
-           ) -> tuple[list[np.ndarray], list[np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
+def _prune(
+    weights: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]], k: int
+) -> tuple[list[np.ndarray], list[np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
     """Keep the rows whose best chain keys at least T (module docstring, step 5). Returns the kept positions
     in each layer, their weights and the edges between kept rows (renumbered)."""
     through = _best_through(weights, edges)
     keep_n = max(MAX_LAYER_NODES, k)
-    threshold = max((int(np.partition(t, len(t) - keep_n)[len(t) - keep_n]) for t in through if len(t) > keep_n),
-                    default=_LOWEST)
+    threshold = max(
+        (int(np.partition(t, len(t) - keep_n)[len(t) - keep_n]) for t in through if len(t) > keep_n), default=_LOWEST
+    )
     kept = [np.flatnonzero(t >= threshold) for t in through]
     new_pos = []
     for t, idx in zip(through, kept, strict=True):
@@ -318,8 +329,9 @@ def _prune(weights: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]]
     return kept, [w[idx] for w, idx in zip(weights, kept, strict=True)], new_edges
 
 
-def _best_chains(store: Store, layers: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]],
-                 k: int) -> list[list[int]]:
+def _best_chains(
+    store: Store, layers: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]], k: int
+) -> list[list[int]]:
     """The k best chains of the DAG, best first (module docstring, steps 4 and 5)."""
     kept, weights, edges = _prune(_weights(store, layers), edges, k)
     # candidates of the current layer: partial chains from a, grouped by row (position in the kept layer)

@@ -105,8 +105,9 @@ def _fair_cap(lengths: np.ndarray, budget: int) -> int:
     return lo
 
 
-def _sample(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray, cap: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sample(
+    offsets: np.ndarray, values: np.ndarray, rows: np.ndarray, cap: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """At most ``cap`` entries of each row's list, evenly spaced over it (the whole list when it is shorter):
     (owner index into ``rows`` per entry, values, weight per row = list length / entries taken, 1 if whole)."""
     starts = offsets[rows].astype(np.int64)
@@ -209,14 +210,15 @@ def pair_counts(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np
     return out
 
 
-def _counts_with(offsets: np.ndarray, values: np.ndarray, seeds: np.ndarray, rows: np.ndarray,
-                 scratch: np.ndarray) -> np.ndarray:
+def _counts_with(
+    offsets: np.ndarray, values: np.ndarray, seeds: np.ndarray, rows: np.ndarray, scratch: np.ndarray
+) -> np.ndarray:
     """Exact ``|list(seed) ∩ list(row)|`` for every seed (row of the result) and row (column), by marking each
     seed's list in ``scratch`` (a bool array over all rows, all False, left so) and looking the rows' lists up."""
     owner, vals = gather(offsets, values, rows)
     out = np.zeros((len(seeds), len(rows)), dtype=np.int64)
     for i, s in enumerate(seeds.tolist()):
-        mine = values[offsets[s]:offsets[s + 1]]
+        mine = values[offsets[s] : offsets[s + 1]]
         scratch[mine] = True
         out[i] = np.bincount(owner[scratch[vals]], minlength=len(rows))
         scratch[mine] = False
@@ -224,8 +226,9 @@ def _counts_with(offsets: np.ndarray, values: np.ndarray, seeds: np.ndarray, row
 
 
 # -- the walk ---------------------------------------------------------------------------------------------------
-def _two_hop(first_off: np.ndarray, first_vals: np.ndarray, second_off: np.ndarray, second_vals: np.ndarray,
-             seed: int) -> tuple[np.ndarray, np.ndarray, bool]:
+def _two_hop(
+    first_off: np.ndarray, first_vals: np.ndarray, second_off: np.ndarray, second_vals: np.ndarray, seed: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
     """The papers two hops from ``seed`` (its list in ``first``, then theirs in ``second``), each entry with the
     number of walks it stands for: (values, weights, capped). At most WALK_INTERMEDIATES intermediate papers,
     evenly spaced over the seed's list (most cited first, so the sample spans citation counts), each weighing
@@ -267,8 +270,10 @@ def _walk(store: Store, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool
     vals, parts = [], []
     capped = False
     for s in seeds.tolist():
-        for hops, deg, weight in (((cit_off, cit_src, ref_off, ref_tgt), store.in_cited, CO_CITATION_WEIGHT),
-                                  ((ref_off, ref_tgt, cit_off, cit_src), store.in_refs, COUPLING_WEIGHT)):
+        for hops, deg, weight in (
+            ((cit_off, cit_src, ref_off, ref_tgt), store.in_cited, CO_CITATION_WEIGHT),
+            ((ref_off, ref_tgt, cit_off, cit_src), store.in_refs, COUPLING_WEIGHT),
+        ):
             v, w, c = _two_hop(*hops, s)
             capped |= c
             if not len(v):
@@ -288,8 +293,9 @@ def _strengths(store: Store, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray) -
     """``score`` of every pair of ``rows`` from their cc and bc matrices (any shape broadcasting against rows)."""
     a = store.arrays
     cit, ref = _lengths(a["cit_offsets"], rows), _lengths(a["ref_offsets"], rows)
-    return (CO_CITATION_WEIGHT * _norm(cc, cit[:, None], cit[None, :])
-            + COUPLING_WEIGHT * _norm(bc, ref[:, None], ref[None, :]))
+    return CO_CITATION_WEIGHT * _norm(cc, cit[:, None], cit[None, :]) + COUPLING_WEIGHT * _norm(
+        bc, ref[:, None], ref[None, :]
+    )
 
 
 def _links(strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -315,8 +321,9 @@ def _links(strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return i[order].astype(np.int64), j[order].astype(np.int64)
 
 
-def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = None,
-            direct_share: float | None = None) -> Similar:
+def similar(
+    store: Store, seeds: list[int], n: int = 40, mask: Mask | None = None, direct_share: float | None = None
+) -> Similar:
     """The seeds and the ``n`` papers most similar to them (seeds excluded from the ``n``), with the links among
     all of them.
 
@@ -372,36 +379,45 @@ def similar(store: Store, seeds: list[int], n: int = 40, mask: Mask | None = Non
         scores=np.concatenate((np.full(k, np.nan), np.asarray(scores, dtype=np.float64))),
         cocited=np.concatenate((np.zeros(k, np.int64), np.asarray(cocited, dtype=np.int64))),
         coupled=np.concatenate((np.zeros(k, np.int64), np.asarray(coupled, dtype=np.int64))),
-        pair_i=i, pair_j=j, pair_cocited=pcc[i, j], pair_coupled=pbc[i, j], pair_strength=strength[i, j],
-        capped=capped, n_seeds=k)
+        pair_i=i,
+        pair_j=j,
+        pair_cocited=pcc[i, j],
+        pair_coupled=pbc[i, j],
+        pair_strength=strength[i, j],
+        capped=capped,
+        n_seeds=k,
+    )
 
 
-def _share_direct(store: Store, seeds: np.ndarray, pool: np.ndarray, ranked: np.ndarray, n: int,
-                  share: float) -> np.ndarray:
+def _share_direct(
+    store: Store, seeds: np.ndarray, pool: np.ndarray, ranked: np.ndarray, n: int, share: float
+) -> np.ndarray:
     """Of ``ranked`` (indices into ``pool``, best first), the ``n`` to keep when at most ``share`` of them may be
     direct references or citers of a seed (see :func:`similar`), best first."""
-    direct_rows = np.concatenate([np.empty(0, np.int64)] + [np.concatenate((store.references(s), store.citers(s)))
-                                                             for s in seeds.tolist()])
+    direct_rows = np.concatenate(
+        [np.empty(0, np.int64)] + [np.concatenate((store.references(s), store.citers(s))) for s in seeds.tolist()]
+    )
     direct = np.isin(pool[ranked], direct_rows)
     quota = int(n * share)
     keep = np.concatenate((ranked[direct][:quota], ranked[~direct]))[:n]
     if len(keep) < n:  # too few papers related only through others: more direct ones
-        keep = np.concatenate((keep, ranked[direct][quota:quota + n - len(keep)]))
+        keep = np.concatenate((keep, ranked[direct][quota : quota + n - len(keep)]))
     return ranked[np.isin(ranked, keep)]
 
 
-def _strength_with(store: Store, seeds: np.ndarray, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray
-                   ) -> np.ndarray:
+def _strength_with(store: Store, seeds: np.ndarray, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray) -> np.ndarray:
     """``score(seed, row)`` for every seed (row of the result) and row (column) from their cc and bc."""
     a = store.arrays
     cit_off, ref_off = a["cit_offsets"], a["ref_offsets"]
-    return (CO_CITATION_WEIGHT * _norm(cc, _lengths(cit_off, seeds)[:, None], _lengths(cit_off, rows)[None, :])
-            + COUPLING_WEIGHT * _norm(bc, _lengths(ref_off, seeds)[:, None], _lengths(ref_off, rows)[None, :]))
+    return CO_CITATION_WEIGHT * _norm(
+        cc, _lengths(cit_off, seeds)[:, None], _lengths(cit_off, rows)[None, :]
+    ) + COUPLING_WEIGHT * _norm(bc, _lengths(ref_off, seeds)[:, None], _lengths(ref_off, rows)[None, :])
 
 
 # -- prior and derivative works ---------------------------------------------------------------------------------
-def _most_linked(store: Store, offsets: np.ndarray, values: np.ndarray, rows: np.ndarray, k: int,
-                 mask: Mask | None) -> list[Ranked]:
+def _most_linked(
+    store: Store, offsets: np.ndarray, values: np.ndarray, rows: np.ndarray, k: int, mask: Mask | None
+) -> list[Ranked]:
     """The ``k`` papers not in ``rows`` (unique) found most often in the lists of ``rows``, with how many of
     them hold each (exact: lists hold a paper once, and are never cut)."""
     _, vals = gather(offsets, values, rows)
@@ -418,8 +434,9 @@ def _most_linked(store: Store, offsets: np.ndarray, values: np.ndarray, rows: np
     return [Ranked(row=int(r), count=int(c), of=len(rows)) for r, c in zip(found[best], counts[best], strict=True)]
 
 
-def prior_derivative(store: Store, rows: np.ndarray, k: int = 10, mask: Mask | None = None
-                     ) -> tuple[list[Ranked], list[Ranked]]:
+def prior_derivative(
+    store: Store, rows: np.ndarray, k: int = 10, mask: Mask | None = None
+) -> tuple[list[Ranked], list[Ranked]]:
     """The prior and derivative works of a map whose papers are ``rows`` (repeats count once; ``of`` is how many
     distinct rows there are), as Local Citation Network and Connected Papers list them:
 

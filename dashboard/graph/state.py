@@ -152,8 +152,22 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         params[key] = value  # the last value of a repeated name wins
     if params.get("story") and ctx.story_views is not None:
         return _story_state(params, ctx)
-    known = {"seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "mode",
-             "path", "clusters", "story", "step"}
+    known = {
+        "seeds",
+        "expand",
+        "selected",
+        "years",
+        "areas",
+        "min_citations",
+        "layout",
+        "color",
+        "limit",
+        "mode",
+        "path",
+        "clusters",
+        "story",
+        "step",
+    }
     unknown = sorted(k for k in params if k not in known)
     if unknown:
         ctx.notices.append(f"Unknown link parameter(s) ignored: {', '.join(k[:30] for k in unknown[:5])}.")
@@ -193,8 +207,9 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
     clusters = None
     if params.get("clusters") and color == "cluster":
         clusters = _clusters(params["clusters"], ctx)
-    state = ViewState(tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit, mode, path,
-                      clusters)
+    state = ViewState(
+        tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit, mode, path, clusters
+    )
     return state, list(ctx.notices)
 
 
@@ -219,13 +234,12 @@ def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[
 
 def replace_ctx(ctx: Context) -> Context:
     """The same context without stories (a step's view is a plain view)."""
-    return Context(is_paper=ctx.is_paper, default_seeds=ctx.default_seeds, areas=ctx.areas,
-                   year_bounds=ctx.year_bounds)
+    return Context(is_paper=ctx.is_paper, default_seeds=ctx.default_seeds, areas=ctx.areas, year_bounds=ctx.year_bounds)
 
 
 def _clusters(value: str, ctx: Context) -> tuple[int, ...] | None:
     picked, bad = set(), []
-    for raw in value.split(",")[:MAX_CLUSTERS * 2]:
+    for raw in value.split(",")[: MAX_CLUSTERS * 2]:
         c = raw.strip()
         if c.isdigit() and int(c) < MAX_CLUSTERS:
             picked.add(int(c))
@@ -285,6 +299,7 @@ def encode_query(state: ViewState) -> str:
 
 
 # -- transitions: what a user action does to a state ------------------------------------------------
+
 
 def toggle_expand(state: ViewState, pid: str) -> ViewState:
     """Tap on a paper: select it, and expand it (or collapse it if it was expanded). Seeds stay expanded."""

@@ -19,8 +19,9 @@ from dashboard.dataset.write import write_dataset, write_streamed
 from dashboard.importers.common import DatasetBuilder, InputError, expand_sources, for_source
 
 
-def _mlsanity(sources: list[Path], areas_from: Path | None = None, builder: DatasetBuilder | None = None,
-              **_: Any) -> tuple[DatasetBuilder, dict]:
+def _mlsanity(
+    sources: list[Path], areas_from: Path | None = None, builder: DatasetBuilder | None = None, **_: Any
+) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import mlsanity
 
     pages = [mlsanity.parse_page(p) for p in sorted(sources)]
@@ -31,42 +32,58 @@ def _mlsanity(sources: list[Path], areas_from: Path | None = None, builder: Data
         "source": "saved mlsanity.com paper pages: " + ", ".join(p.path.name for p in pages),
         "seeds": [p.paper.id for p in pages],
         "data_through": sorted({p.data_through for p in pages if p.data_through}),
-        "notes": ["cited_by is the site's own figure (citations anywhere) where a page gives it; citations "
-                  "inside this dataset are counted apart"],
+        "notes": [
+            "cited_by is the site's own figure (citations anywhere) where a page gives it; citations "
+            "inside this dataset are counted apart"
+        ],
     }
     if areas_from is not None:
         from dashboard.importers.enrich import fill_from_arxiv2023
 
         filled = fill_from_arxiv2023(builder, areas_from)
         info["enriched"] = filled
-        info["notes"].append(f"areas of {filled['areas_filled']} papers (and arXiv ids of {filled['ids_filled']} "
-                             f"papers listed by title only) filled from the arxiv-2023 table ({areas_from.name})")
+        info["notes"].append(
+            f"areas of {filled['areas_filled']} papers (and arXiv ids of {filled['ids_filled']} "
+            f"papers listed by title only) filled from the arxiv-2023 table ({areas_from.name})"
+        )
     return builder, info
 
 
-def _arxiv2023(sources: list[Path], meta: Path | None = None, progress: bool = True,
-               builder: DatasetBuilder | None = None, **_: Any) -> tuple[DatasetBuilder, dict]:
+def _arxiv2023(
+    sources: list[Path],
+    meta: Path | None = None,
+    progress: bool = True,
+    builder: DatasetBuilder | None = None,
+    **_: Any,
+) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import arxiv2023
 
     return arxiv2023.build(sources, meta=meta, progress=progress, builder=builder)
 
 
-def _openalex(sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None,
-              **_: Any) -> tuple[DatasetBuilder, dict]:
+def _openalex(
+    sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None, **_: Any
+) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import openalex
 
     return openalex.build(sources, progress=progress, builder=builder)
 
 
-def _s2(sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None,
-        **_: Any) -> tuple[DatasetBuilder, dict]:
+def _s2(
+    sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None, **_: Any
+) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import s2
 
     return s2.build(sources, progress=progress, builder=builder)
 
 
-def _csv(sources: list[Path], mapping: str | None = None, progress: bool = True,
-         builder: DatasetBuilder | None = None, **_: Any) -> tuple[DatasetBuilder, dict]:
+def _csv(
+    sources: list[Path],
+    mapping: str | None = None,
+    progress: bool = True,
+    builder: DatasetBuilder | None = None,
+    **_: Any,
+) -> tuple[DatasetBuilder, dict]:
     from dashboard.importers import csv_tables
 
     return csv_tables.build(sources, mapping=mapping, progress=progress, builder=builder)
@@ -98,8 +115,10 @@ def merge_info(first: dict[str, Any], others: list[dict[str, Any]]) -> dict[str,
     info = {**first, "name": " + ".join([first.get("name", "?"), *(o.get("name", "?") for o in others)])}
     info["source"] = "; ".join([first.get("source", "?"), *(o.get("source", "?") for o in others)])
     info["notes"] = [*first.get("notes", []), *(n for o in others for n in o.get("notes", []))]
-    info["notes"].append("sources merged in this order; where two describe the same paper (same id, or same title "
-                         "with years at most one apart), the earlier one's facts win and missing ones are filled in")
+    info["notes"].append(
+        "sources merged in this order; where two describe the same paper (same id, or same title "
+        "with years at most one apart), the earlier one's facts win and missing ones are filled in"
+    )
     return info
 
 
@@ -138,9 +157,16 @@ def duckdb_reader(fmt: str, paths: list[Path], options: dict[str, Any]) -> Any:
     return csv_duckdb.CsvTables(paths[0], paths[1] if len(paths) > 1 else None, parse_mapping(options.get("mapping")))
 
 
-def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: list[str] | None = None,
-               merge: list[tuple[str, list[Path]]] = (), extra_meta: ExtraMeta | None = None,
-               **options: Any) -> dict[str, Any]:
+def run_import(
+    fmt: str,
+    sources: list[str | Path],
+    out: str | Path,
+    *,
+    argv: list[str] | None = None,
+    merge: list[tuple[str, list[Path]]] = (),
+    extra_meta: ExtraMeta | None = None,
+    **options: Any,
+) -> dict[str, Any]:
     """Build a dataset from ``sources`` (and the ``merge`` sources after them, into the same papers) and write
     it to ``out``; returns the summary. ``extra_meta`` (a dict, or a function of the built builder, e.g. to
     name the dataset ids of seeds) is added to ``dataset.json`` over the importer's own keys
@@ -158,11 +184,21 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
         try:
             reader = duckdb_reader(fmt, paths, options)
             if reader is not None:
-                with duckdb_engine.streamed(reader, progress=options.get("progress", True),
-                                            memory_limit=memory or duckdb_engine.MEMORY_LIMIT) as imported:
-                    write_streamed(out, imported, {**imported.info, **(extra_meta or {}), "format_in": fmt,
-                                                   "engine": "duckdb", "built_with": shlex.join(command),
-                                                   "summary": imported.summary})
+                with duckdb_engine.streamed(
+                    reader, progress=options.get("progress", True), memory_limit=memory or duckdb_engine.MEMORY_LIMIT
+                ) as imported:
+                    write_streamed(
+                        out,
+                        imported,
+                        {
+                            **imported.info,
+                            **(extra_meta or {}),
+                            "format_in": fmt,
+                            "engine": "duckdb",
+                            "built_with": shlex.join(command),
+                            "summary": imported.summary,
+                        },
+                    )
                     return imported.summary
         except csv_duckdb.NotForDuckDB:
             pass  # a CSV file DuckDB does not read as the Python importer does: that importer reads it
@@ -174,7 +210,13 @@ def run_import(fmt: str, sources: list[str | Path], out: str | Path, *, argv: li
     info = merge_info(info, others)
     papers, citations, summary = builder.build()
     extra = extra_meta(builder) if callable(extra_meta) else (extra_meta or {})
-    meta = {**info, **extra, "format_in": fmt, "engine": "python", "built_with": shlex.join(command),
-            "summary": summary}
+    meta = {
+        **info,
+        **extra,
+        "format_in": fmt,
+        "engine": "python",
+        "built_with": shlex.join(command),
+        "summary": summary,
+    }
     write_dataset(out, papers, citations, meta)
     return summary

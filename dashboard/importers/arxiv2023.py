@@ -49,8 +49,12 @@ def read_csv_rows(path: Path, columns: list[str]) -> Iterator[tuple[int, list[st
                 raise InputError(path, f"header is {header}, expected {columns}", line=1, field="header")
             for row in reader:
                 if len(row) != len(columns):
-                    raise InputError(path, f"expected {len(columns)} values, found {len(row)}",
-                                     line=reader.line_num, field=columns[min(len(row), len(columns) - 1)])
+                    raise InputError(
+                        path,
+                        f"expected {len(columns)} values, found {len(row)}",
+                        line=reader.line_num,
+                        field=columns[min(len(row), len(columns) - 1)],
+                    )
                 yield reader.line_num, row
     except (EOFError, zlib.error, gzip.BadGzipFile) as e:
         raise InputError(path, f"file is truncated or not valid gzip ({e})") from e
@@ -100,8 +104,9 @@ def read_nodes(folder: Path, meta: Path | None = None) -> list[PaperRecord]:
     labels = read_column(folder / "labels.csv.gz", "labels")
     for name, col in (("titles.csv.gz", titles), ("labels.csv.gz", labels)):
         if len(col) != len(ids):
-            raise InputError(folder / name, f"has {len(col)} rows, ids.csv.gz has {len(ids)}",
-                             line=min(len(col), len(ids)) + 2)
+            raise InputError(
+                folder / name, f"has {len(col)} rows, ids.csv.gz has {len(ids)}", line=min(len(col), len(ids)) + 2
+            )
     years = read_years(meta or find_meta(folder))
     records = []
     for i, (raw_id, title, label) in enumerate(zip(ids, titles, labels, strict=True)):
@@ -116,16 +121,18 @@ def read_nodes(folder: Path, meta: Path | None = None) -> list[PaperRecord]:
         elif (year := arxiv_year(raw_id)) is not None:
             rec = PaperRecord(title=title, id=raw_id.replace("/", "_"), year=year)
         else:
-            raise InputError(folder / "ids.csv.gz", f"not an arXiv id or ogbn index: {raw_id!r}",
-                             line=line, field="ids")
+            raise InputError(
+                folder / "ids.csv.gz", f"not an arXiv id or ogbn index: {raw_id!r}", line=line, field="ids"
+            )
         if label.strip():
             rec.areas = [label.strip()]
         records.append(rec)
     return records
 
 
-def build(sources: list[Path], meta: Path | None = None, progress: bool = True,
-          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict]:
+def build(
+    sources: list[Path], meta: Path | None = None, progress: bool = True, builder: DatasetBuilder | None = None
+) -> tuple[DatasetBuilder, dict]:
     if len(sources) != 1 or not sources[0].is_dir():
         raise InputError(sources[0] if sources else "arxiv2023", "give the arxiv-2023 folder as the one source")
     folder = sources[0]
@@ -141,13 +148,19 @@ def build(sources: list[Path], meta: Path | None = None, progress: bool = True,
         try:
             a, b = int(s), int(t)
         except ValueError as e:
-            raise InputError(edges_path, f"node index is not a number: {s!r},{t!r}", line=line,
-                             field="source" if not s.strip().isdigit() else "target") from e
+            raise InputError(
+                edges_path,
+                f"node index is not a number: {s!r},{t!r}",
+                line=line,
+                field="source" if not s.strip().isdigit() else "target",
+            ) from e
         for name, v in (("source", a), ("target", b)):
             if not 0 <= v < n:
                 raise InputError(edges_path, f"node {v} is not in ids.csv.gz ({n} nodes)", line=line, field=name)
         builder.cite(keys[a], keys[b])
-    info = {"name": folder.name, "source": str(folder),
-            "notes": ["citation counts count citations inside this graph only",
-                      "areas are primary arXiv categories"]}
+    info = {
+        "name": folder.name,
+        "source": str(folder),
+        "notes": ["citation counts count citations inside this graph only", "areas are primary arXiv categories"],
+    }
     return builder, info

@@ -22,8 +22,15 @@ SAFE_ID = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
 class InputError(DatasetError):
     """Bad input: names the file, and where known the line or record and the field."""
 
-    def __init__(self, file: str | Path, message: str, *, line: int | None = None,
-                 record: int | str | None = None, field: str | None = None) -> None:
+    def __init__(
+        self,
+        file: str | Path,
+        message: str,
+        *,
+        line: int | None = None,
+        record: int | str | None = None,
+        field: str | None = None,
+    ) -> None:
         self.file, self.line, self.record, self.field = str(file), line, record, field
         where = [self.file]
         if line is not None:
@@ -104,7 +111,11 @@ class DatasetBuilder:
         self.by_title: dict[str, list[int]] = {}
         self.edges: set[tuple[int, int]] = set()
         self.stats: dict[str, int] = {
-            "records": 0, "merged": 0, "edges_seen": 0, "self_loops": 0, "duplicate_edges": 0,
+            "records": 0,
+            "merged": 0,
+            "edges_seen": 0,
+            "self_loops": 0,
+            "duplicate_edges": 0,
             "edges_outside": 0,
         }
 
@@ -129,10 +140,21 @@ class DatasetBuilder:
         k = self._find(rec)
         if k is None:
             k = len(self.papers)
-            self.papers.append(_Paper(PaperRecord(**{**rec.__dict__, "areas": list(rec.areas),
-                                                     "alt_ids": list(rec.alt_ids), "authors": list(rec.authors)}),
-                                      authoritative, [self.source] if self.source else [],
-                                      (self.source or None) if rec.cited_by is not None else None))
+            self.papers.append(
+                _Paper(
+                    PaperRecord(
+                        **{
+                            **rec.__dict__,
+                            "areas": list(rec.areas),
+                            "alt_ids": list(rec.alt_ids),
+                            "authors": list(rec.authors),
+                        }
+                    ),
+                    authoritative,
+                    [self.source] if self.source else [],
+                    (self.source or None) if rec.cited_by is not None else None,
+                )
+            )
             self.by_title.setdefault(normalise_title(rec.title), []).append(k)
         else:
             self.stats["merged"] += 1
@@ -221,7 +243,8 @@ class DatasetBuilder:
             "cited_by": [r.cited_by for r in recs],
             "reference_count": [r.reference_count for r in recs],
             "citations_by_year": [
-                None if r.citations_by_year is None
+                None
+                if r.citations_by_year is None
                 else [{"year": y, "count": c} for y, c in sorted(r.citations_by_year.items())]
                 for r in recs
             ],
@@ -234,8 +257,12 @@ class DatasetBuilder:
         edges = sorted(self.edges)
         papers = papers_table(cols)
         citations = citations_table([ids[a] for a, _ in edges], [ids[b] for _, b in edges])
-        summary = {**self.stats, "papers": len(ids), "citations": len(edges),
-                   "papers_with_areas": sum(1 for r in recs if r.areas)}
+        summary = {
+            **self.stats,
+            "papers": len(ids),
+            "citations": len(edges),
+            "papers_with_areas": sum(1 for r in recs if r.areas),
+        }
         if any(r.authors for r in recs):
             summary["papers_with_authors"] = sum(1 for r in recs if r.authors)
         return papers, citations, summary

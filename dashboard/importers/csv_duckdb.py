@@ -49,12 +49,24 @@ CREATE MACRO csv_list(t) AS CASE WHEN t IS NULL THEN [] ELSE  -- t is collapsed:
 CREATE MACRO csv_names(t) AS CASE WHEN t IS NULL THEN [] ELSE
     list_filter(list_transform(string_split(t, ';'), lambda a: collapse(a)), lambda a: a IS NOT NULL) END;
 """
-SLOW_SCHEMA = pa.schema([
-    ("ord", pa.int64()), ("wid", pa.string()), ("title", pa.string()), ("year", pa.int64()), ("posted", pa.string()),
-    ("arxiv", pa.string()), ("doi", pa.string()), ("areas", pa.list_(pa.string())), ("cited_by", pa.int64()),
-    ("ref_count", pa.int64()), ("cby", CBY), ("authors", pa.list_(pa.string())), ("venue", pa.string()),
-    ("tnorm", pa.string()),
-])
+SLOW_SCHEMA = pa.schema(
+    [
+        ("ord", pa.int64()),
+        ("wid", pa.string()),
+        ("title", pa.string()),
+        ("year", pa.int64()),
+        ("posted", pa.string()),
+        ("arxiv", pa.string()),
+        ("doi", pa.string()),
+        ("areas", pa.list_(pa.string())),
+        ("cited_by", pa.int64()),
+        ("ref_count", pa.int64()),
+        ("cby", CBY),
+        ("authors", pa.list_(pa.string())),
+        ("venue", pa.string()),
+        ("tnorm", pa.string()),
+    ]
+)
 
 
 def plain_or_named_gzip(path: Path) -> bool:
@@ -73,8 +85,10 @@ def _name(text: str, quote: str) -> str:
 def _read(path: Path, header: list[str]) -> str:
     """A read_csv of ``path`` with the Python importer's header names (stripped), every cell text."""
     cols = "{" + ", ".join(f"{_name(h, chr(39))}: 'VARCHAR'" for h in header) + "}"
-    return (f"read_csv({_name(str(path), chr(39))}, header = true, auto_detect = false, columns = {cols}, "
-            "delim = ',', quote = '\"', escape = '\"', strict_mode = true, encoding = 'utf-8')")
+    return (
+        f"read_csv({_name(str(path), chr(39))}, header = true, auto_detect = false, columns = {cols}, "
+        "delim = ',', quote = '\"', escape = '\"', strict_mode = true, encoding = 'utf-8')"
+    )
 
 
 def _col(columns: Mapping[str, str], name: str) -> str:
@@ -100,15 +114,16 @@ SELECT * EXCLUDE (cells), CASE WHEN fast THEN NULL ELSE cells END AS cells FROM 
   SELECT *, doi_clean(doi_text) AS doi, TRY_CAST(year_text AS BIGINT) AS year0, csv_list(areas_text) AS areas,
     csv_names(authors_text) AS authors
   FROM (
-    SELECT {c['id']} AS id_text, {c['title']} AS title, {c['year']} AS year_text, {c['posted']} AS posted,
-      {c['areas']} AS areas_text, {c['cited_by']} AS cited_text, {c['reference_count']} AS refs_text,
-      {c['authors']} AS authors_text, {c['venue']} AS venue, {c['doi']} AS doi_text, {cells} AS cells
+    SELECT {c["id"]} AS id_text, {c["title"]} AS title, {c["year"]} AS year_text, {c["posted"]} AS posted,
+      {c["areas"]} AS areas_text, {c["cited_by"]} AS cited_text, {c["reference_count"]} AS refs_text,
+      {c["authors"]} AS authors_text, {c["venue"]} AS venue, {c["doi"]} AS doi_text, {cells} AS cells
     FROM {_read(path, header)})))
 """
 
 
-def header_of(path: Path, names: tuple[str, ...], mapping: Mapping[str, str],
-              hint: str = "") -> tuple[list[str], dict[str, str]]:
+def header_of(
+    path: Path, names: tuple[str, ...], mapping: Mapping[str, str], hint: str = ""
+) -> tuple[list[str], dict[str, str]]:
     """The file's header and its documented columns, with the Python importer's checks and errors."""
     _, header, _ = next(read_rows(path))
     return header, resolve_columns(path, header, names, mapping, hint)
@@ -142,8 +157,9 @@ CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
         import duckdb
 
         con.create_function("py_paper_key", paper_key, ["VARCHAR"], "VARCHAR", side_effects=False)
-        header, self.columns = header_of(self.papers, PAPER_COLUMNS, self.mapping, swapped_hint(self.papers,
-                                                                                               self.mapping))
+        header, self.columns = header_of(
+            self.papers, PAPER_COLUMNS, self.mapping, swapped_hint(self.papers, self.mapping)
+        )
         try:
             staged(con, folder, "rows", papers_sql(self.papers, header, self.columns))
         except duckdb.Error as e:
@@ -163,10 +179,22 @@ CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
                 rec = parse_paper_row(cells, Where(self.papers, None, line), self.columns)
             except InputError as e:
                 raise locate_papers_error(self.papers, self.columns) or e from e
-            values = {"ord": line, "wid": rec.id, "title": rec.title, "year": rec.year, "posted": rec.posted,
-                      "arxiv": None, "doi": rec.doi, "areas": rec.areas, "cited_by": rec.cited_by,
-                      "ref_count": rec.reference_count, "cby": None, "authors": rec.authors, "venue": rec.venue,
-                      "tnorm": normalise_title(rec.title)}
+            values = {
+                "ord": line,
+                "wid": rec.id,
+                "title": rec.title,
+                "year": rec.year,
+                "posted": rec.posted,
+                "arxiv": None,
+                "doi": rec.doi,
+                "areas": rec.areas,
+                "cited_by": rec.cited_by,
+                "ref_count": rec.reference_count,
+                "cby": None,
+                "authors": rec.authors,
+                "venue": rec.venue,
+                "tnorm": normalise_title(rec.title),
+            }
             for name, value in values.items():
                 out[name].append(value)
         slow = pa.table(out, schema=SLOW_SCHEMA)  # noqa: F841 (read by DuckDB by name)
@@ -177,8 +205,9 @@ CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
               areas, TRY_CAST(cited_text AS BIGINT) AS cited_by, TRY_CAST(refs_text AS BIGINT) AS ref_count,
               NULL::STRUCT(year BIGINT, count BIGINT)[] AS cby, authors, venue, hash(title_key(title)) AS tkey
             FROM rows WHERE fast)""")
-        con.execute("CREATE VIEW works_rest AS SELECT *, wid AS pid FROM (SELECT * EXCLUDE (tnorm), hash(tnorm) "
-                    "FROM slow)")
+        con.execute(
+            "CREATE VIEW works_rest AS SELECT *, wid AS pid FROM (SELECT * EXCLUDE (tnorm), hash(tnorm) FROM slow)"
+        )
         con.execute("CREATE VIEW works AS SELECT * FROM works_bulk UNION ALL SELECT * FROM works_rest")
 
     def _citations(self, con: Any) -> None:
@@ -191,8 +220,10 @@ CREATE VIEW refs AS SELECT a.r AS citing, b.r AS cited
         header, columns = header_of(self.citations, CITATION_COLUMNS, self.mapping)
         a, b = _col(columns, "citing"), _col(columns, "cited")
         try:
-            con.execute(f"CREATE TABLE cites AS SELECT csv_key({a}) AS citing, csv_key({b}) AS cited "
-                        f"FROM {_read(self.citations, header)}")
+            con.execute(
+                f"CREATE TABLE cites AS SELECT csv_key({a}) AS citing, csv_key({b}) AS cited "
+                f"FROM {_read(self.citations, header)}"
+            )
         except duckdb.Error as e:
             raise NotForDuckDB(str(e)) from e
         if con.execute("SELECT count(*) FROM cites WHERE citing IS NULL OR cited IS NULL").fetchall()[0][0]:
@@ -232,10 +263,15 @@ def locate_citations_error(path: Path, columns: Mapping[str, str]) -> InputError
     return None
 
 
-def build(sources: list[Path], mapping: dict[str, str], progress: bool = True, workdir: Path | None = None,
-          memory_limit: str = MEMORY_LIMIT) -> Imported:
+def build(
+    sources: list[Path],
+    mapping: dict[str, str],
+    progress: bool = True,
+    workdir: Path | None = None,
+    memory_limit: str = MEMORY_LIMIT,
+) -> Imported:
     """The dataset of the papers CSV (and the citations CSV); :class:`NotForDuckDB` if DuckDB cannot read them
     as the Python importer does."""
-    return run(CsvTables(sources[0], sources[1] if len(sources) > 1 else None, mapping), progress, workdir,
-               memory_limit)
-
+    return run(
+        CsvTables(sources[0], sources[1] if len(sources) > 1 else None, mapping), progress, workdir, memory_limit
+    )

@@ -99,8 +99,9 @@ def _cell(row: Mapping[str, Any], columns: Mapping[str, str], name: str, where: 
     return None if column is None else opt_text(row.get(column), where, column)
 
 
-def _int_cell(row: Mapping[str, Any], columns: Mapping[str, str], name: str, where: Where,
-              lo: int = 0, hi: int = INT64_MAX) -> int | None:
+def _int_cell(
+    row: Mapping[str, Any], columns: Mapping[str, str], name: str, where: Where, lo: int = 0, hi: int = INT64_MAX
+) -> int | None:
     text = _cell(row, columns, name, where)
     if text is None:
         return None
@@ -128,8 +129,7 @@ def _id_cell(row: Mapping[str, Any], columns: Mapping[str, str], name: str, wher
     return pid
 
 
-def parse_paper_row(row: Mapping[str, Any], where: Where,
-                    columns: Mapping[str, str] = DEFAULT_COLUMNS) -> PaperRecord:
+def parse_paper_row(row: Mapping[str, Any], where: Where, columns: Mapping[str, str] = DEFAULT_COLUMNS) -> PaperRecord:
     """One row of the papers table (header name -> cell text) as a paper record."""
     if not isinstance(row, Mapping):
         raise where.error(f"expected a row, found {type(row).__name__}")
@@ -173,8 +173,12 @@ def read_rows(path: Path) -> Iterator[tuple[int, list[str], dict[str, str]]]:
                 if not values or (len(values) == 1 and not values[0].strip()):
                     continue
                 if len(values) != len(header):
-                    raise InputError(path, f"expected {len(header)} values (as in the header), found {len(values)}",
-                                     line=line, field=header[min(len(values), len(header) - 1)])
+                    raise InputError(
+                        path,
+                        f"expected {len(header)} values (as in the header), found {len(values)}",
+                        line=line,
+                        field=header[min(len(values), len(header) - 1)],
+                    )
                 yield line, header, dict(zip(header, values, strict=True))
     except (EOFError, zlib.error, gzip.BadGzipFile) as e:
         raise InputError(path, f"file is truncated or not valid gzip ({e})", line=line + 1) from e
@@ -186,13 +190,13 @@ def read_rows(path: Path) -> Iterator[tuple[int, list[str], dict[str, str]]]:
         raise InputError(path, f"cannot be read ({e.strerror or e})") from e
 
 
-def resolve_columns(path: Path, header: list[str], names: tuple[str, ...], mapping: Mapping[str, str],
-                    hint: str = "") -> dict[str, str]:
+def resolve_columns(
+    path: Path, header: list[str], names: tuple[str, ...], mapping: Mapping[str, str], hint: str = ""
+) -> dict[str, str]:
     """Documented name -> file column, for the columns present; missing required or mapped ones are errors."""
     dup = sorted({h for h in header if h and header.count(h) > 1})
     if dup:
-        raise InputError(path, f"column(s) {', '.join(dup)} appear more than once in the header", line=1,
-                         field=dup[0])
+        raise InputError(path, f"column(s) {', '.join(dup)} appear more than once in the header", line=1, field=dup[0])
     columns: dict[str, str] = {}
     for name in names:
         column = mapping.get(name, name)
@@ -232,8 +236,9 @@ def read_citations(builder: DatasetBuilder, path: Path, mapping: Mapping[str, st
     outside = 0
     for line, _, row in tqdm(rows, desc=path.name, unit=" rows", disable=not progress, mininterval=0.5):
         where = Where(path, line)
-        citing, cited = (builder.find(paper_key(_required_cell(row, columns, name, where)))
-                         for name in CITATION_COLUMNS)
+        citing, cited = (
+            builder.find(paper_key(_required_cell(row, columns, name, where))) for name in CITATION_COLUMNS
+        )
         if citing is None or cited is None:
             outside += 1
         else:
@@ -242,11 +247,14 @@ def read_citations(builder: DatasetBuilder, path: Path, mapping: Mapping[str, st
     return outside
 
 
-def build(sources: list[Path], mapping: str | None = None, progress: bool = True,
-          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(
+    sources: list[Path], mapping: str | None = None, progress: bool = True, builder: DatasetBuilder | None = None
+) -> tuple[DatasetBuilder, dict[str, Any]]:
     if not 1 <= len(sources) <= 2:
-        raise InputError(sources[2] if len(sources) > 2 else "csv",
-                         "give the papers CSV and, optionally, the citations CSV (two sources at most)")
+        raise InputError(
+            sources[2] if len(sources) > 2 else "csv",
+            "give the papers CSV and, optionally, the citations CSV (two sources at most)",
+        )
     columns = parse_mapping(mapping)
     builder = for_source(builder, sources[0].name)
     read_papers(builder, sources[0], columns, progress)

@@ -42,8 +42,12 @@ def seed_pages(inputs: Path = INPUTS) -> list[Path]:
 
 def input_files(inputs: Path = INPUTS) -> list[Path]:
     """Every file the default dataset is made of, in a fixed order."""
-    files = [*seed_pages(inputs), *sorted((inputs / ARXIV2023).glob("*.csv.gz")),
-             *sorted((inputs / "ogbn-arxiv-meta").glob("*.csv.gz")), *sorted((inputs / STORIES).glob("*.json"))]
+    files = [
+        *seed_pages(inputs),
+        *sorted((inputs / ARXIV2023).glob("*.csv.gz")),
+        *sorted((inputs / "ogbn-arxiv-meta").glob("*.csv.gz")),
+        *sorted((inputs / STORIES).glob("*.json")),
+    ]
     if not seed_pages(inputs) or not (inputs / ARXIV2023).is_dir():
         raise DatasetError(f"{inputs}: the default dataset's inputs are missing (seed-pages/, arxiv-2023/)")
     return files
@@ -61,8 +65,16 @@ def recipe_key(files: list[Path]) -> str:
 
 def import_command(inputs: Path = INPUTS) -> list[str]:
     """The import that makes the default dataset, as a command a reader can run from the repository's root."""
-    return ["citemap", "import", "mlsanity", *(f"data/{SEED_PAGES}/{p.name}" for p in seed_pages(inputs)),
-            "--merge", f"arxiv2023:data/{ARXIV2023}", "--out", "DIR"]
+    return [
+        "citemap",
+        "import",
+        "mlsanity",
+        *(f"data/{SEED_PAGES}/{p.name}" for p in seed_pages(inputs)),
+        "--merge",
+        f"arxiv2023:data/{ARXIV2023}",
+        "--out",
+        "DIR",
+    ]
 
 
 def built(folder: Path) -> bool:
@@ -82,10 +94,17 @@ def build(out: Path, inputs: Path = INPUTS, progress: bool = True) -> Path:
     stories = out / STORIES  # first: the folder counts as built once the import has published its build
     shutil.rmtree(stories, ignore_errors=True)
     shutil.copytree(inputs / STORIES, stories)
-    run_import("mlsanity", seed_pages(inputs), out, argv=import_command(inputs),
-               merge=[("arxiv2023", [inputs / ARXIV2023])], progress=progress,
-               extra_meta={"source": f"saved mlsanity.com paper pages: {', '.join(p.name for p in seed_pages(inputs))}"
-                                     f"; {ARXIV2023}"})
+    run_import(
+        "mlsanity",
+        seed_pages(inputs),
+        out,
+        argv=import_command(inputs),
+        merge=[("arxiv2023", [inputs / ARXIV2023])],
+        progress=progress,
+        extra_meta={
+            "source": f"saved mlsanity.com paper pages: {', '.join(p.name for p in seed_pages(inputs))}; {ARXIV2023}"
+        },
+    )
     return out
 
 
@@ -108,5 +127,9 @@ def cached(name: str, files: list[Path], make: Callable[[Path], object], note: s
 def default_data(progress: bool | None = None) -> Path:
     """The default dataset's folder in the cache, built first if it is not there yet."""
     show = sys.stderr.isatty() if progress is None else progress
-    return cached("default", input_files(), lambda out: build(out, progress=show),
-                  f"citemap: building the default dataset from {INPUTS} into {{folder}} (once; later starts reuse it)")
+    return cached(
+        "default",
+        input_files(),
+        lambda out: build(out, progress=show),
+        f"citemap: building the default dataset from {INPUTS} into {{folder}} (once; later starts reuse it)",
+    )

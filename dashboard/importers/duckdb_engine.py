@@ -14,7 +14,8 @@ format:
    and self-citations are counted and dropped as they stream out of DuckDB, the rest spread on disk a range of
    citing papers at a time, each range sorted and its repeats dropped into a file of row pairs
    (:data:`EDGE_FILE`), as the builder does.
-4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset (:func:`dashboard.dataset.write.write_streamed`)
+4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset
+   (:func:`dashboard.dataset.write.write_streamed`)
    reading the papers from DuckDB a batch at a time (the bulk as the file holds them, the few others sorted and
    put in their places: :func:`in_order`), then the ids and DOIs it sorts; then DuckDB is closed, and
    the citations are read from the file a chunk at a time (the index's lists: cut between citing papers, or
@@ -96,10 +97,13 @@ def staged(con: Any, folder: Path, name: str, sql: str, params: list[Any] | None
     back (3M works: a 1.1 GB table against 500 MB, 8M page faults); the file is a third of that, written once
     with no spilling, and each later query reads only the columns it names."""
     path = str(folder / f"{name}.parquet").replace("'", "''")
-    con.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw, ROW_GROUP_SIZE {STAGED_GROUP})",
-                params)  # in the query's order (preserve_insertion_order: COPY keeps it), whatever the row groups
-    con.execute(f"CREATE VIEW {name} AS SELECT * EXCLUDE (file_row_number), file_row_number AS line "
-                f"FROM read_parquet('{path}', file_row_number = true)")
+    con.execute(
+        f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw, ROW_GROUP_SIZE {STAGED_GROUP})", params
+    )  # in the query's order (preserve_insertion_order: COPY keeps it), whatever the row groups
+    con.execute(
+        f"CREATE VIEW {name} AS SELECT * EXCLUDE (file_row_number), file_row_number AS line "
+        f"FROM read_parquet('{path}', file_row_number = true)"
+    )
 
 
 def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -> Any:
@@ -134,11 +138,19 @@ def record(row: dict[str, Any]) -> PaperRecord:
     """A ``works`` row as the record the format's Python parser makes of the same paper."""
     cby = row["cby"]
     return PaperRecord(
-        title=row["title"], id=row["pid"], year=row["year"], posted=row["posted"], areas=list(row["areas"] or []),
-        cited_by=row["cited_by"], reference_count=row["ref_count"],
+        title=row["title"],
+        id=row["pid"],
+        year=row["year"],
+        posted=row["posted"],
+        areas=list(row["areas"] or []),
+        cited_by=row["cited_by"],
+        reference_count=row["ref_count"],
         citations_by_year=None if cby is None else {c["year"]: c["count"] for c in cby},
-        alt_ids=[row["wid"]] if row["arxiv"] else [], authors=list(row["authors"] or []), venue=row["venue"],
-        doi=row["doi"])
+        alt_ids=[row["wid"]] if row["arxiv"] else [],
+        authors=list(row["authors"] or []),
+        venue=row["venue"],
+        doi=row["doi"],
+    )
 
 
 def merge(con: Any, source: str) -> dict[str, int]:
@@ -149,8 +161,14 @@ def merge(con: Any, source: str) -> dict[str, int]:
     the ids of table ``keys``. Returns the merge counts."""
     for statement in KEYS.strip().split(";\n"):
         con.execute(statement)
-    cand = con.sql("SELECT ord, wid, pid, arxiv, title, year, posted, areas, cited_by, ref_count, cby, authors, "
-                   "venue, doi FROM works SEMI JOIN cand USING (ord) ORDER BY ord").to_arrow_table().to_pylist()
+    cand = (
+        con.sql(
+            "SELECT ord, wid, pid, arxiv, title, year, posted, areas, cited_by, ref_count, cby, authors, "
+            "venue, doi FROM works SEMI JOIN cand USING (ord) ORDER BY ord"
+        )
+        .to_arrow_table()
+        .to_pylist()
+    )
     builder = DatasetBuilder(source)
     first_ord: list[int] = []
     ord_paper: list[tuple[int, int]] = []
@@ -162,22 +180,42 @@ def merge(con: Any, source: str) -> dict[str, int]:
         ord_paper.append((row["ord"], k))
     ids = builder.final_ids()
     recs = [p.rec for p in builder.papers]
-    merged = pa.table({  # noqa: F841 (read by DuckDB by name)
-        "ord": pa.array(first_ord, pa.int64()), "id": ids, "title": [r.title for r in recs],
-        "year": pa.array([r.year for r in recs], pa.int32()), "posted": [r.posted for r in recs],
-        "areas": pa.array([r.areas for r in recs], pa.list_(pa.string())),
-        "cited_by": pa.array([r.cited_by for r in recs], pa.int64()),
-        "ref_count": pa.array([r.reference_count for r in recs], pa.int64()),
-        "cby": pa.array([None if r.citations_by_year is None else
-                         [{"year": y, "count": c} for y, c in r.citations_by_year.items()] for r in recs],
-                        CBY),
-        "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())), "venue": [r.venue for r in recs],
-        "doi": [r.doi for r in recs],
-    })
-    cand_ords = pa.table({"ord": pa.array([o for o, _ in ord_paper], pa.int64()),  # noqa: F841 (DuckDB's)
-                          "pord": pa.array([first_ord[k] for _, k in ord_paper], pa.int64())})
-    cand_keys = pa.table({"key": pa.array(list(builder.by_id), pa.string()),  # noqa: F841 (DuckDB's)
-                          "pord": pa.array([first_ord[k] for k in builder.by_id.values()], pa.int64())})
+    merged = pa.table(  # noqa: F841 (read by DuckDB by name)
+        {
+            "ord": pa.array(first_ord, pa.int64()),
+            "id": ids,
+            "title": [r.title for r in recs],
+            "year": pa.array([r.year for r in recs], pa.int32()),
+            "posted": [r.posted for r in recs],
+            "areas": pa.array([r.areas for r in recs], pa.list_(pa.string())),
+            "cited_by": pa.array([r.cited_by for r in recs], pa.int64()),
+            "ref_count": pa.array([r.reference_count for r in recs], pa.int64()),
+            "cby": pa.array(
+                [
+                    None
+                    if r.citations_by_year is None
+                    else [{"year": y, "count": c} for y, c in r.citations_by_year.items()]
+                    for r in recs
+                ],
+                CBY,
+            ),
+            "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())),
+            "venue": [r.venue for r in recs],
+            "doi": [r.doi for r in recs],
+        }
+    )
+    cand_ords = pa.table(  # noqa: F841 (DuckDB's)
+        {
+            "ord": pa.array([o for o, _ in ord_paper], pa.int64()),
+            "pord": pa.array([first_ord[k] for _, k in ord_paper], pa.int64()),
+        }
+    )
+    cand_keys = pa.table(  # noqa: F841 (DuckDB's)
+        {
+            "key": pa.array(list(builder.by_id), pa.string()),
+            "pord": pa.array([first_ord[k] for k in builder.by_id.values()], pa.int64()),
+        }
+    )
     con.execute("CREATE TABLE merged AS SELECT * FROM merged")
     for name, works in (("paper_bulk", "works_bulk"), ("paper_rest", "works_rest"), ("paper", "works")):
         con.execute(f"""CREATE VIEW {name} AS  -- views: the works are read from their file, not held twice
@@ -186,9 +224,11 @@ def merge(con: Any, source: str) -> dict[str, int]:
             """)  # paper_bulk: its works as the file holds them, those in cand among them (Streamed.papers)
     con.execute("CREATE TABLE cand_ords AS SELECT * FROM cand_ords")
     con.execute("CREATE TABLE cand_keys AS SELECT * FROM cand_keys")
-    return {"records": builder.stats["records"] + con.execute("SELECT count(*) FROM works ANTI JOIN cand "
-                                                              "USING (ord)").fetchall()[0][0],
-            "merged": builder.stats["merged"]}
+    return {
+        "records": builder.stats["records"]
+        + con.execute("SELECT count(*) FROM works ANTI JOIN cand USING (ord)").fetchall()[0][0],
+        "merged": builder.stats["merged"],
+    }
 
 
 # -- edges -------------------------------------------------------------------------------------------------
@@ -227,7 +267,8 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     papers, in the builder's order (by citing paper, then cited paper); returns the counts. ``refs_sql`` makes view
     ``refs``: every citation the input states, as rows (``citing``, ``cited``; null for an end outside the
     papers), from ``ordrank`` (a paper's ``ord`` -> row) and ``keyrank`` (any id -> row). The citations are
-    regrouped by ranges of citing papers in a temporary folder beside ``path`` (:func:`dashboard.dataset.spill.grouped`)."""
+    regrouped by ranges of citing papers in a temporary folder beside ``path``
+    (:func:`dashboard.dataset.spill.grouped`)."""
     from dashboard.dataset.spill import grouped
 
     for statement in [*RANKS.strip().split(";\n"), *refs_sql.strip().split(";\n")]:
@@ -258,8 +299,13 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
     finally:
         con.execute("RESET disabled_optimizers")
     seen, outside, self_loops = counts["seen"], counts["outside"], counts["self_loops"]
-    return {"edges_seen": seen, "self_loops": self_loops, "duplicate_edges": seen - outside - self_loops - unique,
-            "edges_outside": outside, "citations": unique}
+    return {
+        "edges_seen": seen,
+        "self_loops": self_loops,
+        "duplicate_edges": seen - outside - self_loops - unique,
+        "edges_outside": outside,
+        "citations": unique,
+    }
 
 
 def _write_sorted_ranges(f: BinaryIO, ranges: Iterable[tuple[np.ndarray, np.ndarray]], n: int) -> int:
@@ -364,9 +410,11 @@ class Streamed:
 
     def pairs(self, owner: str, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Each citation as (``owner``, other) rows (``owner``: ``citing`` or ``cited``), a range of owners at a
-        time (``counts``: each row's citations as ``owner``): what :func:`dashboard.dataset.index_write.lists_of` makes the
+        time (``counts``: each row's citations as ``owner``): what :func:`dashboard.dataset.index_write.lists_of`
+        makes the
         index's lists of. The citations file is in citing order: cut between citing papers
-        (:func:`dashboard.dataset.spill.owner_runs`); by cited paper, regrouped in one pass (:func:`dashboard.dataset.spill.grouped`):
+        (:func:`dashboard.dataset.spill.owner_runs`); by cited paper, regrouped in one pass
+        (:func:`dashboard.dataset.spill.grouped`):
         DuckDB's filtered scans of its table, one a range, read the whole table again each time (3M works: 16
         scans of 0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
         from dashboard.dataset.spill import grouped, owner_runs
@@ -380,13 +428,20 @@ class Streamed:
         from dashboard.dataset import index_write
 
         ranks = index_write.rank_arrays_of(self.n, self.citation_rows())
-        return index_write.Source(self.n, int(self.summary["citations"]), lambda: self.papers(index_write.BATCH), ranks,
-                            lambda: index_write.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
-                            lambda: index_write.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
-                            self.sorted_keys, self.close)
+        return index_write.Source(
+            self.n,
+            int(self.summary["citations"]),
+            lambda: self.papers(index_write.BATCH),
+            ranks,
+            lambda: index_write.lists_of(self.pairs("citing", ranks["in_refs"]), ranks),
+            lambda: index_write.lists_of(self.pairs("cited", ranks["in_cited"]), ranks),
+            self.sorted_keys,
+            self.close,
+        )
 
     def sorted_keys(self, name: str) -> SortedKeys:
-        """The papers' ids or DOIs (``name``) in byte order, ties by row (:data:`dashboard.dataset.index_write.SortedKeys`),
+        """The papers' ids or DOIs (``name``) in byte order, ties by row
+        (:data:`dashboard.dataset.index_write.SortedKeys`),
         sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not the 3M keys and their copies in memory."""
         sql = KEY_SQL[name]
         count, width = self.con.execute(f"SELECT count(*), max(strlen(key)) FROM ({sql})").fetchall()[0]
@@ -470,22 +525,25 @@ class Reader(Protocol):
     def info(self, outside: int) -> dict[str, Any]: ...
 
 
-def run(reader: Reader, progress: bool = True, workdir: Path | None = None,
-        memory_limit: str = MEMORY_LIMIT) -> Imported:
+def run(
+    reader: Reader, progress: bool = True, workdir: Path | None = None, memory_limit: str = MEMORY_LIMIT
+) -> Imported:
     """One format's dataset in memory (see :func:`streamed`)."""
     from dashboard.dataset.format import PAPERS_SCHEMA
 
     with streamed(reader, progress, workdir, memory_limit) as imported:
-        papers = pa.concat_tables([pa.Table.from_batches([b]) for b in imported.papers(1 << 20)]
-                                  or [PAPERS_SCHEMA.empty_table()])
+        papers = pa.concat_tables(
+            [pa.Table.from_batches([b]) for b in imported.papers(1 << 20)] or [PAPERS_SCHEMA.empty_table()]
+        )
         rows = list(imported.citation_rows())
         citing, cited = (np.concatenate([r[k] for r in rows] or [np.zeros(0, np.int32)]) for k in (0, 1))
         return Imported(papers, citing, cited, imported.summary, imported.info)
 
 
 @contextmanager
-def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
-             memory_limit: str = MEMORY_LIMIT) -> Iterator[Streamed]:
+def streamed(
+    reader: Reader, progress: bool = True, workdir: Path | None = None, memory_limit: str = MEMORY_LIMIT
+) -> Iterator[Streamed]:
     """Extract, merge and link one format's records, then hand the open import on (DuckDB spills into a folder
     under ``workdir``, removed after)."""
     import duckdb
@@ -509,24 +567,36 @@ def streamed(reader: Reader, progress: bool = True, workdir: Path | None = None,
             counts = merge(con, reader.source)
         with _step(steps, "edges", progress):
             stats = edges(con, reader.refs_sql, tmp / EDGE_FILE)
-        for done in (*reader.drops, "VIEW refs", "TABLE keys", "TABLE cand_keys", "TABLE keyrank",
-                     "TABLE cand_ords", "TABLE ordrank"):
+        for done in (
+            *reader.drops,
+            "VIEW refs",
+            "TABLE keys",
+            "TABLE cand_keys",
+            "TABLE keyrank",
+            "TABLE cand_ords",
+            "TABLE ordrank",
+        ):
             con.execute(f"DROP {done}")  # what the output does not read: its memory back before the output's
         con.execute(f"SET memory_limit = '{output_bytes}B'")  # tables it holds go to disk beyond it
         papers, with_areas, with_authors = con.execute(
             "SELECT count(*), count(*) FILTER (len(areas) > 0), count(*) FILTER (len(authors) > 0) FROM paper"
         ).fetchall()[0]
         summary: dict[str, Any] = {
-            **counts, "merged": counts["records"] - papers,
+            **counts,
+            "merged": counts["records"] - papers,
             **{k: v for k, v in stats.items() if k != "citations"},
-            "papers": papers, "citations": stats["citations"], "papers_with_areas": with_areas,
+            "papers": papers,
+            "citations": stats["citations"],
+            "papers_with_areas": with_areas,
         }
         if with_authors:
             summary["papers_with_authors"] = with_authors
         yield Streamed(con, reader.source, _order(summary), reader.info(stats["edges_outside"]), tmp)
     except duckdb.OutOfMemoryException as e:
-        raise DatasetError(f"DuckDB needed more than its {memory_limit} of memory for this input: run the import "
-                           "again with a larger --memory (e.g. --memory 4GB)") from e
+        raise DatasetError(
+            f"DuckDB needed more than its {memory_limit} of memory for this input: run the import "
+            "again with a larger --memory (e.g. --memory 4GB)"
+        ) from e
     finally:
         if con is not None:
             con.close()
@@ -544,8 +614,18 @@ def give_back_freed_memory() -> None:
 
 def _order(summary: dict[str, Any]) -> dict[str, Any]:
     """The summary's keys in DatasetBuilder.build's order."""
-    keys = ("records", "merged", "edges_seen", "self_loops", "duplicate_edges", "edges_outside", "papers",
-            "citations", "papers_with_areas", "papers_with_authors")
+    keys = (
+        "records",
+        "merged",
+        "edges_seen",
+        "self_loops",
+        "duplicate_edges",
+        "edges_outside",
+        "papers",
+        "citations",
+        "papers_with_areas",
+        "papers_with_authors",
+    )
     return {k: summary[k] for k in keys if k in summary}
 
 
@@ -560,4 +640,3 @@ class _step:
         self.steps[self.name] = time.perf_counter() - self.t0
         if self.progress and exc[0] is None:
             print(f"  {self.name}: {self.steps[self.name]:.1f} s", flush=True)
-

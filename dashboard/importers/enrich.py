@@ -29,8 +29,11 @@ def fill_from_arxiv2023(builder: DatasetBuilder, folder: Path) -> dict[str, int]
             rec.areas = list(by_id[rec.id])
             areas_filled += 1
             continue
-        matches = [m for m in by_title.get(normalise_title(rec.title), [])
-                   if rec.year is None or m[1] is None or abs(rec.year - m[1]) <= 1]
+        matches = [
+            m
+            for m in by_title.get(normalise_title(rec.title), [])
+            if rec.year is None or m[1] is None or abs(rec.year - m[1]) <= 1
+        ]
         if len(matches) != 1:
             continue
         other_id, _, areas = matches[0]

@@ -32,8 +32,9 @@ JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".gz")
 _NEW_ARXIV = r"\d{4}\.\d{4,5}"
 _OLD_ARXIV = r"[a-z][a-z\-]*(?:\.[a-z]{2})?/\d{7}"
 ARXIV_BARE = re.compile(rf"^(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v\d+)?$", re.IGNORECASE)
-ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf)/(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v\d+)?(?:\.pdf)?/?(?:[?#]|$)",
-                       re.IGNORECASE)
+ARXIV_URL = re.compile(
+    rf"arxiv\.org/(?:abs|pdf)/(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v\d+)?(?:\.pdf)?/?(?:[?#]|$)", re.IGNORECASE
+)
 ARXIV_DOI = re.compile(rf"10\.48550/arxiv\.(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v\d+)?$", re.IGNORECASE)
 
 
@@ -169,8 +170,9 @@ def iter_json(path: Path) -> Iterator[tuple[int | None, Any]]:
             yield from _iter_json_stream(path, lines)
     except (EOFError, zlib.error, gzip.BadGzipFile) as e:
         got = lines.no if lines else 0
-        raise InputError(path, f"file is truncated or not valid gzip after {got} complete lines ({e})",
-                         line=got + 1) from e
+        raise InputError(
+            path, f"file is truncated or not valid gzip after {got} complete lines ({e})", line=got + 1
+        ) from e
     except UnicodeDecodeError as e:
         line = _bad_utf8_line(path) or (lines.no if lines else 0) + 1
         raise InputError(path, f"not UTF-8 text ({e.reason})", line=line) from e

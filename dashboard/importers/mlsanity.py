@@ -37,8 +37,10 @@ MD_ITEM = re.compile(r"^- \[(?P<title>.+)\]\((?P<url>[^)\s]+)\)\s*(?:\((?P<year>
 URL_ID = re.compile(r"/paper/(?P<id>[^/?#]+)/?$")
 
 TXT_HEADER = re.compile(r"^mlsanity\s*Data to (?P<date>\d{1,2} \w{3,9} \d{4})")
-TXT_ID_LINE = re.compile(r"^arXiv\s+(?P<id>\S+?)\s*↗?\s*First posted (?P<date>\d{1,2} \w{3,9} \d{4})"
-                         r"(?P<areas>.*?)cited by (?P<cited>[\d,]+)\s*$")
+TXT_ID_LINE = re.compile(
+    r"^arXiv\s+(?P<id>\S+?)\s*↗?\s*First posted (?P<date>\d{1,2} \w{3,9} \d{4})"
+    r"(?P<areas>.*?)cited by (?P<cited>[\d,]+)\s*$"
+)
 TXT_REFS = re.compile(r"^References\s*·\s*(?P<n>[\d,]+)\s*$")
 TXT_CITERS = re.compile(r"^Built on by\s*$")
 TXT_ITEM_START = re.compile(r"^\s*\d+\.\s")
@@ -126,8 +128,7 @@ def parse_markdown(path: Path, lines: list[tuple[int, str]]) -> Page:
             continue
         im = MD_ITEM.match(text)
         if not im:
-            raise InputError(path, f"list entry is not '- [Title](link) (year)': {text[:80]!r}",
-                             line=no, field="entry")
+            raise InputError(path, f"list entry is not '- [Title](link) (year)': {text[:80]!r}", line=no, field="entry")
         um = URL_ID.search(im["url"])
         pid = clean_id(um["id"]) if um else None
         if um and pid is None:
@@ -193,10 +194,12 @@ def parse_text(path: Path, lines: list[tuple[int, str]]) -> Page:
         if section is not None and TXT_ITEM_START.match(raw):
             im = TXT_ITEM.match(raw)
             if not im:
-                raise InputError(path, f"list entry is not 'N. YEARTitlecited by N': {text[:80]!r}",
-                                 line=no, field="entry")
-            section.append(PaperRecord(title=im["title"].strip(), year=int(im["year"]),
-                                       cited_by=parse_int(im["cited"])))
+                raise InputError(
+                    path, f"list entry is not 'N. YEARTitlecited by N': {text[:80]!r}", line=no, field="entry"
+                )
+            section.append(
+                PaperRecord(title=im["title"].strip(), year=int(im["year"]), cited_by=parse_int(im["cited"]))
+            )
     close_section()
     if page.paper.id is None:
         raise InputError(path, "no 'arXiv ID ↗First posted ...' line", field="arXiv id")
@@ -208,8 +211,9 @@ def _per_year(pairs: str, path: Path, line: int) -> dict[int, int]:
     for part in pairs.split(";"):
         m = re.fullmatch(r"\s*(\d{4})\s*:\s*([\d,]+)\s*", part)
         if not m:
-            raise InputError(path, f"cannot read {part.strip()!r} as 'YEAR: COUNT'", line=line,
-                             field="citing papers per year")
+            raise InputError(
+                path, f"cannot read {part.strip()!r} as 'YEAR: COUNT'", line=line, field="citing papers per year"
+            )
         out[int(m[1])] = parse_int(m[2])
     return out
 
@@ -227,8 +231,9 @@ def parse_page(path: str | Path) -> Page:
         return parse_markdown(path, lines)
     if TXT_HEADER.match(first):
         return parse_text(path, lines)
-    raise InputError(path, "not a saved citation-map page (expected '# Title' or 'mlsanity Data to ...')",
-                     line=lines[0][0])
+    raise InputError(
+        path, "not a saved citation-map page (expected '# Title' or 'mlsanity Data to ...')", line=lines[0][0]
+    )
 
 
 def add_pages(builder: DatasetBuilder, pages: list[Page]) -> None:

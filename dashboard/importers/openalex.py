@@ -82,8 +82,11 @@ def _arxiv_candidates(raw: dict[str, Any]) -> Iterator[str]:
             yield f"arxiv.org/abs/{m['id']}"
         yield from (v for v in ids.values() if isinstance(v, str))
     locations = raw.get("locations")
-    locs = [raw.get("primary_location"), raw.get("best_oa_location"),
-            *(locations if isinstance(locations, list) else [])]
+    locs = [
+        raw.get("primary_location"),
+        raw.get("best_oa_location"),
+        *(locations if isinstance(locations, list) else []),
+    ]
     for loc in locs:
         if isinstance(loc, dict):
             yield from (loc[k] for k in ("landing_page_url", "pdf_url", "id") if isinstance(loc.get(k), str))
@@ -139,8 +142,10 @@ def work_authors(raw: dict[str, Any], where: Where) -> list[str]:
     for i, item in enumerate(list_items(raw.get("authorships"), where, "authorships")):
         item = check_type(item, dict, where, f"authorships[{i}]", "an object") or {}
         author = check_type(item.get("author"), dict, where, f"authorships[{i}].author", "an object") or {}
-        names.append(opt_text(author.get("display_name"), where, f"authorships[{i}].author.display_name")
-                     or opt_text(item.get("raw_author_name"), where, f"authorships[{i}].raw_author_name"))
+        names.append(
+            opt_text(author.get("display_name"), where, f"authorships[{i}].author.display_name")
+            or opt_text(item.get("raw_author_name"), where, f"authorships[{i}].raw_author_name")
+        )
     return clean_names(names)
 
 
@@ -205,8 +210,9 @@ def iter_works(path: Path) -> Iterator[tuple[Where, Any]]:
             yield (where if line is not None else where.at(0)), value
 
 
-def build(sources: list[Path], progress: bool = True,
-          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(
+    sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None
+) -> tuple[DatasetBuilder, dict[str, Any]]:
     """Add every work (authoritative), then the references between imported works as edges."""
     files = source_files(sources)
     builder = for_source(builder, "OpenAlex")

@@ -52,11 +52,32 @@ ARXIV_URL = rf"(?i)arxiv\.org/(?:abs|pdf)/({NEW_ARXIV}|{OLD_ARXIV})(?:v[0-9]+)?(
 
 # One path per value parse_work reads; json_extract parses each line once for all of them.
 PATHS = (
-    "id", "doi", "display_name", "title", "publication_year", "publication_date", "ids", "primary_location",
-    "best_oa_location", "locations", "authorships", "primary_topic", "primary_topic.field",
-    "primary_topic.subfield", "primary_topic.field.display_name", "primary_topic.subfield.display_name",
-    "concepts", "cited_by_count", "counts_by_year", "referenced_works_count", "referenced_works", "host_venue",
-    "primary_location.source", "primary_location.source.display_name", "host_venue.display_name", "ids.arxiv",
+    "id",
+    "doi",
+    "display_name",
+    "title",
+    "publication_year",
+    "publication_date",
+    "ids",
+    "primary_location",
+    "best_oa_location",
+    "locations",
+    "authorships",
+    "primary_topic",
+    "primary_topic.field",
+    "primary_topic.subfield",
+    "primary_topic.field.display_name",
+    "primary_topic.subfield.display_name",
+    "concepts",
+    "cited_by_count",
+    "counts_by_year",
+    "referenced_works_count",
+    "referenced_works",
+    "host_venue",
+    "primary_location.source",
+    "primary_location.source.display_name",
+    "host_venue.display_name",
+    "ids.arxiv",
 )
 V = {name: f"v[{i + 1}]" for i, name in enumerate(PATHS)}
 
@@ -108,69 +129,69 @@ FROM (
  SELECT *,
   (NOT contains(j, '\\')  -- an escape (a quote, a newline, \\uD800...) in any string: Python reads it
    AND jis(v_id, '"') AND regexp_full_match(jraw(v_id), '{WORK_ID}')
-   AND title IS NOT NULL AND jstr({V['display_name']}) AND jstr({V['title']})
-   AND jint({V['publication_year']}, 1, 9999)
+   AND title IS NOT NULL AND jstr({V["display_name"]}) AND jstr({V["title"]})
+   AND jint({V["publication_year"]}, 1, 9999)
    AND (jnull(v_date) OR (jis(v_date, '"') AND strlen(jraw(v_date)) = 10 AND left(jraw(v_date), 4) <> '0000'
         AND strftime(TRY_CAST(jraw(v_date) AS DATE), '%Y-%m-%d') = jraw(v_date)))  -- YYYY-MM-DD, a real day
-   AND jstr({V['doi']}) AND ascii({V['doi']}) AND jobj({V['ids']}) AND ascii({V['ids']})
-   AND jobj({V['primary_location']}) AND jobj({V['best_oa_location']}) AND jarr({V['locations']})
-   AND ascii({V['primary_location']}) AND ascii({V['best_oa_location']}) AND ascii({V['locations']})
-   AND jobj({V['primary_location.source']}) AND jstr({V['primary_location.source.display_name']})
-   AND jobj({V['host_venue']}) AND jstr({V['host_venue.display_name']})
-   AND jobj({V['primary_topic']}) AND jobj({V['primary_topic.field']}) AND jobj({V['primary_topic.subfield']})
-   AND jstr({V['primary_topic.field.display_name']}) AND jstr({V['primary_topic.subfield.display_name']})
-   AND (len(areas) > 0 OR jnull({V['concepts']}) OR CAST({V['concepts']} AS VARCHAR) = '[]')
-   AND jint({V['cited_by_count']}, 0, 9223372036854775807)
-   AND jint({V['referenced_works_count']}, 0, 9223372036854775807)
+   AND jstr({V["doi"]}) AND ascii({V["doi"]}) AND jobj({V["ids"]}) AND ascii({V["ids"]})
+   AND jobj({V["primary_location"]}) AND jobj({V["best_oa_location"]}) AND jarr({V["locations"]})
+   AND ascii({V["primary_location"]}) AND ascii({V["best_oa_location"]}) AND ascii({V["locations"]})
+   AND jobj({V["primary_location.source"]}) AND jstr({V["primary_location.source.display_name"]})
+   AND jobj({V["host_venue"]}) AND jstr({V["host_venue.display_name"]})
+   AND jobj({V["primary_topic"]}) AND jobj({V["primary_topic.field"]}) AND jobj({V["primary_topic.subfield"]})
+   AND jstr({V["primary_topic.field.display_name"]}) AND jstr({V["primary_topic.subfield.display_name"]})
+   AND (len(areas) > 0 OR jnull({V["concepts"]}) OR CAST({V["concepts"]} AS VARCHAR) = '[]')
+   AND jint({V["cited_by_count"]}, 0, 9223372036854775807)
+   AND jint({V["referenced_works_count"]}, 0, 9223372036854775807)
    AND (jnull(v_refs) OR regexp_full_match(CAST(v_refs AS VARCHAR), '{REFS_SHAPE}'))
    AND (jnull(v_cby) OR (cby_shaped AND len(list_distinct(list_transform(cby, lambda c: c.year))) = len(cby)))
-   AND jarr({V['authorships']}) AND (plain_authors OR coalesce(list_bool_and(list_transform(author_parts,
+   AND jarr({V["authorships"]}) AND (plain_authors OR coalesce(list_bool_and(list_transform(author_parts,
        lambda p: p IS NOT NULL AND jobj(p[1]) AND jstr(p[2]) AND jstr(p[3]))), true))
   ) IS TRUE AS fast,
-  CASE WHEN plain_authors THEN author_names WHEN jis({V['authorships']}, '[') THEN list_filter(list_transform(
+  CASE WHEN plain_authors THEN author_names WHEN jis({V["authorships"]}, '[') THEN list_filter(list_transform(
     author_parts, lambda p: coalesce(jtext(p[2]), jtext(p[3]))), lambda n: n IS NOT NULL) ELSE [] END AS authors
  FROM (
   SELECT filename, j, v, v_id, v_date, v_refs, v_cby, author_names, plain_authors, cby_shaped,
-    CASE WHEN jis({V['authorships']}, '[') AND NOT plain_authors THEN list_transform(
-      json_extract({V['authorships']}, '$[*]'), lambda a: CASE
+    CASE WHEN jis({V["authorships"]}, '[') AND NOT plain_authors THEN list_transform(
+      json_extract({V["authorships"]}, '$[*]'), lambda a: CASE
         WHEN jis(a, '{{') THEN json_extract(a, ['$.author', '$.author.display_name', '$.raw_author_name'])
         WHEN jnull(a) THEN [NULL, NULL, NULL] END) END AS author_parts,
     'W' || regexp_extract(jraw(v_id), '([0-9]+)$', 1) AS wid,
-    coalesce(jtext({V['display_name']}), jtext({V['title']})) AS title,
-    coalesce(jintv({V['publication_year']}), TRY_CAST(left(jraw(v_date), 4) AS INTEGER)) AS year,
+    coalesce(jtext({V["display_name"]}), jtext({V["title"]})) AS title,
+    coalesce(jintv({V["publication_year"]}), TRY_CAST(left(jraw(v_date), 4) AS INTEGER)) AS year,
     jraw(v_date) AS posted,
     -- the first arXiv id of the places parse_work looks, in its order (coalesce: the later places are not
     -- read where an earlier one has it)
     CASE WHEN regexp_matches(j, '[aA][rR][xX][iI][vV]') THEN arxiv_key(coalesce(
-        arxiv_in(jraw({V['doi']})),
-        CASE WHEN regexp_matches(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}') THEN arxiv_in(
-          'arxiv.org/abs/' || regexp_extract(pystrip(jraw({V['ids.arxiv']})), '{ARXIV_BARE}', 1)) END,
-        CASE WHEN jis({V['ids']}, '{{') THEN first_arxiv(list_transform(json_extract({V['ids']}, '$.*'),
+        arxiv_in(jraw({V["doi"]})),
+        CASE WHEN regexp_matches(pystrip(jraw({V["ids.arxiv"]})), '{ARXIV_BARE}') THEN arxiv_in(
+          'arxiv.org/abs/' || regexp_extract(pystrip(jraw({V["ids.arxiv"]})), '{ARXIV_BARE}', 1)) END,
+        CASE WHEN jis({V["ids"]}, '{{') THEN first_arxiv(list_transform(json_extract({V["ids"]}, '$.*'),
                                                                          lambda x: jraw(x))) END,
-        first_arxiv(loc_urls({V['primary_location']})), first_arxiv(loc_urls({V['best_oa_location']})),
-        CASE WHEN jis({V['locations']}, '[') THEN first_arxiv(flatten(list_transform(
-          json_extract({V['locations']}, '$[*]'), lambda l: loc_urls(l)))) END)) END AS arxiv,
-    doi_clean(jraw({V['doi']})) AS doi,
-    list_filter([jtext({V['primary_topic.field.display_name']}),
-                 jtext({V['primary_topic.subfield.display_name']})], lambda a: a IS NOT NULL) AS areas0,
+        first_arxiv(loc_urls({V["primary_location"]})), first_arxiv(loc_urls({V["best_oa_location"]})),
+        CASE WHEN jis({V["locations"]}, '[') THEN first_arxiv(flatten(list_transform(
+          json_extract({V["locations"]}, '$[*]'), lambda l: loc_urls(l)))) END)) END AS arxiv,
+    doi_clean(jraw({V["doi"]})) AS doi,
+    list_filter([jtext({V["primary_topic.field.display_name"]}),
+                 jtext({V["primary_topic.subfield.display_name"]})], lambda a: a IS NOT NULL) AS areas0,
     CASE WHEN len(areas0) = 2 AND areas0[1] = areas0[2] THEN [areas0[1]] ELSE areas0 END AS areas,
-    jintv({V['cited_by_count']}) AS cited_by,
+    jintv({V["cited_by_count"]}) AS cited_by,
     CASE WHEN jis(v_refs, '[') THEN ref_numbers(CAST(v_refs AS VARCHAR)) ELSE [] END AS refnums,
-    coalesce(jintv({V['referenced_works_count']}),
+    coalesce(jintv({V["referenced_works_count"]}),
              CASE WHEN jis(v_refs, '[') THEN len(refnums) END) AS ref_count,
     CASE WHEN cby_shaped THEN list_transform(json_transform(v_cby, '[{{"year":"BIGINT","cited_by_count":"BIGINT"}}]'),
                                              lambda c: {{'year': c.year, 'count': c.cited_by_count}}) END AS cby,
-    coalesce(jtext({V['primary_location.source.display_name']}), jtext({V['host_venue.display_name']})) AS venue
+    coalesce(jtext({V["primary_location.source.display_name"]}), jtext({V["host_venue.display_name"]})) AS venue
   FROM (
-   SELECT filename, j, v, {V['id']} AS v_id, {V['publication_date']} AS v_date, {V['referenced_works']} AS v_refs,
-     {V['counts_by_year']} AS v_cby,
+   SELECT filename, j, v, {V["id"]} AS v_id, {V["publication_date"]} AS v_date, {V["referenced_works"]} AS v_refs,
+     {V["counts_by_year"]} AS v_cby,
      -- read as typed values only where each item is {{"year": Y, "cited_by_count": N}}, small numbers
-     regexp_full_match(CAST({V['counts_by_year']} AS VARCHAR), '{CBY_SHAPE}') IS TRUE AS cby_shaped,
-     CASE WHEN jis({V['authorships']}, '[') THEN list_transform(
-       json_extract({V['authorships']}, '$[*].author.display_name'), lambda s: jtext(s)) END AS author_names,
+     regexp_full_match(CAST({V["counts_by_year"]} AS VARCHAR), '{CBY_SHAPE}') IS TRUE AS cby_shaped,
+     CASE WHEN jis({V["authorships"]}, '[') THEN list_transform(
+       json_extract({V["authorships"]}, '$[*].author.display_name'), lambda s: jtext(s)) END AS author_names,
      -- every authorship an object whose author has a name: its names as they are (parse_work reads no more of
      -- it); else each authorship's parts, checked
-     (len(author_names) = json_array_length({V['authorships']})
+     (len(author_names) = json_array_length({V["authorships"]})
       AND coalesce(list_bool_and(list_transform(author_names, lambda s: s IS NOT NULL)), true)) IS TRUE
        AS plain_authors
    FROM (SELECT filename, json AS j, json_extract(json, {[f"$.{p}" for p in PATHS]}) AS v
@@ -180,16 +201,43 @@ FROM (
 )
 """
 
-VALUES = ("wid", "title", "year", "posted", "arxiv", "doi", "areas", "cited_by", "ref_count", "cby", "authors",
-          "venue", "refnums", "reftext")  # a work's row (``works``), after ``ord``: its references
+VALUES = (
+    "wid",
+    "title",
+    "year",
+    "posted",
+    "arxiv",
+    "doi",
+    "areas",
+    "cited_by",
+    "ref_count",
+    "cby",
+    "authors",
+    "venue",
+    "refnums",
+    "reftext",
+)  # a work's row (``works``), after ``ord``: its references
 # are numbers of W ids (refnums) where SQL read them, else (parse_work's) a JSON list of ids (reftext)
-SLOW_SCHEMA = pa.schema([
-    ("ord", pa.int64()), ("wid", pa.string()), ("title", pa.string()), ("year", pa.int64()), ("posted", pa.string()),
-    ("arxiv", pa.string()), ("doi", pa.string()), ("areas", pa.list_(pa.string())), ("cited_by", pa.int64()),
-    ("ref_count", pa.int64()), ("cby", CBY),
-    ("authors", pa.list_(pa.string())), ("venue", pa.string()), ("refnums", pa.list_(pa.int64())),
-    ("reftext", pa.string()), ("tnorm", pa.string()),
-])
+SLOW_SCHEMA = pa.schema(
+    [
+        ("ord", pa.int64()),
+        ("wid", pa.string()),
+        ("title", pa.string()),
+        ("year", pa.int64()),
+        ("posted", pa.string()),
+        ("arxiv", pa.string()),
+        ("doi", pa.string()),
+        ("areas", pa.list_(pa.string())),
+        ("cited_by", pa.int64()),
+        ("ref_count", pa.int64()),
+        ("cby", CBY),
+        ("authors", pa.list_(pa.string())),
+        ("venue", pa.string()),
+        ("refnums", pa.list_(pa.int64())),
+        ("reftext", pa.string()),
+        ("tnorm", pa.string()),
+    ]
+)
 SUB = 1_000_000  # a line holding a list of works: work k of line n has the order n * SUB + k
 
 
@@ -231,8 +279,10 @@ def locate_error(files: list[Path], detail: str) -> InputError:
         for where, raw in iter_works(path):
             parse_work(raw, where)
             referenced_works(raw, where)
-    return InputError(files[0] if len(files) == 1 else ", ".join(map(str, files)),
-                      f"could not be read as OpenAlex JSON Lines: {detail.splitlines()[0]}")
+    return InputError(
+        files[0] if len(files) == 1 else ", ".join(map(str, files)),
+        f"could not be read as OpenAlex JSON Lines: {detail.splitlines()[0]}",
+    )
 
 
 def slow_rows(con: Any) -> int:
@@ -266,11 +316,22 @@ def slow_rows(con: Any) -> int:
 def _append(out: dict[str, list[Any]], ord_: int, rec: PaperRecord, refs: list[str]) -> None:
     arxiv = rec.id if rec.alt_ids else None
     values = {
-        "ord": ord_, "wid": rec.alt_ids[0] if rec.alt_ids else rec.id, "title": rec.title, "year": rec.year,
-        "posted": rec.posted, "arxiv": arxiv, "doi": rec.doi, "areas": rec.areas, "cited_by": rec.cited_by,
-        "ref_count": rec.reference_count, "authors": rec.authors, "venue": rec.venue, "refnums": None,
+        "ord": ord_,
+        "wid": rec.alt_ids[0] if rec.alt_ids else rec.id,
+        "title": rec.title,
+        "year": rec.year,
+        "posted": rec.posted,
+        "arxiv": arxiv,
+        "doi": rec.doi,
+        "areas": rec.areas,
+        "cited_by": rec.cited_by,
+        "ref_count": rec.reference_count,
+        "authors": rec.authors,
+        "venue": rec.venue,
+        "refnums": None,
         "reftext": json.dumps(refs),
-        "cby": None if rec.citations_by_year is None
+        "cby": None
+        if rec.citations_by_year is None
         else [{"year": y, "count": c} for y, c in rec.citations_by_year.items()],
         "tnorm": normalise_title(rec.title),
     }
@@ -313,7 +374,8 @@ class OpenAlexLines:
         return info_for(self.files, outside)
 
 
-def build(sources: list[Path], progress: bool = True, workdir: Path | None = None,
-          memory_limit: str = MEMORY_LIMIT) -> Imported:
+def build(
+    sources: list[Path], progress: bool = True, workdir: Path | None = None, memory_limit: str = MEMORY_LIMIT
+) -> Imported:
     """The dataset of the OpenAlex JSON Lines ``sources`` (DuckDB spills into a folder under ``workdir``)."""
     return run(OpenAlexLines(source_files(sources)), progress, workdir, memory_limit)

@@ -92,8 +92,10 @@ def paper_s2_id(raw: dict[str, Any], where: Where) -> str | None:
 
 def paper_areas(raw: dict[str, Any], where: Where) -> list[str]:
     """``fieldsOfStudy``, else the categories of ``s2FieldsOfStudy`` (both deduplicated)."""
-    fields = [opt_text(v, where, f"fieldsOfStudy[{i}]")
-              for i, v in enumerate(list_items(raw.get("fieldsOfStudy"), where, "fieldsOfStudy"))]
+    fields = [
+        opt_text(v, where, f"fieldsOfStudy[{i}]")
+        for i, v in enumerate(list_items(raw.get("fieldsOfStudy"), where, "fieldsOfStudy"))
+    ]
     names = [f for f in fields if f]
     if names:
         return dedupe(names)
@@ -147,8 +149,9 @@ def paper_authors(raw: dict[str, Any], where: Where) -> list[str]:
 def paper_venue(raw: dict[str, Any], where: Where) -> str | None:
     """``journal.name``, else ``venue``."""
     journal = check_type(raw.get("journal"), dict, where, "journal", "an object")
-    return (opt_text((journal or {}).get("name"), where, "journal.name") if journal else None) or \
-        opt_text(raw.get("venue"), where, "venue")
+    return (opt_text((journal or {}).get("name"), where, "journal.name") if journal else None) or opt_text(
+        raw.get("venue"), where, "venue"
+    )
 
 
 def paper_doi(raw: dict[str, Any]) -> str | None:
@@ -159,8 +162,11 @@ def paper_doi(raw: dict[str, Any]) -> str | None:
 def iter_papers(path: Path) -> Iterator[tuple[Where, Any]]:
     """Each top-level paper object of a file with where it is."""
     if path.suffix.lower() in (".yaml", ".yml"):
-        raise InputError(path, "a YAML file (a vcrpy cassette?) is not read: save the response body, the "
-                               "paper object, as a .json file and import that")
+        raise InputError(
+            path,
+            "a YAML file (a vcrpy cassette?) is not read: save the response body, the "
+            "paper object, as a .json file and import that",
+        )
     for line, value in iter_json(path):
         where = Where(path, line)
         if isinstance(value, dict) and "data" in value and "paperId" not in value:
@@ -180,13 +186,10 @@ def _listed(raw: dict[str, Any], where: Where, name: str) -> list[tuple[Where, A
     return [(where.at(f"{prefix}{name}[{j}]"), item) for j, item in enumerate(items)]
 
 
-def _add_lists(builder: DatasetBuilder, focal: list[tuple[int, Where, dict[str, Any]]],
-               progress: bool) -> list[str]:
+def _add_lists(builder: DatasetBuilder, focal: list[tuple[int, Where, dict[str, Any]]], progress: bool) -> list[str]:
     """Add the citations and references of each paper, with their edges; returns notes on short lists."""
-    total = sum(len(v) for _, _, raw in focal for n in ("citations", "references")
-                if isinstance(v := raw.get(n), list))
-    bar = tqdm(total=total, desc="citations and references", unit=" papers", disable=not progress,
-               mininterval=0.5)
+    total = sum(len(v) for _, _, raw in focal for n in ("citations", "references") if isinstance(v := raw.get(n), list))
+    bar = tqdm(total=total, desc="citations and references", unit=" papers", disable=not progress, mininterval=0.5)
     short: list[str] = []
     with bar:
         for key, where, raw in focal:
@@ -218,8 +221,9 @@ def _seed_ids(builder: DatasetBuilder, keys: list[int], limit: int = 10) -> list
     return list(dict.fromkeys(ids[k] for k in keys))[:limit]
 
 
-def build(sources: list[Path], progress: bool = True,
-          builder: DatasetBuilder | None = None) -> tuple[DatasetBuilder, dict[str, Any]]:
+def build(
+    sources: list[Path], progress: bool = True, builder: DatasetBuilder | None = None
+) -> tuple[DatasetBuilder, dict[str, Any]]:
     """Add every given paper (authoritative) first, then the papers they list, with the edges."""
     files = source_files(sources)
     raws = [(where, raw) for path in files for where, raw in iter_papers(path)]
@@ -234,11 +238,16 @@ def build(sources: list[Path], progress: bool = True,
         "areas are fieldsOfStudy, else s2FieldsOfStudy categories",
     ]
     if short:
-        notes.append("lists shorter than the paper's own counts (the API returns at most 1,000 items a list): "
-                     + "; ".join(short[:5]) + (f"; and {len(short) - 5} more" if len(short) > 5 else ""))
+        notes.append(
+            "lists shorter than the paper's own counts (the API returns at most 1,000 items a list): "
+            + "; ".join(short[:5])
+            + (f"; and {len(short) - 5} more" if len(short) > 5 else "")
+        )
     info = {
-        "name": "Semantic Scholar papers (" + ", ".join(p.name for p in files[:3])
-                + (", ..." if len(files) > 3 else "") + ")",
+        "name": "Semantic Scholar papers ("
+        + ", ".join(p.name for p in files[:3])
+        + (", ..." if len(files) > 3 else "")
+        + ")",
         "source": "Semantic Scholar Graph API paper objects: " + ", ".join(str(p) for p in files),
         "seeds": _seed_ids(builder, [key for key, _, _ in focal]),
         "notes": notes,

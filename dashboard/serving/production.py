@@ -16,8 +16,9 @@ def gunicorn_command(data: Path, host: str, port: int, workers: int | None) -> l
     return [*cmd, "dashboard.app:server"]
 
 
-def serve_production(data: Path, host: str, port: int, workers: int | None = None,
-                     library: str | Path | None = None) -> int:
+def serve_production(
+    data: Path, host: str, port: int, workers: int | None = None, library: str | Path | None = None
+) -> int:
     """Replace this process by gunicorn serving ``data`` (it never returns on success); ``library``: the
     default "in my library" file (``CITEMAP_LIBRARY``)."""
     os.environ["CITEMAP_DATA"] = str(Path(data).resolve())

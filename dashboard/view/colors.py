@@ -12,8 +12,18 @@ from dashboard.dataset.index import UNKNOWN_AREA
 # difference in all three (their smallest pair is Okabe-Ito's own blue and reddish purple under protanopia). The
 # former Tableau-like six were 2.1 apart under deuteranopia (orange #E69F00 and olive #BCBD22).
 AREA_PALETTE = [
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
-    "#B40F00", "#A5D296", "#5A694B", "#3C87FF", "#4B4B69", "#5A7878",
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#D55E00",
+    "#56B4E9",
+    "#B40F00",
+    "#A5D296",
+    "#5A694B",
+    "#3C87FF",
+    "#4B4B69",
+    "#5A7878",
 ]
 OTHER_COLOR = "#505050"  # areas beyond the palette: dark grey
 UNKNOWN_COLOR = "#C0C0C0"  # no area: light grey

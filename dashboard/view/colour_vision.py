@@ -15,26 +15,26 @@ from itertools import combinations
 import numpy as np
 
 MACHADO = {  # linear-sRGB matrices of Machado et al. 2009, severity 1.0
-    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968],
-                              [0.280085, 0.672501, 0.047413],
-                              [-0.011820, 0.042940, 0.968881]]),
-    "protanopia": np.array([[0.152286, 1.052583, -0.204868],
-                            [0.114503, 0.786281, 0.099216],
-                            [-0.003882, -0.048116, 1.051998]]),
-    "tritanopia": np.array([[1.255528, -0.076749, -0.178779],
-                            [-0.078411, 0.930809, 0.147602],
-                            [0.004733, 0.691367, 0.303900]]),
+    "deuteranopia": np.array(
+        [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+    ),
+    "protanopia": np.array(
+        [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]
+    ),
+    "tritanopia": np.array(
+        [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]]
+    ),
 }
-SRGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
-                        [0.2126729, 0.7151522, 0.0721750],
-                        [0.0193339, 0.1191920, 0.9503041]])
+SRGB_TO_XYZ = np.array(
+    [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+)
 WHITE_D65 = np.array([0.95047, 1.0, 1.08883])
 
 
 def hex_to_rgb(colour: str) -> np.ndarray:
     """``#0072B2`` -> [0, 0.447, 0.698] (sRGB, 0-1)."""
     c = colour.lstrip("#")
-    return np.array([int(c[i:i + 2], 16) / 255 for i in (0, 2, 4)])
+    return np.array([int(c[i : i + 2], 16) / 255 for i in (0, 2, 4)])
 
 
 def to_linear(rgb: np.ndarray) -> np.ndarray:
@@ -63,7 +63,7 @@ def delta_e2000(lab1: np.ndarray, lab2: np.ndarray) -> float:
     L1, a1, b1 = (float(v) for v in lab1)
     L2, a2, b2 = (float(v) for v in lab2)
     c_mean = (np.hypot(a1, b1) + np.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - np.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
+    g = 0.5 * (1 - np.sqrt(c_mean**7 / (c_mean**7 + 25**7)))
     a1p, a2p = (1 + g) * a1, (1 + g) * a2
     c1p, c2p = np.hypot(a1p, b1), np.hypot(a2p, b2)
     h1p = np.degrees(np.arctan2(b1, a1p)) % 360
@@ -78,11 +78,16 @@ def delta_e2000(lab1: np.ndarray, lab2: np.ndarray) -> float:
         hp = (h1p + h2p) / 2
     else:
         hp = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (1 - 0.17 * np.cos(np.radians(hp - 30)) + 0.24 * np.cos(np.radians(2 * hp))
-         + 0.32 * np.cos(np.radians(3 * hp + 6)) - 0.20 * np.cos(np.radians(4 * hp - 63)))
+    t = (
+        1
+        - 0.17 * np.cos(np.radians(hp - 30))
+        + 0.24 * np.cos(np.radians(2 * hp))
+        + 0.32 * np.cos(np.radians(3 * hp + 6))
+        - 0.20 * np.cos(np.radians(4 * hp - 63))
+    )
     sl = 1 + 0.015 * (Lp - 50) ** 2 / np.sqrt(20 + (Lp - 50) ** 2)
     sc, sh = 1 + 0.045 * Cp, 1 + 0.015 * Cp * t
-    rt = -2 * np.sqrt(Cp ** 7 / (Cp ** 7 + 25 ** 7)) * np.sin(np.radians(60 * np.exp(-(((hp - 275) / 25) ** 2))))
+    rt = -2 * np.sqrt(Cp**7 / (Cp**7 + 25**7)) * np.sin(np.radians(60 * np.exp(-(((hp - 275) / 25) ** 2))))
     return float(np.sqrt((dLp / sl) ** 2 + (dCp / sc) ** 2 + (dHp / sh) ** 2 + rt * (dCp / sc) * (dHp / sh)))
 
 

@@ -16,8 +16,10 @@ def paper_words(store: Store, row: int) -> str:
     """``Attention Is All You Need, 2017, cited by 743 papers in this dataset (59,932 according to mlsanity
     pages)``: the two counts, each named, never mixed."""
     p = store.paper(row)
-    text = f"{' '.join(str(p['title']).split())}, {p['year'] or 'year unknown'}, cited by " \
-           f"{_plural(p['in_cited'], 'paper')} in this dataset"
+    text = (
+        f"{' '.join(str(p['title']).split())}, {p['year'] or 'year unknown'}, cited by "
+        f"{_plural(p['in_cited'], 'paper')} in this dataset"
+    )
     if p["cited_by"] is not None:
         text += f" ({p['cited_by']:,} according to {p['cited_by_from'] or 'the source'})"
     return text
@@ -30,8 +32,11 @@ def map_summary(store: Store, sub: Subgraph, state: ViewState) -> str:
     if sub.kind == "similar":
         head = f"{_plural(n - len(sub.seeds), 'similar paper')}, {_plural(links, 'similarity link')}"
     elif sub.kind == "path":
-        head = (f"{_plural(len(sub.chains), 'shortest chain')} of citations, {_plural(n, 'paper')}" if sub.chains
-                else "no chain of citations found")
+        head = (
+            f"{_plural(len(sub.chains), 'shortest chain')} of citations, {_plural(n, 'paper')}"
+            if sub.chains
+            else "no chain of citations found"
+        )
     else:
         head = f"{_plural(n, 'paper')}, {_plural(links, 'citation')}"
     head += f", {_plural(len(sub.seeds), 'seed')}"

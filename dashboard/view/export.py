@@ -22,8 +22,22 @@ from dashboard.view.naming import file_stem
 from dashboard.view.payload import View
 
 # two citation counts, never mixed: citers inside this dataset, and a source's own figure with its source named
-COLUMNS = ["id", "title", "authors", "year", "posted", "venue", "doi", "areas", "citers_in_dataset",
-           "cited_by_source", "cited_by_source_name", "references_in_dataset", "sources", "role"]
+COLUMNS = [
+    "id",
+    "title",
+    "authors",
+    "year",
+    "posted",
+    "venue",
+    "doi",
+    "areas",
+    "citers_in_dataset",
+    "cited_by_source",
+    "cited_by_source_name",
+    "references_in_dataset",
+    "sources",
+    "role",
+]
 LISTS = ("authors", "areas", "sources")  # joined with ";" in CSV and GraphML (the CSV importer reads them back)
 CLUSTER_COLUMNS = ["cluster", "cluster_name"]  # with color=cluster (empty: in no named cluster)
 PATH_COLUMNS = ["on_path", "path_step"]  # with path=A,B (path_step empty: on no chain)
@@ -56,8 +70,11 @@ def drawn_chains(view: View) -> list[list[int]]:
 
 def columns(store: Store, view: View) -> list[str]:
     """The CSV columns of a view: ``COLUMNS``, then those of a discovery view (see :func:`discovery_columns`)."""
-    return COLUMNS + (CLUSTER_COLUMNS if view.state.color == "cluster" else []) + \
-        (PATH_COLUMNS if view.sub.kind == "path" else [])
+    return (
+        COLUMNS
+        + (CLUSTER_COLUMNS if view.state.color == "cluster" else [])
+        + (PATH_COLUMNS if view.sub.kind == "path" else [])
+    )
 
 
 def paper_rows(store: Store, view: View) -> list[dict]:
@@ -66,13 +83,25 @@ def paper_rows(store: Store, view: View) -> list[dict]:
     out = []
     for k, (r, pid, role) in enumerate(zip(rows.tolist(), view.ids, view.sub.role_names(), strict=True)):
         p = store.paper(r)
-        out.append({
-            "id": pid, "title": p["title"], "authors": p["authors"], "year": p["year"], "posted": p["posted"],
-            "venue": p["venue"], "doi": p["doi"], "areas": p["areas"], "citers_in_dataset": p["in_cited"],
-            "cited_by_source": p["cited_by"], "cited_by_source_name": p["cited_by_from"],
-            "references_in_dataset": p["in_refs"], "sources": p["sources"], "role": role,
-            **{name: values[k] for name, values in extra.items()},
-        })
+        out.append(
+            {
+                "id": pid,
+                "title": p["title"],
+                "authors": p["authors"],
+                "year": p["year"],
+                "posted": p["posted"],
+                "venue": p["venue"],
+                "doi": p["doi"],
+                "areas": p["areas"],
+                "citers_in_dataset": p["in_cited"],
+                "cited_by_source": p["cited_by"],
+                "cited_by_source_name": p["cited_by_from"],
+                "references_in_dataset": p["in_refs"],
+                "sources": p["sources"],
+                "role": role,
+                **{name: values[k] for name, values in extra.items()},
+            }
+        )
     return out
 
 
@@ -88,8 +117,10 @@ def to_csv(store: Store, view: View) -> str:
 def to_json(store: Store, view: View) -> bytes:
     doc = {"query": _query(view), "papers": paper_rows(store, view)}
     if view.sub.kind == "similar":  # a similarity map's lines are similar pairs, not citations
-        doc["similar"] = [{"a": view.ids[i], "b": view.ids[j], **_similar_attrs(view, k)}
-                          for k, (i, j) in enumerate(_edge_positions(view))]
+        doc["similar"] = [
+            {"a": view.ids[i], "b": view.ids[j], **_similar_attrs(view, k)}
+            for k, (i, j) in enumerate(_edge_positions(view))
+        ]
     else:
         doc["citations"] = [{"citing": view.ids[i], "cited": view.ids[j]} for i, j in _edge_positions(view)]
     if view.state.color == "cluster":  # the legend: each named cluster's number, name and size
@@ -102,8 +133,10 @@ def to_json(store: Store, view: View) -> bytes:
 
 def _similar_attrs(view: View, k: int) -> dict:
     sub = view.sub
-    return {"strength": round(float(sub.edge_weight[k]), 4) if sub.edge_weight is not None else None,
-            "why": sub.edge_why[k] if sub.edge_why is not None else ""}
+    return {
+        "strength": round(float(sub.edge_weight[k]), 4) if sub.edge_weight is not None else None,
+        "why": sub.edge_why[k] if sub.edge_why is not None else "",
+    }
 
 
 def _bib_escape(text: str) -> str:
@@ -129,8 +162,11 @@ def to_bibtex(store: Store, view: View) -> str:
             fields.append(f"  doi = {{{rec['doi']}}}")
         pid = rec["id"]
         if re.match(r"^\d{4}\.\d{4,5}$", pid):
-            fields += ["  eprint = {" + pid + "}", "  archivePrefix = {arXiv}",
-                       "  url = {https://arxiv.org/abs/" + pid + "}"]
+            fields += [
+                "  eprint = {" + pid + "}",
+                "  archivePrefix = {arXiv}",
+                "  url = {https://arxiv.org/abs/" + pid + "}",
+            ]
             if rec["areas"] and rec["areas"][0] != "unknown":
                 fields.append(f"  primaryClass = {{{rec['areas'][0]}}}")
         fields.append(f"  note = {{citemap id {pid}}}")
@@ -155,13 +191,20 @@ def subgraph(store: Store, view: View) -> nx.DiGraph:
             attrs |= {"cluster_name": rec["cluster_name"]} if rec["cluster_name"] else {}
         if "on_path" in rec:
             attrs |= {"on_path": rec["on_path"], "path_step": rec["path_step"] if rec["path_step"] is not None else -1}
-        g.add_node(rec["id"], title=rec["title"], year=rec["year"] if rec["year"] is not None else -1,
-                   citers_in_dataset=int(rec["citers_in_dataset"]),
-                   cited_by_source=int(rec["cited_by_source"]) if rec["cited_by_source"] is not None else -1,
-                   role=rec["role"], **attrs)
+        g.add_node(
+            rec["id"],
+            title=rec["title"],
+            year=rec["year"] if rec["year"] is not None else -1,
+            citers_in_dataset=int(rec["citers_in_dataset"]),
+            cited_by_source=int(rec["cited_by_source"]) if rec["cited_by_source"] is not None else -1,
+            role=rec["role"],
+            **attrs,
+        )
     if view.sub.kind == "similar":
-        g.add_edges_from((view.ids[i], view.ids[j], {"kind": "similar", **_similar_attrs(view, k)})
-                         for k, (i, j) in enumerate(_edge_positions(view)))
+        g.add_edges_from(
+            (view.ids[i], view.ids[j], {"kind": "similar", **_similar_attrs(view, k)})
+            for k, (i, j) in enumerate(_edge_positions(view))
+        )
     else:
         g.add_edges_from((view.ids[i], view.ids[j], {"kind": "cites"}) for i, j in _edge_positions(view))
     return g
@@ -188,4 +231,3 @@ def export(store: Store, view: View, kind: str) -> tuple[str | bytes, str]:
     fn, suffix, _ = EXPORTS[kind]
     stem = file_stem(view.state.seeds, view.n_nodes).removesuffix("-papers")
     return fn(store, view), f"{stem}-{suffix}"
-

@@ -17,12 +17,18 @@ FONT = {"family": "Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif
 def _layout(title: str, height: int, **extra: object) -> dict:
     return {
         "title": {"text": title, "font": {"size": 13}, "x": 0.0, "xanchor": "left", "y": 0.97},
-        "height": height, "margin": {"l": 36, "r": 8, "t": 30, "b": 28},
-        "font": FONT, "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
-        "barmode": "stack", "bargap": 0.15, "showlegend": False,
+        "height": height,
+        "margin": {"l": 36, "r": 8, "t": 30, "b": 28},
+        "font": FONT,
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "barmode": "stack",
+        "bargap": 0.15,
+        "showlegend": False,
         "xaxis": {"dtick": 1, "tickformat": "d", "fixedrange": True, "gridcolor": "#eef0f3"},
         "yaxis": {"fixedrange": True, "gridcolor": "#eef0f3", "rangemode": "tozero"},
-        "hovermode": "closest", **extra,
+        "hovermode": "closest",
+        **extra,
     }
 
 
@@ -47,9 +53,16 @@ def citations_by_year(store: Store, row: int, state: ViewState) -> tuple[dict, s
     if source:
         years = sorted(source)
         counts = [source[y] for y in years]
-        traces.append({"type": "bar", "x": years, "y": counts, "name": "citations",
-                       "marker": {"color": "#0072B2", "opacity": _opacity(years, state)},
-                       "hovertemplate": "%{x}: %{y} citing papers<extra></extra>"})
+        traces.append(
+            {
+                "type": "bar",
+                "x": years,
+                "y": counts,
+                "name": "citations",
+                "marker": {"color": "#0072B2", "opacity": _opacity(years, state)},
+                "hovertemplate": "%{x}: %{y} citing papers<extra></extra>",
+            }
+        )
         caption = "Citing papers per year as the source reports them."
     else:
         citers = np.asarray(store.citers(row), dtype=np.int64)
@@ -58,10 +71,24 @@ def citations_by_year(store: Store, row: int, state: ViewState) -> tuple[dict, s
         years_arr = store.year[citers]
         citers, years_arr = citers[years_arr >= 0], years_arr[years_arr >= 0]
         if not len(citers):
-            return {"data": [], "layout": _layout(title, 190, annotations=[{
-                "text": "No dated citers in this dataset", "showarrow": False, "xref": "paper",
-                "yref": "paper", "x": 0.5, "y": 0.5, "font": {"color": "#6b7280"}}])}, \
-                "No citing paper with a known year in this dataset."
+            return {
+                "data": [],
+                "layout": _layout(
+                    title,
+                    190,
+                    annotations=[
+                        {
+                            "text": "No dated citers in this dataset",
+                            "showarrow": False,
+                            "xref": "paper",
+                            "yref": "paper",
+                            "x": 0.5,
+                            "y": 0.5,
+                            "font": {"color": "#6b7280"},
+                        }
+                    ],
+                ),
+            }, "No citing paper with a known year in this dataset."
         all_years = list(range(int(years_arr.min()), int(years_arr.max()) + 1))
         if state.color == "area":
             by_area: dict[str, Counter] = defaultdict(Counter)
@@ -69,17 +96,35 @@ def citations_by_year(store: Store, row: int, state: ViewState) -> tuple[dict, s
                 by_area[store.area_names[c] if c >= 0 else "unknown"][y] += 1
             for area in sorted(by_area, key=lambda a: -sum(by_area[a].values())):
                 ys = [by_area[area].get(y, 0) for y in all_years]
-                traces.append({"type": "bar", "x": all_years, "y": ys, "name": area,
-                               "marker": {"color": colors.area_color(store.area_names, area),
-                                          "opacity": _opacity(all_years, state)},
-                               "hovertemplate": f"%{{x}}: %{{y}} citing papers in {area}<extra></extra>"})
+                traces.append(
+                    {
+                        "type": "bar",
+                        "x": all_years,
+                        "y": ys,
+                        "name": area,
+                        "marker": {
+                            "color": colors.area_color(store.area_names, area),
+                            "opacity": _opacity(all_years, state),
+                        },
+                        "hovertemplate": f"%{{x}}: %{{y}} citing papers in {area}<extra></extra>",
+                    }
+                )
         else:
             counts_by_year = Counter(years_arr.tolist())
             ys = [counts_by_year.get(y, 0) for y in all_years]
-            traces.append({"type": "bar", "x": all_years, "y": ys, "name": "citers",
-                           "marker": {"color": [colors.year_color(y, store.year_min, store.year_max)
-                                                for y in all_years], "opacity": _opacity(all_years, state)},
-                           "hovertemplate": "%{x}: %{y} citing papers<extra></extra>"})
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": all_years,
+                    "y": ys,
+                    "name": "citers",
+                    "marker": {
+                        "color": [colors.year_color(y, store.year_min, store.year_max) for y in all_years],
+                        "opacity": _opacity(all_years, state),
+                    },
+                    "hovertemplate": "%{x}: %{y} citing papers<extra></extra>",
+                }
+            )
         caption = f"Counted from the {len(citers):,} citing papers in this dataset that pass the filters."
     layout = _layout(title, 190, dragmode="select", selectdirection="h", uirevision=paper["id"])
     return {"data": traces, "layout": layout}, caption
@@ -100,15 +145,27 @@ def overview(store: Store, rows: np.ndarray, state: ViewState) -> dict:
         for c, y in zip(store.primary_area[rows].tolist(), years.tolist(), strict=True):
             by_area[store.area_names[c] if c >= 0 else "unknown"][y] += 1
         for area in sorted(by_area, key=lambda a: -sum(by_area[a].values())):
-            traces.append({"type": "bar", "x": all_years, "y": [by_area[area].get(y, 0) for y in all_years],
-                           "name": area, "marker": {"color": colors.area_color(store.area_names, area)},
-                           "hovertemplate": f"%{{x}}: %{{y}} papers in {area}<extra></extra>"})
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": all_years,
+                    "y": [by_area[area].get(y, 0) for y in all_years],
+                    "name": area,
+                    "marker": {"color": colors.area_color(store.area_names, area)},
+                    "hovertemplate": f"%{{x}}: %{{y}} papers in {area}<extra></extra>",
+                }
+            )
     else:
         counts = Counter(years.tolist())
-        traces.append({"type": "bar", "x": all_years, "y": [counts.get(y, 0) for y in all_years],
-                       "marker": {"color": [colors.year_color(y, store.year_min, store.year_max)
-                                            for y in all_years]},
-                       "hovertemplate": "%{x}: %{y} papers<extra></extra>"})
+        traces.append(
+            {
+                "type": "bar",
+                "x": all_years,
+                "y": [counts.get(y, 0) for y in all_years],
+                "marker": {"color": [colors.year_color(y, store.year_min, store.year_max) for y in all_years]},
+                "hovertemplate": "%{x}: %{y} papers<extra></extra>",
+            }
+        )
     layout = _layout("Papers in view by year", 170)
     layout["xaxis"].pop("dtick")
     layout["xaxis"].update(nticks=5, tickangle=0)

@@ -23,8 +23,9 @@ from dashboard.dataset.store import Store
 
 MAX_BYTES = 2 * 1024 * 1024  # a library file
 MAX_ENTRIES = 5000
-ARXIV_IN_TEXT = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|10\.48550/arxiv\.|arxiv:\s*)(?P<id>\d{4}\.\d{4,5})(?:v\d+)?",
-                           re.IGNORECASE)
+ARXIV_IN_TEXT = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf)/|10\.48550/arxiv\.|arxiv:\s*)(?P<id>\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE
+)
 ARXIV_BARE = re.compile(r"^\s*(?:arxiv:)?(?P<id>\d{4}\.\d{4,5})(?:v\d+)?\s*$", re.IGNORECASE)
 CITEMAP_NOTE = re.compile(r"citemap id (?P<id>[A-Za-z0-9._~\-]{1,128})")
 YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d|21\d\d)\b")
@@ -94,9 +95,15 @@ def read_bibtex(name: str, text: str) -> list[Reference]:
         f = {k.lower(): str(v.value) for k, v in entry.fields_dict.items()}
         eprint = f.get("eprint") if f.get("archiveprefix", "arxiv").lower() == "arxiv" else None
         note = CITEMAP_NOTE.search(f.get("note", ""))
-        refs.append(Reference(title=_title(_latex(f.get("title"))), year=_year(f.get("year") or f.get("date")),
-                              doi=clean_doi(f.get("doi")), arxiv=_arxiv(eprint, f.get("doi"), f.get("url")),
-                              citemap_id=note["id"] if note else None))
+        refs.append(
+            Reference(
+                title=_title(_latex(f.get("title"))),
+                year=_year(f.get("year") or f.get("date")),
+                doi=clean_doi(f.get("doi")),
+                arxiv=_arxiv(eprint, f.get("doi"), f.get("url")),
+                citemap_id=note["id"] if note else None,
+            )
+        )
     if not refs and text.strip():
         raise LibraryError(f"{name}: no BibTeX entries (@article{{...}}, @misc{{...}}, ...) found")
     return refs
@@ -110,8 +117,9 @@ def read_ris(name: str, text: str) -> list[Reference]:
         tag = line[:6]
         if tag.startswith("TY  -"):
             if open_line is not None:
-                raise LibraryError(f"{name}, line {no}: a record starts before the one of line {open_line} ends "
-                                   "(field 'ER')")
+                raise LibraryError(
+                    f"{name}, line {no}: a record starts before the one of line {open_line} ends (field 'ER')"
+                )
             open_line = no
         elif tag.startswith("ER  -"):
             open_line = None
@@ -126,10 +134,14 @@ def read_ris(name: str, text: str) -> list[Reference]:
     refs = []
     for r in records:
         urls = r.get("urls") or []
-        refs.append(Reference(title=_title(r.get("title") or r.get("primary_title")),
-                              year=_year(r.get("year") or r.get("publication_year") or r.get("date")),
-                              doi=clean_doi(r.get("doi")),
-                              arxiv=_arxiv(r.get("doi"), *(u for u in urls if isinstance(u, str)))))
+        refs.append(
+            Reference(
+                title=_title(r.get("title") or r.get("primary_title")),
+                year=_year(r.get("year") or r.get("publication_year") or r.get("date")),
+                doi=clean_doi(r.get("doi")),
+                arxiv=_arxiv(r.get("doi"), *(u for u in urls if isinstance(u, str))),
+            )
+        )
     return refs
 
 
@@ -148,9 +160,14 @@ def read_csl_json(name: str, text: str) -> list[Reference]:
         title = item.get("title")
         if title is not None and not isinstance(title, str):
             raise LibraryError(f"{name}, entry {i}, field 'title': expected text")
-        refs.append(Reference(title=_title(title), year=_csl_year(item.get("issued"), name, i),
-                              doi=clean_doi(item.get("DOI")),
-                              arxiv=_arxiv(item.get("DOI"), item.get("URL"), item.get("number"))))
+        refs.append(
+            Reference(
+                title=_title(title),
+                year=_csl_year(item.get("issued"), name, i),
+                doi=clean_doi(item.get("DOI")),
+                arxiv=_arxiv(item.get("DOI"), item.get("URL"), item.get("number")),
+            )
+        )
     return refs
 
 

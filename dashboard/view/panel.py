@@ -53,8 +53,14 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
     head = rows[:LIST_SHOWN]
     ids, titles, figures = store.ids(head), store.titles(head), store.cited_by(head).tolist()
     entries = [
-        ListEntry(ids[i], titles[i], int(store.year[r]) if store.year[r] >= 0 else None,
-                  int(store.in_cited[r]), figures[i] if figures[i] >= 0 else None, int(r) in shown)
+        ListEntry(
+            ids[i],
+            titles[i],
+            int(store.year[r]) if store.year[r] >= 0 else None,
+            int(store.in_cited[r]),
+            figures[i] if figures[i] >= 0 else None,
+            int(r) in shown,
+        )
         for i, r in enumerate(head.tolist())
     ]
     return PaperList(entries, total, matching, matching - len(head))

@@ -76,8 +76,12 @@ def short_label(title: str) -> str:
 
 def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | None) -> dict:
     """Colours the browser needs: by primary area, and by year from ``year0``."""
-    return {"area": _area_colors(area_names), "unknown": colors.UNKNOWN_COLOR, "year0": year_min,
-            "year": _year_colors(year_min, year_max)}
+    return {
+        "area": _area_colors(area_names),
+        "unknown": colors.UNKNOWN_COLOR,
+        "year0": year_min,
+        "year": _year_colors(year_min, year_max),
+    }
 
 
 @lru_cache(maxsize=8)
@@ -129,10 +133,13 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
     drawn = drawn_edges(store, sub)
     xy = np.round(positions_of(placed, rows), 1)
     payload = {
-        "query": encode_query(state), "layout": state.layout, "color": state.color,
+        "query": encode_query(state),
+        "layout": state.layout,
+        "color": state.color,
         "selected": store.id(sub.selected) if sub.selected is not None else None,
         "role": ROLE_LETTERS[sub.roles].tobytes().decode(),
-        "x": np.ascontiguousarray(xy[:, 0]), "y": np.ascontiguousarray(xy[:, 1]),
+        "x": np.ascontiguousarray(xy[:, 0]),
+        "y": np.ascontiguousarray(xy[:, 1]),
         "seeds": list(range(len(sub.seeds))),  # the walk puts them first
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
@@ -162,15 +169,26 @@ def payload_nodes(payload: dict) -> list[dict]:
 
 
 def _truncation_info(store: Store, t: Truncation) -> dict:
-    return {"id": store.id(t.paper), "title": short_label(store.titles([t.paper])[0]),
-            "direction": t.direction, "shown": t.shown, "total": t.total}
+    return {
+        "id": store.id(t.paper),
+        "title": short_label(store.titles([t.paper])[0]),
+        "direction": t.direction,
+        "shown": t.shown,
+        "total": t.total,
+    }
 
 
 def compute_view(store: Store, state: ViewState) -> View:
     sub = build_subgraph(store, state)
     payload, text = graph_payload(store, sub, state)
-    return View(store=store, state=state, sub=sub, payload=payload, payload_json=text,
-                truncated=[_truncation_info(store, t) for t in sub.truncated])
+    return View(
+        store=store,
+        state=state,
+        sub=sub,
+        payload=payload,
+        payload_json=text,
+        truncated=[_truncation_info(store, t) for t in sub.truncated],
+    )
 
 
 def shown_areas(store: Store, sub: Subgraph) -> list[str]:

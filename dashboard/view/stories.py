@@ -85,8 +85,7 @@ class Story:
     steps: tuple[Step, ...]
 
     def as_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "title": self.title,
-                "steps": [s.as_json() for s in self.steps]}
+        return {"format": FORMAT, "version": VERSION, "title": self.title, "steps": [s.as_json() for s in self.steps]}
 
 
 def _text(value: Any, where: str, field: str, limit: int, required: bool = True) -> str:
@@ -114,7 +113,7 @@ def _camera(value: Any, where: str) -> Camera:
         return Camera()
     unknown = sorted(set(value) - {"zoom", "x", "y", "fit"})
     if unknown or value.get("fit") not in (None, False):
-        raise StoryError(f"{where}: field 'camera' must be {{\"fit\": true}} or {{\"zoom\", \"x\", \"y\"}}")
+        raise StoryError(f'{where}: field \'camera\' must be {{"fit": true}} or {{"zoom", "x", "y"}}')
     zoom = _number(value.get("zoom"), where, "zoom")
     if not MIN_ZOOM <= zoom <= MAX_ZOOM:
         raise StoryError(f"{where}: field 'camera.zoom' is {zoom:g}, it must lie in {MIN_ZOOM:g}-{MAX_ZOOM:g}")
@@ -153,9 +152,14 @@ def parse_story(name: str, data: bytes, where: str | None = None) -> Story:
         view = _text(step.get("view"), at, "view", MAX_VIEW)
         if not view.startswith("?"):
             raise StoryError(f"{at}: field 'view' must be a citemap URL query starting with '?'")
-        out.append(Step(_text(step.get("title"), at, "title", MAX_TITLE), view,
-                        _text(step.get("caption"), at, "caption", MAX_CAPTION, required=False),
-                        _camera(step.get("camera"), at)))
+        out.append(
+            Step(
+                _text(step.get("title"), at, "title", MAX_TITLE),
+                view,
+                _text(step.get("caption"), at, "caption", MAX_CAPTION, required=False),
+                _camera(step.get("camera"), at),
+            )
+        )
     return Story(name, title, tuple(out))
 
 
@@ -184,12 +188,14 @@ def read_story(folder: Path, name: str) -> Story:
     path = folder / STORIES_DIR / f"{name}.json"
     if not path.is_file():
         known = story_names(folder)
-        raise StoryError(f"no story {name!r} in this dataset"
-                         + (f"; there are: {', '.join(known)}" if known else "; it ships none"))
+        raise StoryError(
+            f"no story {name!r} in this dataset" + (f"; there are: {', '.join(known)}" if known else "; it ships none")
+        )
     return parse_story(name, path.read_bytes(), where=str(path))
 
 
 # -- a story being written in the page (a plain dict the browser keeps: {"title", "steps": [step dicts]}) ----------
+
 
 def empty_draft() -> dict[str, Any]:
     return {"title": "My story", "steps": []}
@@ -203,8 +209,11 @@ def draft_of(value: Any) -> dict[str, Any]:
     steps = []
     for s in value["steps"][:MAX_STEPS]:
         if isinstance(s, dict) and isinstance(s.get("view"), str) and s["view"].startswith("?"):
-            step = {"title": str(s.get("title") or "Step")[:MAX_TITLE], "view": s["view"][:MAX_VIEW],
-                    "caption": str(s.get("caption") or "")[:MAX_CAPTION]}
+            step = {
+                "title": str(s.get("title") or "Step")[:MAX_TITLE],
+                "view": s["view"][:MAX_VIEW],
+                "caption": str(s.get("caption") or "")[:MAX_CAPTION],
+            }
             camera = _draft_camera(s.get("camera"))
             if camera:
                 step["camera"] = camera

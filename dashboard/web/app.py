@@ -82,8 +82,10 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
         building it on every view cost an expand a tenth of its time)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         n = len(build_subgraph(store, state).rows)
-        answer = {"title": image_title(store, state, n), "file": file_stem(state.seeds, n).removesuffix("-papers")
-                  + "-graph"}
+        answer = {
+            "title": image_title(store, state, n),
+            "file": file_stem(state.seeds, n).removesuffix("-papers") + "-graph",
+        }
         return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})
 
     @app.server.post("/library")
@@ -100,8 +102,13 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
 
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
-        return {"status": "ok", "dataset": store.meta.get("name"), "build": store.meta.get("build_id"),
-                "papers": store.n, "citations": store.n_citations}, 200
+        return {
+            "status": "ok",
+            "dataset": store.meta.get("name"),
+            "build": store.meta.get("build_id"),
+            "papers": store.n,
+            "citations": store.n_citations,
+        }, 200
 
     log.info("citemap: %s papers, %s citations from %s", f"{store.n:,}", f"{store.n_citations:,}", store.folder)
     return app
@@ -111,10 +118,13 @@ def boot_page(store: Store) -> str:
     """Dash's page with what shows before its script has drawn anything: the page's frame, the dataset it shows,
     and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot)."""
     about = escape(about_line(store))
-    boot = (f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
-            f'<div class="boot-body"><div class="boot-spinner"></div><div>Loading the map…</div>'
-            f'<div>{about}</div></div></div>')
-    return """<!DOCTYPE html>
+    boot = (
+        f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
+        f'<div class="boot-body"><div class="boot-spinner"></div><div>Loading the map…</div>'
+        f"<div>{about}</div></div></div>"
+    )
+    return (
+        """<!DOCTYPE html>
 <html lang="en">
     <head>
         {%metas%}
@@ -123,7 +133,9 @@ def boot_page(store: Store) -> str:
         {%css%}
     </head>
     <body>
-        """ + boot + """
+        """
+        + boot
+        + """
         {%app_entry%}
         <footer>
             {%config%}
@@ -132,6 +144,7 @@ def boot_page(store: Store) -> str:
         </footer>
     </body>
 </html>"""
+    )
 
 
 def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:
@@ -152,7 +165,14 @@ def callback_error(err: Exception) -> None:
     """A callback failed: log it with an id, tell the visitor the id, keep the rest of the page."""
     eid = security.error_id()
     log.error("callback error %s", eid, exc_info=err)
-    set_props("div-notices", {"children": [html.Div(
-        f"Something went wrong while updating the view (error id {eid}); the rest of the page still works.",
-        className="notice")]})
-
+    set_props(
+        "div-notices",
+        {
+            "children": [
+                html.Div(
+                    f"Something went wrong while updating the view (error id {eid}); the rest of the page still works.",
+                    className="notice",
+                )
+            ]
+        },
+    )

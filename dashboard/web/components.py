@@ -24,38 +24,78 @@ from typing import Any
 from dash import dcc, html
 
 
-def radio_group(id: str, label: str, options: list[tuple[str, str]], value: str,
-                className: str = "") -> html.Div:
+def radio_group(id: str, label: str, options: list[tuple[str, str]], value: str, className: str = "") -> html.Div:
     """A labelled radio group; ``options``: (value, text) pairs; ``value``: the one checked at first."""
     label_id = f"{id}-label"
     buttons = [
-        html.Button(text, type="button", role="radio", className="radio-option", tabIndex="0" if v == value else "-1",
-                    **{"aria-checked": "true" if v == value else "false", "data-value": v})
+        html.Button(
+            text,
+            type="button",
+            role="radio",
+            className="radio-option",
+            tabIndex="0" if v == value else "-1",
+            **{"aria-checked": "true" if v == value else "false", "data-value": v},
+        )
         for v, text in options
     ]
-    return html.Div(className=f"radio-field {className}".strip(), children=[
-        html.Span(label, id=label_id, className="control-label"),
-        html.Div(buttons, id=id, role="radiogroup", className="radio",
-                 **{"aria-labelledby": label_id, "data-value": value}),
-    ])
+    return html.Div(
+        className=f"radio-field {className}".strip(),
+        children=[
+            html.Span(label, id=label_id, className="control-label"),
+            html.Div(
+                buttons,
+                id=id,
+                role="radiogroup",
+                className="radio",
+                **{"aria-labelledby": label_id, "data-value": value},
+            ),
+        ],
+    )
 
 
 def checkbox_menu(id: str, label: str, options: list[tuple[str, str]], placeholder: str) -> html.Div:
     """A labelled multiple choice; ``options``: (value, text) pairs; nothing chosen at first (``placeholder`` says
     what that means, e.g. "All areas")."""
     label_id, summary_id = f"{id}-label", f"{id}-summary"
-    buttons = [html.Button(text, type="button", role="checkbox", className="checkbox-option",
-                           **{"aria-checked": "false", "data-value": v}) for v, text in options]
-    return html.Div(className="checkbox-field", children=[
-        html.Span(label, id=label_id, className="control-label"),
-        html.Details(className="checkbox-menu", id=f"details-{id.removeprefix('dropdown-')}", children=[
-            html.Summary(placeholder, id=summary_id, className="checkbox-summary",
-                         **{"aria-labelledby": f"{label_id} {summary_id}"}),
-            html.Div(buttons, id=id, role="group", className="checkbox-list",
-                     **{"aria-labelledby": label_id, "data-values": values_json([]),
-                        "data-placeholder": placeholder}),
-        ]),
-    ])
+    buttons = [
+        html.Button(
+            text,
+            type="button",
+            role="checkbox",
+            className="checkbox-option",
+            **{"aria-checked": "false", "data-value": v},
+        )
+        for v, text in options
+    ]
+    return html.Div(
+        className="checkbox-field",
+        children=[
+            html.Span(label, id=label_id, className="control-label"),
+            html.Details(
+                className="checkbox-menu",
+                id=f"details-{id.removeprefix('dropdown-')}",
+                children=[
+                    html.Summary(
+                        placeholder,
+                        id=summary_id,
+                        className="checkbox-summary",
+                        **{"aria-labelledby": f"{label_id} {summary_id}"},
+                    ),
+                    html.Div(
+                        buttons,
+                        id=id,
+                        role="group",
+                        className="checkbox-list",
+                        **{
+                            "aria-labelledby": label_id,
+                            "data-values": values_json([]),
+                            "data-placeholder": placeholder,
+                        },
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def values_json(values: list[str]) -> str:
@@ -75,8 +115,10 @@ def values_of(data: object) -> list[str]:
 def labelled_upload(id: str, text: str, className: str, **upload: Any) -> html.Label:
     """``dcc.Upload`` named by ``text`` (shown as a button); ``upload``: its other properties (accept, max_size...)."""
     button = html.Span(text, className="button small upload-button")
-    return html.Label(className=f"upload-label {className}", children=dcc.Upload(
-        id=id, disable_click=True, className="upload-box", children=button, **upload))
+    return html.Label(
+        className=f"upload-label {className}",
+        children=dcc.Upload(id=id, disable_click=True, className="upload-box", children=button, **upload),
+    )
 
 
 def visually_hidden(id: str, live: str | None = None, text: str = "") -> html.Div:

@@ -10,8 +10,16 @@ from collections.abc import Iterable
 from flask import Flask, Response
 from flask_compress import Compress
 
-MIMETYPES = ["application/json", "text/html", "text/css", "text/javascript", "application/javascript",
-             "text/plain", "image/svg+xml", "application/xml"]
+MIMETYPES = [
+    "application/json",
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "text/plain",
+    "image/svg+xml",
+    "application/xml",
+]
 
 
 def wanted() -> bool:
@@ -21,8 +29,14 @@ def wanted() -> bool:
 def install(server: Flask) -> None:
     """Compress responses of at least 1 kB (smaller ones gain less than the header costs): Brotli at quality 4
     (about gzip's speed, smaller), else gzip at level 6; a strong ETag gets the encoding appended (``X:br``)."""
-    server.config.update(COMPRESS_ALGORITHM=["br", "gzip"], COMPRESS_STREAMS=False, COMPRESS_BR_LEVEL=4,
-                         COMPRESS_LEVEL=6, COMPRESS_MIN_SIZE=1024, COMPRESS_MIMETYPES=MIMETYPES)
+    server.config.update(
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_STREAMS=False,
+        COMPRESS_BR_LEVEL=4,
+        COMPRESS_LEVEL=6,
+        COMPRESS_MIN_SIZE=1024,
+        COMPRESS_MIMETYPES=MIMETYPES,
+    )
     Compress(server)
 
     @server.after_request

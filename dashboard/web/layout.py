@@ -18,58 +18,136 @@ cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for 
 WHEEL_SENSITIVITY = 0.25
 
 STYLESHEET: list[dict] = [
-    {"selector": "node", "style": {
-        "width": "data(size)", "height": "data(size)", "background-color": "data(color)",
-        # no label unless assets/citemap.js chose to draw it (class lbl): drawn labels never collide
-        "label": "", "font-size": 12, "font-family": "Helvetica, Arial, sans-serif", "color": "#1d2430",
-        "text-valign": "bottom", "text-halign": "center", "text-margin-y": 4, "text-wrap": "ellipsis",
-        "text-max-width": "220px", "border-width": 1.5, "border-color": "#ffffff",
-        "text-background-color": "#ffffff", "text-background-opacity": 0.85, "text-background-padding": "2px",
-        "text-background-shape": "roundrectangle",
-    }},
+    {
+        "selector": "node",
+        "style": {
+            "width": "data(size)",
+            "height": "data(size)",
+            "background-color": "data(color)",
+            # no label unless assets/citemap.js chose to draw it (class lbl): drawn labels never collide
+            "label": "",
+            "font-size": 12,
+            "font-family": "Helvetica, Arial, sans-serif",
+            "color": "#1d2430",
+            "text-valign": "bottom",
+            "text-halign": "center",
+            "text-margin-y": 4,
+            "text-wrap": "ellipsis",
+            "text-max-width": "220px",
+            "border-width": 1.5,
+            "border-color": "#ffffff",
+            "text-background-color": "#ffffff",
+            "text-background-opacity": 0.85,
+            "text-background-padding": "2px",
+            "text-background-shape": "roundrectangle",
+        },
+    },
     {"selector": "node.lbl", "style": {"label": "data(label)", "z-index": 15}},
     {"selector": "node.reference", "style": {"shape": "round-rectangle"}},
     {"selector": "node.citer", "style": {"shape": "ellipse"}},
-    {"selector": "node.seed", "style": {"shape": "star", "border-width": 3, "border-color": "#1d2430",
-                                        "font-weight": "bold", "z-index": 20}},
+    {
+        "selector": "node.seed",
+        "style": {"shape": "star", "border-width": 3, "border-color": "#1d2430", "font-weight": "bold", "z-index": 20},
+    },
     {"selector": "node.expanded", "style": {"border-width": 3, "border-color": "#1d2430", "border-style": "double"}},
     {"selector": "node.truncated", "style": {"border-style": "dashed", "border-color": "#b45309", "border-width": 3}},
-    {"selector": "node.selected", "style": {"border-width": 5, "border-color": "#e11d48", "font-weight": "bold",
-                                            "z-index": 30, "overlay-opacity": 0}},
-    {"selector": "node.tl", "style": {"text-halign": "right", "text-valign": "center", "text-margin-x": 6,
-                                      "text-margin-y": 0, "text-wrap": "ellipsis", "text-max-width": "260px"}},
+    {
+        "selector": "node.selected",
+        "style": {
+            "border-width": 5,
+            "border-color": "#e11d48",
+            "font-weight": "bold",
+            "z-index": 30,
+            "overlay-opacity": 0,
+        },
+    },
+    {
+        "selector": "node.tl",
+        "style": {
+            "text-halign": "right",
+            "text-valign": "center",
+            "text-margin-x": 6,
+            "text-margin-y": 0,
+            "text-wrap": "ellipsis",
+            "text-max-width": "260px",
+        },
+    },
     {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
     # in the visitor's library: a teal halo, whatever the border says; the library filter hides with display
-    {"selector": "node.lib", "style": {"underlay-color": "#0d9488", "underlay-opacity": 0.55, "underlay-padding": 7,
-                                       "underlay-shape": "ellipse"}},
+    {
+        "selector": "node.lib",
+        "style": {
+            "underlay-color": "#0d9488",
+            "underlay-opacity": 0.55,
+            "underlay-padding": 7,
+            "underlay-shape": "ellipse",
+        },
+    },
     {"selector": "node.lib-hidden", "style": {"display": "none"}},
     # added to the map by the last action (assets/citemap.js), until the next one
-    {"selector": "node.new", "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2,
-                                       "outline-opacity": 0.9}},
-    {"selector": "node.axis", "style": {
-        "shape": "round-rectangle", "background-opacity": 0, "border-width": 0, "width": 1, "height": 1,
-        "label": "data(label)", "font-size": 15, "font-weight": "bold", "color": "#5b6472", "text-valign": "center",
-        "text-wrap": "none", "text-background-opacity": 0, "events": "no",
-    }},
-    {"selector": "edge", "style": {
-        "width": 1, "line-color": "#b9c1cd", "curve-style": "straight", "target-arrow-shape": "triangle",
-        "target-arrow-color": "#b9c1cd", "arrow-scale": 0.7, "opacity": 0.75,
-    }},
+    {
+        "selector": "node.new",
+        "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2, "outline-opacity": 0.9},
+    },
+    {
+        "selector": "node.axis",
+        "style": {
+            "shape": "round-rectangle",
+            "background-opacity": 0,
+            "border-width": 0,
+            "width": 1,
+            "height": 1,
+            "label": "data(label)",
+            "font-size": 15,
+            "font-weight": "bold",
+            "color": "#5b6472",
+            "text-valign": "center",
+            "text-wrap": "none",
+            "text-background-opacity": 0,
+            "events": "no",
+        },
+    },
+    {
+        "selector": "edge",
+        "style": {
+            "width": 1,
+            "line-color": "#b9c1cd",
+            "curve-style": "straight",
+            "target-arrow-shape": "triangle",
+            "target-arrow-color": "#b9c1cd",
+            "arrow-scale": 0.7,
+            "opacity": 0.75,
+        },
+    },
     # a big view (assets/citemap.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
     # structure; Cytoscape draws them several times faster), those of the selected paper as before
-    {"selector": "edge.big", "style": {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none",
-                                       "opacity": 0.3}},
-    {"selector": "edge.touching", "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48",
-                                            "width": 2, "opacity": 1, "z-index": 10}},
+    {
+        "selector": "edge.big",
+        "style": {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none", "opacity": 0.3},
+    },
+    {
+        "selector": "edge.touching",
+        "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48", "width": 2, "opacity": 1, "z-index": 10},
+    },
     {"selector": "edge.big.touching", "style": {"curve-style": "straight", "target-arrow-shape": "triangle"}},
     # a similarity map's links (dashboard/graph/similarity.py): no direction, width by strength; hover says why
-    {"selector": "edge.similar", "style": {"width": "data(width)", "line-color": "#0f766e", "opacity": 0.45,
-                                           "target-arrow-shape": "none", "curve-style": "haystack"}},
+    {
+        "selector": "edge.similar",
+        "style": {
+            "width": "data(width)",
+            "line-color": "#0f766e",
+            "opacity": 0.45,
+            "target-arrow-shape": "none",
+            "curve-style": "haystack",
+        },
+    },
     {"selector": "edge.similar:active", "style": {"overlay-opacity": 0.2}},
     {"selector": "node.similar", "style": {"shape": "diamond"}},
     {"selector": "node.onpath", "style": {"shape": "hexagon"}},
-    {"selector": "edge.onpath", "style": {"line-color": "#b45309", "target-arrow-color": "#b45309", "width": 2.5,
-                                          "opacity": 1}},
+    {
+        "selector": "edge.onpath",
+        "style": {"line-color": "#b45309", "target-arrow-color": "#b45309", "width": 2.5, "opacity": 1},
+    },
 ]
 
 
@@ -81,37 +159,80 @@ def _filters(store: Store) -> html.Div:
     if store.year_min is not None and store.year_min < lo:
         marks[lo] = f"≤{lo}"  # the first position reaches back to the oldest paper
     area_counts = store.area_counts()
-    return html.Div(className="filters", children=[
-        html.H2("Filters"),
-        html.Span("Years", id="label-years", className="control-label"),
-        html.Div(role="group", **{"aria-labelledby": "label-years"}, children=dcc.RangeSlider(
-            # the two thumbs are the keyboard's (arrows, Home, End); dash 4's number boxes beside them had no names
-            id="range-years", min=lo, max=hi, step=1, value=[lo, hi], marks=marks, allow_direct_input=False,
-            allowCross=False, tooltip={"placement": "bottom", "always_visible": False}, className="range-years")),
-        checkbox_menu("dropdown-areas", "Areas", [(a, f"{a} ({n:,})") for a, n in area_counts.items()], "All areas"),
-        html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
-        dcc.Input(id="input-min-citations", type="number", min=0, step=1, value=0, debounce=0.4,
-                  className="input-min-citations"),
-        *_library(),
-        radio_group("radio-color", "Colour by", [("area", "area"), ("year", "year"), ("cluster", "cluster")], "area"),
-        radio_group("radio-mode", "Map of", [("citations", "citations"), ("similar", "similar papers")], "citations"),
-        radio_group("radio-layout", "Layout", [(name, name) for name in LAYOUTS], "force"),
-        html.Div(className="legend", children=[
-            html.Div("Shapes", className="legend-title"),
-            html.Div(className="shapes", children=[
-                html.Span("★ seed", className="key-seed"), html.Span("■ builds on (reference)"),
-                html.Span("● built on by (citer)"), html.Span("◆ similar"), html.Span("⬢ on a path"),
-                html.Span("◎ expanded  ◌ capped list", className="key-more"),
-                html.Span("size: papers citing it in this dataset", className="key-size"),
-            ]),
-        ]),
-        html.Div(id="div-legend", className="legend"),
-        dcc.Graph(id="graph-overview", config={"displayModeBar": False}, className="graph-overview",
-                  figure={"data": [], "layout": {"height": 170}}),
-        html.H2("Seeds"),
-        html.Div(id="div-seeds", className="seeds"),
-        _story(store),
-    ])
+    return html.Div(
+        className="filters",
+        children=[
+            html.H2("Filters"),
+            html.Span("Years", id="label-years", className="control-label"),
+            html.Div(
+                role="group",
+                **{"aria-labelledby": "label-years"},
+                children=dcc.RangeSlider(
+                    # the two thumbs are the keyboard's (arrows, Home, End); dash 4's number boxes beside them had no
+                    # names
+                    id="range-years",
+                    min=lo,
+                    max=hi,
+                    step=1,
+                    value=[lo, hi],
+                    marks=marks,
+                    allow_direct_input=False,
+                    allowCross=False,
+                    tooltip={"placement": "bottom", "always_visible": False},
+                    className="range-years",
+                ),
+            ),
+            checkbox_menu(
+                "dropdown-areas", "Areas", [(a, f"{a} ({n:,})") for a, n in area_counts.items()], "All areas"
+            ),
+            html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
+            dcc.Input(
+                id="input-min-citations",
+                type="number",
+                min=0,
+                step=1,
+                value=0,
+                debounce=0.4,
+                className="input-min-citations",
+            ),
+            *_library(),
+            radio_group(
+                "radio-color", "Colour by", [("area", "area"), ("year", "year"), ("cluster", "cluster")], "area"
+            ),
+            radio_group(
+                "radio-mode", "Map of", [("citations", "citations"), ("similar", "similar papers")], "citations"
+            ),
+            radio_group("radio-layout", "Layout", [(name, name) for name in LAYOUTS], "force"),
+            html.Div(
+                className="legend",
+                children=[
+                    html.Div("Shapes", className="legend-title"),
+                    html.Div(
+                        className="shapes",
+                        children=[
+                            html.Span("★ seed", className="key-seed"),
+                            html.Span("■ builds on (reference)"),
+                            html.Span("● built on by (citer)"),
+                            html.Span("◆ similar"),
+                            html.Span("⬢ on a path"),
+                            html.Span("◎ expanded  ◌ capped list", className="key-more"),
+                            html.Span("size: papers citing it in this dataset", className="key-size"),
+                        ],
+                    ),
+                ],
+            ),
+            html.Div(id="div-legend", className="legend"),
+            dcc.Graph(
+                id="graph-overview",
+                config={"displayModeBar": False},
+                className="graph-overview",
+                figure={"data": [], "layout": {"height": 170}},
+            ),
+            html.H2("Seeds"),
+            html.Div(id="div-seeds", className="seeds"),
+            _story(store),
+        ],
+    )
 
 
 def _story(store: Store) -> html.Details:
@@ -124,225 +245,456 @@ def _story(store: Store) -> html.Details:
         except StoryError:
             continue  # presenting it says what is wrong with it
         shipped.append(html.Li(html.A(title, href=f"?story={name}", className="story-link", id=f"a-story-{name}")))
-    return html.Details(className="story", id="details-story", children=[
-        html.Summary("Stories and presenting", className="story-summary"),
-        html.Ul(shipped, className="story-shipped") if shipped else None,
-        html.Label("A story of your own", htmlFor="input-story-title", className="control-label"),
-        dcc.Input(id="input-story-title", value="My story", debounce=True, maxLength=200, className="story-input",
-                  persistence=True, persistence_type="local"),
-        html.Div(className="story-buttons", children=[
-            html.Button("Add this view", id="button-story-add", className="button small", n_clicks=0),
-            html.Button("Present", id="button-story-present", className="button small", n_clicks=0),
-            html.Button("Download", id="button-story-download", className="button small", n_clicks=0),
-            labelled_upload("upload-story", "Load a file", "upload-story", accept=".json", multiple=False,
-                            max_size=256 * 1024),
-        ]),
-        html.Div(id="div-story-status", className="story-status", role="status"),
-        html.Div(id="div-story-steps"),
-        dcc.Download(id="download-story"),
-        dcc.Store(id="store-story-add"),  # "Add this view" clicked: {n, camera} (assets/citemap.js storyCamera)
-        dcc.Store(id="store-story-shown"),  # the draft the list of steps was drawn from (dashboard/web/callbacks/story.py)
-    ])
+    return html.Details(
+        className="story",
+        id="details-story",
+        children=[
+            html.Summary("Stories and presenting", className="story-summary"),
+            html.Ul(shipped, className="story-shipped") if shipped else None,
+            html.Label("A story of your own", htmlFor="input-story-title", className="control-label"),
+            dcc.Input(
+                id="input-story-title",
+                value="My story",
+                debounce=True,
+                maxLength=200,
+                className="story-input",
+                persistence=True,
+                persistence_type="local",
+            ),
+            html.Div(
+                className="story-buttons",
+                children=[
+                    html.Button("Add this view", id="button-story-add", className="button small", n_clicks=0),
+                    html.Button("Present", id="button-story-present", className="button small", n_clicks=0),
+                    html.Button("Download", id="button-story-download", className="button small", n_clicks=0),
+                    labelled_upload(
+                        "upload-story",
+                        "Load a file",
+                        "upload-story",
+                        accept=".json",
+                        multiple=False,
+                        max_size=256 * 1024,
+                    ),
+                ],
+            ),
+            html.Div(id="div-story-status", className="story-status", role="status"),
+            html.Div(id="div-story-steps"),
+            dcc.Download(id="download-story"),
+            dcc.Store(id="store-story-add"),  # "Add this view" clicked: {n, camera} (assets/citemap.js storyCamera)
+            dcc.Store(
+                id="store-story-shown"
+            ),  # the draft the list of steps was drawn from (dashboard/web/callbacks/story.py)
+        ],
+    )
 
 
 def _present() -> html.Div:
     """Presenting a story: the step's title and caption over the map, its number, and the keys' buttons
     (assets/citemap.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
-    return html.Div(id="div-present", className="present", style={"display": "none"}, children=[
-        html.Div(className="present-text", **{"aria-live": "polite"}, children=[
-            html.Div(id="div-present-title", className="present-title"),
-            dcc.Markdown(id="md-present-caption", className="present-caption", link_target="_blank"),
-        ]),
-        html.Div(className="present-controls", children=[
-            html.Button("‹", id="button-present-prev", className="present-button", title="back (Left, PageUp)",
-                        **{"aria-label": "Previous step"}),
-            html.Span(id="span-present-count", className="present-count", role="status"),
-            html.Button("›", id="button-present-next", className="present-button", title="next (Right, PageDown)",
-                        **{"aria-label": "Next step"}),
-            html.Button("full screen", id="button-present-full", className="present-button small-text"),
-            html.Button("PNGs", id="button-present-zip", className="present-button small-text",
-                        title="every step as a PNG, in one zip"),
-            html.Button("PDF", id="button-present-pdf", className="present-button small-text",
-                        title="every step on a page of one PDF handout"),
-            html.Button("✕", id="button-present-exit", className="present-button", title="leave (Esc)",
-                        **{"aria-label": "Leave the story"}),
-        ]),
-    ])
+    return html.Div(
+        id="div-present",
+        className="present",
+        style={"display": "none"},
+        children=[
+            html.Div(
+                className="present-text",
+                **{"aria-live": "polite"},
+                children=[
+                    html.Div(id="div-present-title", className="present-title"),
+                    dcc.Markdown(id="md-present-caption", className="present-caption", link_target="_blank"),
+                ],
+            ),
+            html.Div(
+                className="present-controls",
+                children=[
+                    html.Button(
+                        "‹",
+                        id="button-present-prev",
+                        className="present-button",
+                        title="back (Left, PageUp)",
+                        **{"aria-label": "Previous step"},
+                    ),
+                    html.Span(id="span-present-count", className="present-count", role="status"),
+                    html.Button(
+                        "›",
+                        id="button-present-next",
+                        className="present-button",
+                        title="next (Right, PageDown)",
+                        **{"aria-label": "Next step"},
+                    ),
+                    html.Button("full screen", id="button-present-full", className="present-button small-text"),
+                    html.Button(
+                        "PNGs",
+                        id="button-present-zip",
+                        className="present-button small-text",
+                        title="every step as a PNG, in one zip",
+                    ),
+                    html.Button(
+                        "PDF",
+                        id="button-present-pdf",
+                        className="present-button small-text",
+                        title="every step on a page of one PDF handout",
+                    ),
+                    html.Button(
+                        "✕",
+                        id="button-present-exit",
+                        className="present-button",
+                        title="leave (Esc)",
+                        **{"aria-label": "Leave the story"},
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def _library() -> list:
     """'In my library': a file the visitor loads stays in their browser; the filter hides papers in the map."""
     return [
         html.Span("My library", className="control-label"),
-        labelled_upload("upload-library", "Load .bib, .ris or CSL .json", "upload-library",
-                        accept=".bib,.bibtex,.ris,.json", multiple=False, max_size=-1),
+        labelled_upload(
+            "upload-library",
+            "Load .bib, .ris or CSL .json",
+            "upload-library",
+            accept=".bib,.bibtex,.ris,.json",
+            multiple=False,
+            max_size=-1,
+        ),
         html.Div(id="div-library-status", className="library-status", role="status"),
-        html.Div(id="div-library-controls", className="library-controls", children=[
-            radio_group("radio-library", "Show papers", [("all", "all"), ("in", "in it"), ("out", "not in it")], "all",
-                        className="inline"),
-            html.Button("Forget", id="button-library-clear", n_clicks=0, className="link",
-                        title="forget the library file (nothing of it was sent to be kept)"),
-        ]),
+        html.Div(
+            id="div-library-controls",
+            className="library-controls",
+            children=[
+                radio_group(
+                    "radio-library",
+                    "Show papers",
+                    [("all", "all"), ("in", "in it"), ("out", "not in it")],
+                    "all",
+                    className="inline",
+                ),
+                html.Button(
+                    "Forget",
+                    id="button-library-clear",
+                    n_clicks=0,
+                    className="link",
+                    title="forget the library file (nothing of it was sent to be kept)",
+                ),
+            ],
+        ),
     ]
 
 
 def _header(store: Store) -> html.Header:
-    return html.Header(className="header", children=[
-        html.Div(className="brand", children=[
-            html.Span("citemap", className="logo"),
-            # the About line: dataset, size and sources (cut to the room there is; all of it on hover and in "?")
-            html.Span(about_line(store), className="dataset-name", id="span-dataset-name", title=about_line(store)),
-        ]),
-        html.Div(className="search", role="search", children=[
-            html.Label("Search papers", htmlFor="input-search", className="visually-hidden"),
-            dcc.Input(id="input-search", type="search", placeholder="Search a title, an author or an id…",
-                      debounce=0.15, autoComplete="off", className="input-search"),
-            html.Div(id="div-search-results", className="search-results"),
-        ]),
-        html.Div(className="actions", children=[
-            _help(store),
-            html.Button("Reset view", id="button-reset", className="button", n_clicks=0),
-            html.Details(className="export", children=[
-                html.Summary("Export", className="button"),
-                html.Div(className="export-menu", children=[
-                    html.Button("Graph as PNG", id="button-export-png", n_clicks=0),
-                    html.Button("Graph as SVG", id="button-export-svg", n_clicks=0),
-                    html.Button("Papers as CSV", id="button-export-csv", n_clicks=0),
-                    html.Button("Papers as BibTeX", id="button-export-bibtex", n_clicks=0),
-                    html.Button("Papers as JSON", id="button-export-json", n_clicks=0),
-                    html.Button("Subgraph as GraphML", id="button-export-graphml", n_clicks=0),
-                ]),
-            ]),
-        ]),
-    ])
+    return html.Header(
+        className="header",
+        children=[
+            html.Div(
+                className="brand",
+                children=[
+                    html.Span("citemap", className="logo"),
+                    # the About line: dataset, size and sources (cut to the room there is; all of it on hover and in
+                    # "?")
+                    html.Span(
+                        about_line(store), className="dataset-name", id="span-dataset-name", title=about_line(store)
+                    ),
+                ],
+            ),
+            html.Div(
+                className="search",
+                role="search",
+                children=[
+                    html.Label("Search papers", htmlFor="input-search", className="visually-hidden"),
+                    dcc.Input(
+                        id="input-search",
+                        type="search",
+                        placeholder="Search a title, an author or an id…",
+                        debounce=0.15,
+                        autoComplete="off",
+                        className="input-search",
+                    ),
+                    html.Div(id="div-search-results", className="search-results"),
+                ],
+            ),
+            html.Div(
+                className="actions",
+                children=[
+                    _help(store),
+                    html.Button("Reset view", id="button-reset", className="button", n_clicks=0),
+                    html.Details(
+                        className="export",
+                        children=[
+                            html.Summary("Export", className="button"),
+                            html.Div(
+                                className="export-menu",
+                                children=[
+                                    html.Button("Graph as PNG", id="button-export-png", n_clicks=0),
+                                    html.Button("Graph as SVG", id="button-export-svg", n_clicks=0),
+                                    html.Button("Papers as CSV", id="button-export-csv", n_clicks=0),
+                                    html.Button("Papers as BibTeX", id="button-export-bibtex", n_clicks=0),
+                                    html.Button("Papers as JSON", id="button-export-json", n_clicks=0),
+                                    html.Button("Subgraph as GraphML", id="button-export-graphml", n_clicks=0),
+                                ],
+                            ),
+                        ],
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def _help(store: Store) -> html.Details:
-    """"?": what the page shows and how to use it (a native disclosure: no script, Esc and clicks as the browser
+    """ "?": what the page shows and how to use it (a native disclosure: no script, Esc and clicks as the browser
     does them)."""
-    return html.Details(className="help", id="details-help", children=[
-        html.Summary("?", className="button help-button", title="About citemap and how to use it",
-                     **{"aria-label": "Help"}),
-        html.Div(className="help-card", children=[
-            html.P(about_line(store), className="about", id="p-about"),
-            html.P("A map of papers: each seed (★) with the papers it builds on (■, its references) and the papers "
-                   "built on it (●, its citers); size says how often a paper is cited in this dataset."),
-            html.Ul(children=[
-                html.Li("Click or tap a paper: expand it (its own references and citers join the map); again: "
-                        "collapse. Its facts, citations by year and lists show in the panel (\"Paper\" on a phone)."),
-                html.Li("Search a title, an author or an id; \"+ seed\" adds it as a seed."),
-                html.Li("Wheel or pinch: zoom; drag: move the map; + − Fit: zoom buttons; Esc: clear the selection."),
-                html.Li("Keyboard: Tab to the map, then arrow keys move between papers (Shift+arrow: along a "
-                        "citation), Enter selects and expands, + and − zoom, 0 fits."),
-                html.Li("Filters narrow the map by years, areas and citations; the chart's bars select years."),
-                html.Li("The address bar holds the whole view: copy it to share or bookmark exactly this map."),
-            ]),
-        ]),
-    ])
+    return html.Details(
+        className="help",
+        id="details-help",
+        children=[
+            html.Summary(
+                "?", className="button help-button", title="About citemap and how to use it", **{"aria-label": "Help"}
+            ),
+            html.Div(
+                className="help-card",
+                children=[
+                    html.P(about_line(store), className="about", id="p-about"),
+                    html.P(
+                        "A map of papers: each seed (★) with the papers it builds on (■, its references) and the "
+                        "papers "
+                        "built on it (●, its citers); size says how often a paper is cited in this dataset."
+                    ),
+                    html.Ul(
+                        children=[
+                            html.Li(
+                                "Click or tap a paper: expand it (its own references and citers join the map); again: "
+                                'collapse. Its facts, citations by year and lists show in the panel ("Paper" on a '
+                                "phone)."
+                            ),
+                            html.Li('Search a title, an author or an id; "+ seed" adds it as a seed.'),
+                            html.Li(
+                                "Wheel or pinch: zoom; drag: move the map; + − Fit: zoom buttons; Esc: clear the "
+                                "selection."
+                            ),
+                            html.Li(
+                                "Keyboard: Tab to the map, then arrow keys move between papers (Shift+arrow: along a "
+                                "citation), Enter selects and expands, + and − zoom, 0 fits."
+                            ),
+                            html.Li(
+                                "Filters narrow the map by years, areas and citations; the chart's bars select years."
+                            ),
+                            html.Li(
+                                "The address bar holds the whole view: copy it to share or bookmark exactly this map."
+                            ),
+                        ]
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def _tabs() -> html.Nav:
     """On a narrow screen the map takes the page and the filters and the paper panel open over it from these tabs
     (assets/citemap.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
-    return html.Nav(className="tabs", role="tablist", **{"aria-label": "Views of the page"}, children=[
-        html.Button(label, id=f"button-tab-{name}", className="tab", role="tab", n_clicks=0,
-                    **{"data-tab": name, "aria-selected": "true" if name == "map" else "false"})
-        for name, label in (("filters", "Filters"), ("map", "Map"), ("paper", "Paper"))
-    ])
+    return html.Nav(
+        className="tabs",
+        role="tablist",
+        **{"aria-label": "Views of the page"},
+        children=[
+            html.Button(
+                label,
+                id=f"button-tab-{name}",
+                className="tab",
+                role="tab",
+                n_clicks=0,
+                **{"data-tab": name, "aria-selected": "true" if name == "map" else "false"},
+            )
+            for name, label in (("filters", "Filters"), ("map", "Map"), ("paper", "Paper"))
+        ],
+    )
 
 
-MAP_KEYS = ("Arrow keys: the nearest paper in that direction; Shift+arrow: along a citation; Enter: select "
-            "and expand (again: collapse); + and −: zoom; 0: fit; Esc: clear the selection.")
+MAP_KEYS = (
+    "Arrow keys: the nearest paper in that direction; Shift+arrow: along a citation; Enter: select "
+    "and expand (again: collapse); + and −: zoom; 0: fit; Esc: clear the selection."
+)
 
 
 def _graph_area() -> html.Main:
-    return html.Main(className="graph-area", children=[
-        html.Div(id="div-notices", className="notices", role="status", **{"aria-live": "polite"}),
-        _present(),
-        html.Div(className="map-box", children=[  # the map, with its zoom controls over its top right corner
-            # the map for the keyboard and screen readers (assets/map-keys.js): one tab stop; arrows move a focus
-            # between papers, announced in div-map-focus; its summary (papers, citations, the selected paper) is read
-            # when it is reached and when it changes
-            html.Div(id="div-map-region", className="map-region", tabIndex="0", role="application", children=[
-                visually_hidden("div-map-summary", live="polite"),
-                visually_hidden("div-map-focus", live="assertive"),
-                html.P(MAP_KEYS, id="p-map-keys", className="visually-hidden"),
-                _map(),
-            ], **{"aria-label": "Citation map", "aria-roledescription": "citation map",
-                  "aria-describedby": "div-map-summary p-map-keys"}),
-            html.Div(className="zoom-controls", children=[  # assets/citemap.js handles them in the browser
-                html.Button("+", id="button-zoom-in", className="zoom-button", title="zoom in (+)", n_clicks=0,
-                            **{"aria-label": "Zoom in"}),
-                html.Button("−", id="button-zoom-out", className="zoom-button", title="zoom out (−)", n_clicks=0,
-                            **{"aria-label": "Zoom out"}),
-                html.Button("Fit", id="button-fit", className="zoom-button fit", title="fit the map (0)", n_clicks=0,
-                            **{"aria-label": "Fit the map"}),
-            ]),
-        ]),
-        html.Div(id="div-hover", className="hover-card", **{"aria-hidden": "true"}),  # the map's text says it all
-        html.Div(className="status", children=[
-            html.Span(id="span-status"),
-            html.Span(id="span-library-count", className="library-count", role="status"),
-            html.Button("Show more", id="button-show-more", n_clicks=0, className="button small",
-                        style={"display": "none"}),
-            html.Span("click: expand / collapse · Esc: clear · arrows: move · wheel, + −: zoom", id="span-keys",
-                      className="key"),
-        ]),
-    ])
+    return html.Main(
+        className="graph-area",
+        children=[
+            html.Div(id="div-notices", className="notices", role="status", **{"aria-live": "polite"}),
+            _present(),
+            html.Div(
+                className="map-box",
+                children=[  # the map, with its zoom controls over its top right corner
+                    # the map for the keyboard and screen readers (assets/map-keys.js): one tab stop; arrows move a
+                    # focus
+                    # between papers, announced in div-map-focus; its summary (papers, citations, the selected paper)
+                    # is read
+                    # when it is reached and when it changes
+                    html.Div(
+                        id="div-map-region",
+                        className="map-region",
+                        tabIndex="0",
+                        role="application",
+                        children=[
+                            visually_hidden("div-map-summary", live="polite"),
+                            visually_hidden("div-map-focus", live="assertive"),
+                            html.P(MAP_KEYS, id="p-map-keys", className="visually-hidden"),
+                            _map(),
+                        ],
+                        **{
+                            "aria-label": "Citation map",
+                            "aria-roledescription": "citation map",
+                            "aria-describedby": "div-map-summary p-map-keys",
+                        },
+                    ),
+                    html.Div(
+                        className="zoom-controls",
+                        children=[  # assets/citemap.js handles them in the browser
+                            html.Button(
+                                "+",
+                                id="button-zoom-in",
+                                className="zoom-button",
+                                title="zoom in (+)",
+                                n_clicks=0,
+                                **{"aria-label": "Zoom in"},
+                            ),
+                            html.Button(
+                                "−",
+                                id="button-zoom-out",
+                                className="zoom-button",
+                                title="zoom out (−)",
+                                n_clicks=0,
+                                **{"aria-label": "Zoom out"},
+                            ),
+                            html.Button(
+                                "Fit",
+                                id="button-fit",
+                                className="zoom-button fit",
+                                title="fit the map (0)",
+                                n_clicks=0,
+                                **{"aria-label": "Fit the map"},
+                            ),
+                        ],
+                    ),
+                ],
+            ),
+            html.Div(id="div-hover", className="hover-card", **{"aria-hidden": "true"}),  # the map's text says it all
+            html.Div(
+                className="status",
+                children=[
+                    html.Span(id="span-status"),
+                    html.Span(id="span-library-count", className="library-count", role="status"),
+                    html.Button(
+                        "Show more",
+                        id="button-show-more",
+                        n_clicks=0,
+                        className="button small",
+                        style={"display": "none"},
+                    ),
+                    html.Span(
+                        "click: expand / collapse · Esc: clear · arrows: move · wheel, + −: zoom",
+                        id="span-keys",
+                        className="key",
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def _map() -> dcc.Loading:
-    return dcc.Loading(id="loading-graph", type="circle", delay_show=200, parent_className="loading-graph",
-                       overlay_style={"visibility": "visible", "opacity": 0.6},
-                       children=[cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
-                           id="graph-citations", elements=[], stylesheet=STYLESHEET,
-                           layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
-                           style={"width": "100%", "height": "100%"}, minZoom=0.05, maxZoom=4,
-                           wheelSensitivity=WHEEL_SENSITIVITY,
-                           boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
-                           autoRefreshLayout=False, className="graph-citations",
-                       ), dcc.Store(id="store-drawn")])
+    return dcc.Loading(
+        id="loading-graph",
+        type="circle",
+        delay_show=200,
+        parent_className="loading-graph",
+        overlay_style={"visibility": "visible", "opacity": 0.6},
+        children=[
+            cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
+                id="graph-citations",
+                elements=[],
+                stylesheet=STYLESHEET,
+                layout={"name": "preset", "fit": True, "padding": 40, "animate": False},
+                style={"width": "100%", "height": "100%"},
+                minZoom=0.05,
+                maxZoom=4,
+                wheelSensitivity=WHEEL_SENSITIVITY,
+                boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
+                autoRefreshLayout=False,
+                className="graph-citations",
+            ),
+            dcc.Store(id="store-drawn"),
+        ],
+    )
 
 
 def _panel() -> html.Aside:
-    return html.Aside(className="panel", children=[
-        dcc.Loading(type="dot", delay_show=200, overlay_style={"visibility": "visible", "opacity": 0.6},
-                    children=html.Div(id="div-paper", className="paper")),
-        html.Div(className="chart-box", children=[
-            dcc.Graph(id="graph-by-year", config={"displayModeBar": False, "doubleClick": "reset"},
-                      figure={"data": [], "layout": {"height": 190}}, className="graph-by-year"),
-            html.Div(id="div-chart-caption", className="caption"),
-        ]),
-        radio_group("radio-list-sort", "Sort lists by", [("citations", "citing in dataset"),
-                                                          ("source", "source's figure"), ("year", "year")],
-                    "citations", className="list-sort"),
-        html.Div(id="div-lists", className="lists"),
-    ])
+    return html.Aside(
+        className="panel",
+        children=[
+            dcc.Loading(
+                type="dot",
+                delay_show=200,
+                overlay_style={"visibility": "visible", "opacity": 0.6},
+                children=html.Div(id="div-paper", className="paper"),
+            ),
+            html.Div(
+                className="chart-box",
+                children=[
+                    dcc.Graph(
+                        id="graph-by-year",
+                        config={"displayModeBar": False, "doubleClick": "reset"},
+                        figure={"data": [], "layout": {"height": 190}},
+                        className="graph-by-year",
+                    ),
+                    html.Div(id="div-chart-caption", className="caption"),
+                ],
+            ),
+            radio_group(
+                "radio-list-sort",
+                "Sort lists by",
+                [("citations", "citing in dataset"), ("source", "source's figure"), ("year", "year")],
+                "citations",
+                className="list-sort",
+            ),
+            html.Div(id="div-lists", className="lists"),
+        ],
+    )
 
 
 def make_layout(store: Store, library: dict | None = None) -> html.Div:
     """The page; ``library``: the server's default "in my library" match (``citemap serve --library``)."""
-    return html.Div(className="app", id="div-app", children=[
-        dcc.Location(id="url", refresh=False),
-        dcc.Store(id="store-view-state"),
-        dcc.Store(id="store-story"),  # the story being presented: {source, name, title, steps, step} or null
-        dcc.Store(id="store-story-draft", storage_type="local"),  # the story written in this browser
-        # {"name", "entries", "matched", "ids"}: the visitor's library, matched by POST /library; kept in this tab
-        dcc.Store(id="store-library", storage_type="session", data=library),
-        dcc.Store(id="store-library-error"),
-        dcc.Store(id="store-escape"),
-        dcc.Store(id="store-chart-clear"),  # a double-click on the citations-by-year chart (assets/citemap.js)
-        dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
-        dcc.Store(id="store-pong"),
-        dcc.Download(id="download-export"),
-        html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
-        html.Div(id="div-rendered-panel", hidden=True),
-        html.Div(id="div-rendered-side", hidden=True),
-        _header(store),
-        html.Div(className="body", children=[
-            html.Nav(className="sidebar", children=_filters(store)),
-            _graph_area(),
-            _panel(),
-        ]),
-        _tabs(),
-    ])
+    return html.Div(
+        className="app",
+        id="div-app",
+        children=[
+            dcc.Location(id="url", refresh=False),
+            dcc.Store(id="store-view-state"),
+            dcc.Store(id="store-story"),  # the story being presented: {source, name, title, steps, step} or null
+            dcc.Store(id="store-story-draft", storage_type="local"),  # the story written in this browser
+            # {"name", "entries", "matched", "ids"}: the visitor's library, matched by POST /library; kept in this tab
+            dcc.Store(id="store-library", storage_type="session", data=library),
+            dcc.Store(id="store-library-error"),
+            dcc.Store(id="store-escape"),
+            dcc.Store(id="store-chart-clear"),  # a double-click on the citations-by-year chart (assets/citemap.js)
+            dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
+            dcc.Store(id="store-pong"),
+            dcc.Download(id="download-export"),
+            html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
+            html.Div(id="div-rendered-panel", hidden=True),
+            html.Div(id="div-rendered-side", hidden=True),
+            _header(store),
+            html.Div(
+                className="body",
+                children=[
+                    html.Nav(className="sidebar", children=_filters(store)),
+                    _graph_area(),
+                    _panel(),
+                ],
+            ),
+            _tabs(),
+        ],
+    )

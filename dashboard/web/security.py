@@ -65,8 +65,11 @@ def _check_args(given: Any, spec: list[dict], what: str) -> str | None:
                 return f"{what}: {want['id']} expects a list of at most {MAX_LIST} items"
             pattern = orjson.loads(want["id"])
             for sub in item:
-                if not isinstance(sub, dict) or not isinstance(sub.get("id"), dict) \
-                        or sub.get("property") != want["property"]:
+                if (
+                    not isinstance(sub, dict)
+                    or not isinstance(sub.get("id"), dict)
+                    or sub.get("property") != want["property"]
+                ):
                     return f"{what}: malformed item for {want['id']}.{want['property']}"
                 if any(k not in sub["id"] for k in pattern):
                     return f"{what}: item id does not match {want['id']}"
@@ -131,26 +134,48 @@ def problem(status: int, message: str) -> Response:
 
 
 # The browser features the page uses: full screen (presenting) on its own origin; none of the others.
-PERMISSIONS_POLICY = ", ".join(["fullscreen=(self)", *(f"{f}=()" for f in (
-    "camera", "microphone", "geolocation", "payment", "usb", "serial", "bluetooth", "midi", "magnetometer",
-    "gyroscope", "accelerometer", "display-capture", "browsing-topics"))])
+PERMISSIONS_POLICY = ", ".join(
+    [
+        "fullscreen=(self)",
+        *(
+            f"{f}=()"
+            for f in (
+                "camera",
+                "microphone",
+                "geolocation",
+                "payment",
+                "usb",
+                "serial",
+                "bluetooth",
+                "midi",
+                "magnetometer",
+                "gyroscope",
+                "accelerometer",
+                "display-capture",
+                "browsing-topics",
+            )
+        ),
+    ]
+)
 
 
 def content_security_policy(dash_hashes: list[str], frame_ancestors: str) -> str:
     """A CSP the app works under: scripts only from this origin plus Dash's one inline bootstrap script
     (by hash); styles inline too (Plotly and Cytoscape set them); images as data/blob (exports)."""
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self' " + " ".join(dash_hashes),
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        f"frame-ancestors {frame_ancestors}",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' " + " ".join(dash_hashes),
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            f"frame-ancestors {frame_ancestors}",
+        ]
+    )
 
 
 def reserved_path_unserved() -> bool:

@@ -37,8 +37,10 @@ class Violation:
 @functools.cache
 def axe_source() -> str:
     if not AXE_JS.is_file():
-        pytest.fail(f"axe-core not found at {AXE_JS}: run scripts/install-test-tools (it installs axe-core from npm "
-                    "into .test-tools/), or set CITEMAP_AXE to an axe.min.js")
+        pytest.fail(
+            f"axe-core not found at {AXE_JS}: run scripts/install-test-tools (it installs axe-core from npm "
+            "into .test-tools/), or set CITEMAP_AXE to an axe.min.js"
+        )
     return AXE_JS.read_text(encoding="utf-8")
 
 
@@ -53,7 +55,9 @@ def run_axe(page: Any, context: str | None = None) -> list[Violation]:
                 {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
             return result.violations.map(v => ({rule: v.id, impact: v.impact || 'minor', help: v.help,
                                                  targets: v.nodes.map(n => n.target.join(' '))}));
-        }""", [context, TAGS])
+        }""",
+        [context, TAGS],
+    )
     return [Violation(v["rule"], v["impact"], v["help"], tuple(v["targets"])) for v in found]
 
 

@@ -12,8 +12,16 @@ import pytest
 from tests.conftest import DEFAULT_DATA, load, seed_data
 
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -73,14 +81,19 @@ class Page:
     """A page of the app with the console errors, page errors and error-id notices it showed, and helpers
     to drive the graph. ``with Page(...) as p:`` (or the ``page`` fixture) fails the test on any of them."""
 
-    def __init__(self, browser, base: str, size: tuple[int, int] = (1280, 800), touch: bool = False,
-                 reduced_motion: bool = False) -> None:
+    def __init__(
+        self, browser, base: str, size: tuple[int, int] = (1280, 800), touch: bool = False, reduced_motion: bool = False
+    ) -> None:
         """``touch``: a phone or tablet (a mobile viewport with touch events); ``reduced_motion``: the visitor asks
         for reduced motion (``prefers-reduced-motion: reduce``)."""
         self.base = base
-        self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, accept_downloads=True,
-                                           is_mobile=touch, has_touch=touch,
-                                           reduced_motion="reduce" if reduced_motion else "no-preference")
+        self.context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]},
+            accept_downloads=True,
+            is_mobile=touch,
+            has_touch=touch,
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+        )
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.expose_function("__citemapErrorNotice", lambda text: self.errors.append(f"notice: {text}"))
@@ -131,7 +144,10 @@ class Page:
                 const s = document.getElementById('div-rendered-side');
                 return g && p && s && g.textContent === q && p.textContent === q && s.textContent === q
                     && !document.querySelector('[data-dash-is-loading="true"]');
-            }""", timeout=timeout, polling=100)
+            }""",
+            timeout=timeout,
+            polling=100,
+        )
         self.page.wait_for_timeout(150)  # let Cytoscape finish drawing the new elements
 
     def node_ids(self, selector: str = ".paper") -> set[str]:

@@ -41,8 +41,10 @@ def test_the_biggest_view_adds_little_to_the_pages_longest_stall(browser, defaul
             drawn = p.page.evaluate("""() => ({papers: cy.nodes('.paper').length, edges: cy.edges().length,
                 big: cy.edges('.big').length, hide: cy.renderer().hideEdgesOnViewport})""")
             status = p.text("#span-status")
-    print(f"longest stalls (ms) loading 323 papers {[round(g[0]) for g in small]}, 5,000 papers "
-          f"{[round(g[0]) for g in big]}; zooming/dragging 5,000 {[round(g[1]) for g in big]}")
+    print(
+        f"longest stalls (ms) loading 323 papers {[round(g[0]) for g in small]}, 5,000 papers "
+        f"{[round(g[0]) for g in big]}; zooming/dragging 5,000 {[round(g[1]) for g in big]}"
+    )
     assert drawn["papers"] == 5000
     assert statistics.median(g[0] for g in big) <= statistics.median(g[0] for g in small) + 600
     assert statistics.median(g[1] for g in big) <= 1000

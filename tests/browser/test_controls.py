@@ -71,8 +71,11 @@ def test_a_paper_clicked_in_a_list_comes_into_view(page: Page) -> None:
     page.page.wait_for_function("id => decodeURIComponent(location.search).includes('selected=' + id)", arg=target[0])
     page.settle()
     page.page.wait_for_timeout(600)
-    shown = page.page.evaluate("""id => { const e = cy.extent(), p = cy.getElementById(id).position();
-        return p.x > e.x1 && p.x < e.x2 && p.y > e.y1 && p.y < e.y2; }""", target[0])
+    shown = page.page.evaluate(
+        """id => { const e = cy.extent(), p = cy.getElementById(id).position();
+        return p.x > e.x1 && p.x < e.x2 && p.y > e.y1 && p.y < e.y2; }""",
+        target[0],
+    )
     assert shown, title
 
 

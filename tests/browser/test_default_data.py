@@ -102,8 +102,9 @@ def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Pat
     bad = tmp_path / "broken.bib"
     bad.write_text("@misc{b, title = {Broken\n@article{c, title={Ok}}\n")
     dpage.page.set_input_files("#upload-library input[type=file]", str(bad))
-    dpage.page.wait_for_function("() => document.getElementById('div-library-status').innerText.includes('broken')",
-                                 timeout=15000)
+    dpage.page.wait_for_function(
+        "() => document.getElementById('div-library-status').innerText.includes('broken')", timeout=15000
+    )
     status = dpage.text("#div-library-status")
     assert status.startswith("Could not read the library: broken.bib, line 1: not a valid BibTeX entry")
     assert "Nothing was changed." in status and dpage.node_ids(".lib") == THREE
@@ -115,10 +116,12 @@ def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Pat
     huge = tmp_path / "huge.bib"
     huge.write_bytes(b"%" * (2 * 1024 * 1024 + 1))
     dpage.page.set_input_files("#upload-library input[type=file]", str(huge))
-    dpage.page.wait_for_function("() => document.getElementById('div-library-status').innerText.includes('huge')",
-                                 timeout=15000)
-    assert dpage.text("#div-library-status").startswith("huge.bib is too big: a library file may have at most "
-                                                        "2,097,152 bytes. Nothing was changed.")
+    dpage.page.wait_for_function(
+        "() => document.getElementById('div-library-status').innerText.includes('huge')", timeout=15000
+    )
+    assert dpage.text("#div-library-status").startswith(
+        "huge.bib is too big: a library file may have at most 2,097,152 bytes. Nothing was changed."
+    )
     assert dpage.node_ids(".lib") == THREE
     # forget it: no marks
     dpage.page.click("#button-library-clear")
@@ -143,8 +146,10 @@ def test_the_library_stays_with_the_visitor(browser, default_server, tmp_path: P
 
 def test_the_year_slider_gives_the_recent_years_room(dpage: Page) -> None:
     dpage.open()
-    marks = dpage.page.evaluate("() => Array.from(document.querySelectorAll('#range-years .dash-slider-mark'))"
-                                ".map(m => [m.innerText, m.getBoundingClientRect().left])")
+    marks = dpage.page.evaluate(
+        "() => Array.from(document.querySelectorAll('#range-years .dash-slider-mark'))"
+        ".map(m => [m.innerText, m.getBoundingClientRect().left])"
+    )
     texts = [t for t, _ in marks]
     assert texts[0] == "≤2010" and texts[-1] == "2025"
     track = dpage.page.locator("#range-years .dash-slider-track").bounding_box()
@@ -154,8 +159,7 @@ def test_the_year_slider_gives_the_recent_years_room(dpage: Page) -> None:
     dpage.page.focus("#range-years [role=slider] >> nth=0")
     for _ in range(8):
         dpage.page.keyboard.press("ArrowRight")
-    dpage.page.wait_for_function("() => decodeURIComponent(location.search).includes('years=2018-2025')",
-                                 timeout=15000)
+    dpage.page.wait_for_function("() => decodeURIComponent(location.search).includes('years=2018-2025')", timeout=15000)
     dpage.settle()
     years = dpage.page.evaluate("() => cy.nodes('.paper').not('.seed').map(n => n.data('year'))")
     assert years and min(years) >= 2018

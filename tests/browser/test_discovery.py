@@ -30,8 +30,9 @@ def dpage(browser, default_server) -> Iterator[Page]:
 
 
 def wait_query(page: Page, needle: str, timeout: float = 15000) -> None:
-    page.page.wait_for_function("n => decodeURIComponent(window.location.search).includes(n)", arg=needle,
-                                timeout=timeout)
+    page.page.wait_for_function(
+        "n => decodeURIComponent(window.location.search).includes(n)", arg=needle, timeout=timeout
+    )
     page.settle()
 
 
@@ -56,8 +57,9 @@ def strength(store: Store, a: int, b: int) -> tuple[int, int, float]:
     cit_a, cit_b = set(store.citers(a).tolist()), set(store.citers(b).tolist())
     ref_a, ref_b = set(store.references(a).tolist()), set(store.references(b).tolist())
     cc, bc = len(cit_a & cit_b), len(ref_a & ref_b)
-    score = (0.5 * cc / math.sqrt(len(cit_a) * len(cit_b)) if cc else 0.0) + \
-        (0.5 * bc / math.sqrt(len(ref_a) * len(ref_b)) if bc else 0.0)
+    score = (0.5 * cc / math.sqrt(len(cit_a) * len(cit_b)) if cc else 0.0) + (
+        0.5 * bc / math.sqrt(len(ref_a) * len(ref_b)) if bc else 0.0
+    )
     return cc, bc, score
 
 
@@ -89,8 +91,9 @@ def test_similar_map_goes_beyond_direct_links_and_says_why(dpage: Page, default_
     direct = set(store.ids(sorted(neighbours(store, seed))))
     # most are neither its references nor its citers (a map of citations cannot show them): 27 of the 40
     assert len(others - direct) > len(others) / 2, sorted(others - direct)
-    edges = dpage.page.evaluate("() => cy.edges().map(e => [e.source().id(), e.target().id(), e.classes(), "
-                                "e.data('why'), e.data('width')])")
+    edges = dpage.page.evaluate(
+        "() => cy.edges().map(e => [e.source().id(), e.target().id(), e.classes(), e.data('why'), e.data('width')])"
+    )
     assert edges and all(classes == ["similar"] for _, _, classes, _, _ in edges)
     assert f"40 similar papers · {len(edges)} similarity links" in dpage.text("#span-status")
     # each link's reason and width, from the exact counts of its two papers
@@ -100,8 +103,9 @@ def test_similar_map_goes_beyond_direct_links_and_says_why(dpage: Page, default_
     for a, b, _, why, width in edges:
         cc, bc, s = found[a, b]
         assert cc + bc > 0
-        parts = [f"cited together by {cc:,} paper{'s' if cc != 1 else ''}"] * bool(cc) + \
-            [f"share {bc:,} reference{'s' if bc != 1 else ''}"] * bool(bc)
+        parts = [f"cited together by {cc:,} paper{'s' if cc != 1 else ''}"] * bool(cc) + [
+            f"share {bc:,} reference{'s' if bc != 1 else ''}"
+        ] * bool(bc)
         assert why == " · ".join(parts), (a, b)
         assert width == pytest.approx(1 + 7 * round(s, 3) / strongest, abs=1e-6), (a, b)
     # hover a link with the real mouse (dash-cytoscape's mouseoverEdgeData): the card says why, with the counts
@@ -120,8 +124,9 @@ def test_similar_map_goes_beyond_direct_links_and_says_why(dpage: Page, default_
         dpage.page.mouse.move(box["x"] + x, box["y"] + y, steps=4)
         want = why_of[a, b] + "\n" + " · ".join(store.titles([store.row(a), store.row(b)]))
         try:
-            dpage.page.wait_for_function("w => document.getElementById('div-hover').innerText === w", arg=want,
-                                         timeout=2000)
+            dpage.page.wait_for_function(
+                "w => document.getElementById('div-hover').innerText === w", arg=want, timeout=2000
+            )
             break
         except PlaywrightTimeout:
             dpage.page.mouse.move(box["x"] + 5, box["y"] + 5)
@@ -176,7 +181,7 @@ def test_path_draws_a_shortest_chain_between_two_distant_papers(dpage: Page, def
 
 
 def hex_rgb(color: str) -> str:
-    return "rgb({}, {}, {})".format(*(int(color[k:k + 2], 16) for k in (1, 3, 5)))
+    return "rgb({}, {}, {})".format(*(int(color[k : k + 2], 16) for k in (1, 3, 5)))
 
 
 def test_clusters_are_named_coloured_and_filter_the_map(dpage: Page, default_store: Store) -> None:
@@ -205,16 +210,22 @@ def test_clusters_are_named_coloured_and_filter_the_map(dpage: Page, default_sto
     assert {pid for pid, _, seed in after if seed} == {ATTENTION}
     assert all(hex_rgb(c) == swatch for _, c, seed in after if not seed)
     assert {pid for pid, _, seed in after if not seed} == before  # exactly that cluster's papers
-    classes = dpage.page.evaluate("() => Array.from(document.querySelectorAll('#div-legend .cluster-item'))"
-                                  ".map(b => b.classList.contains('off'))")
+    classes = dpage.page.evaluate(
+        "() => Array.from(document.querySelectorAll('#div-legend .cluster-item')).map(b => b.classList.contains('off'))"
+    )
     assert classes == [k != 1 for k in range(len(items))]
 
 
 def entries(page: Page, kind: str) -> list[tuple[str, str]]:
     """(paper id, count text) of the entries of the prior or derivative works."""
-    return [(json.loads(i)["index"], meta) for i, meta in page.page.evaluate(
-        """k => Array.from(document.querySelectorAll('.list-' + k + ' li.entry')).map(li =>
-             [li.querySelector('button.link').id, li.querySelector('.meta').innerText])""", kind)]
+    return [
+        (json.loads(i)["index"], meta)
+        for i, meta in page.page.evaluate(
+            """k => Array.from(document.querySelectorAll('.list-' + k + ' li.entry')).map(li =>
+             [li.querySelector('button.link').id, li.querySelector('.meta').innerText])""",
+            kind,
+        )
+    ]
 
 
 def test_prior_and_derivative_works_count_the_map(dpage: Page) -> None:
@@ -227,8 +238,10 @@ def test_prior_and_derivative_works_count_the_map(dpage: Page) -> None:
     known = set(pq.read_table(folder / "papers.parquet", columns=["id"]).column("id").to_pylist())
     assert shown <= known
     citing_in, cited_in = cites["citing"].isin(shown), cites["cited"].isin(shown)
-    counted = {"prior": cites[citing_in & ~cited_in].groupby("cited").size().to_dict(),  # map papers citing it
-               "derivative": cites[cited_in & ~citing_in].groupby("citing").size().to_dict()}  # map papers it cites
+    counted = {
+        "prior": cites[citing_in & ~cited_in].groupby("cited").size().to_dict(),  # map papers citing it
+        "derivative": cites[cited_in & ~citing_in].groupby("citing").size().to_dict(),
+    }  # map papers it cites
     for kind, verb in (("prior", "cited by"), ("derivative", "cites")):
         listed = entries(dpage, kind)
         assert len(listed) == 10
@@ -244,12 +257,16 @@ def test_prior_and_derivative_works_count_the_map(dpage: Page) -> None:
     assert len(dpage.node_ids()) > m
 
 
-@pytest.mark.parametrize(("query", "notice", "seeds"), [
-    (f"?seeds={ATTENTION}&path={ATTENTION},{ATTENTION}", "path= joins a paper to itself", (ATTENTION,)),
-    (f"?path={ATTENTION},nope", "Unknown paper id in path: 'nope'", SEED_IDS),
-])
-def test_a_bad_path_shows_a_notice_and_the_default_map(dpage: Page, query: str, notice: str,
-                                                       seeds: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("query", "notice", "seeds"),
+    [
+        (f"?seeds={ATTENTION}&path={ATTENTION},{ATTENTION}", "path= joins a paper to itself", (ATTENTION,)),
+        (f"?path={ATTENTION},nope", "Unknown paper id in path: 'nope'", SEED_IDS),
+    ],
+)
+def test_a_bad_path_shows_a_notice_and_the_default_map(
+    dpage: Page, query: str, notice: str, seeds: tuple[str, ...]
+) -> None:
     dpage.open(query)
     notices = dpage.page.evaluate("() => Array.from(document.querySelectorAll('.notice')).map(n => n.innerText)")
     assert len(notices) == 1 and notice in notices[0]
@@ -279,8 +296,9 @@ def test_tapping_a_similarity_link_says_why(browser, default_server, default_sto
         assert spots
         box = p.page.locator("#graph-citations canvas").first.bounding_box()
         query = p.query()
-        p.page.evaluate("() => { window.__edgeEvents = []; "
-                        "cy.on('mouseover tap', 'edge', e => window.__edgeEvents.push(e.type)); }")
+        p.page.evaluate(
+            "() => { window.__edgeEvents = []; cy.on('mouseover tap', 'edge', e => window.__edgeEvents.push(e.type)); }"
+        )
         for *_, x, y, _ in spots[:8]:  # another link crossing the midpoint may take the tap: try the next
             assert p.text("#div-hover") == ""
             p.page.touchscreen.tap(box["x"] + x, box["y"] + y)
@@ -293,12 +311,19 @@ def test_tapping_a_similarity_link_says_why(browser, default_server, default_sto
             pytest.fail("tapping a link did not show why")
         card = p.text("#div-hover")
         first, ends = card.split("\n")
-        pair = next((s for s in spots if s[2] == first and ends == " · ".join(store.titles([store.row(s[0]),
-                                                                                            store.row(s[1])]))), None)
+        pair = next(
+            (
+                s
+                for s in spots
+                if s[2] == first and ends == " · ".join(store.titles([store.row(s[0]), store.row(s[1])]))
+            ),
+            None,
+        )
         assert pair, card  # the card of a link drawn: its reason and its two papers' titles
         cc, bc, _ = strength(store, store.row(pair[0]), store.row(pair[1]))
-        parts = [f"cited together by {cc:,} paper{'s' if cc != 1 else ''}"] * bool(cc) + \
-            [f"share {bc:,} reference{'s' if bc != 1 else ''}"] * bool(bc)
+        parts = [f"cited together by {cc:,} paper{'s' if cc != 1 else ''}"] * bool(cc) + [
+            f"share {bc:,} reference{'s' if bc != 1 else ''}"
+        ] * bool(bc)
         assert first == " · ".join(parts) and cc + bc > 0
         events = p.page.evaluate("() => window.__edgeEvents")
         assert "tap" in events and "mouseover" not in events  # the tap showed it: a touch screen has no hover
@@ -319,4 +344,5 @@ def test_a_seed_beyond_twenty_is_a_notice(dpage: Page, default_store: Store) -> 
     notices = dpage.page.evaluate("() => Array.from(document.querySelectorAll('.notice')).map(n => n.innerText)")
     title = store.titles([store.row(pid)])[0]
     assert [n.replace("×", "").strip() for n in notices] == [
-        f"A view takes at most 20 seeds: “{title}” is selected, not added. Remove a seed to make room for it."]
+        f"A view takes at most 20 seeds: “{title}” is selected, not added. Remove a seed to make room for it."
+    ]

@@ -16,8 +16,9 @@ from tests.conftest import SEED_IDS
 
 
 def wait_query(page: Page, needle: str, timeout: float = 15000) -> None:
-    page.page.wait_for_function("n => decodeURIComponent(window.location.search).includes(n)", arg=needle,
-                                timeout=timeout)
+    page.page.wait_for_function(
+        "n => decodeURIComponent(window.location.search).includes(n)", arg=needle, timeout=timeout
+    )
     page.settle()
 
 
@@ -25,7 +26,9 @@ def list_entries(page: Page, direction: str) -> list[tuple[str, str]]:
     """(title, meta) of the entries of a panel list: "references" or "citers"."""
     return page.page.evaluate(
         """d => Array.from(document.querySelectorAll('.list-' + d + ' li.entry')).map(li =>
-             [li.querySelector('button').innerText, li.querySelector('.meta').innerText])""", direction)
+             [li.querySelector('button').innerText, li.querySelector('.meta').innerText])""",
+        direction,
+    )
 
 
 def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
@@ -39,20 +42,27 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     counts = [int(m.split(" · ")[1].split(" citing")[0].replace(",", "")) for _, m in refs]
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
     page.page.click("#radio-list-sort >> text=source's figure")
-    page.page.wait_for_function("() => document.querySelector('.list-references li.entry .meta')"
-                                ".innerText.endsWith('59,932 per source')")
-    figures = [int(m.split(" · ")[2].split(" per")[0].replace(",", "")) for _, m in list_entries(page, "references")
-               if m.endswith("per source")]
+    page.page.wait_for_function(
+        "() => document.querySelector('.list-references li.entry .meta').innerText.endsWith('59,932 per source')"
+    )
+    figures = [
+        int(m.split(" · ")[2].split(" per")[0].replace(",", ""))
+        for _, m in list_entries(page, "references")
+        if m.endswith("per source")
+    ]
     assert figures == sorted(figures, reverse=True) and len(figures) > 20
     assert "Built on by · 50" in page.text("#div-lists")
     page.page.click("#radio-list-sort >> text=year")
-    page.page.wait_for_function("() => document.querySelector('.list-references li.entry .meta')"
-                                ".innerText.startsWith('2021')")
+    page.page.wait_for_function(
+        "() => document.querySelector('.list-references li.entry .meta').innerText.startsWith('2021')"
+    )
     years = [int(m[:4]) for _, m in list_entries(page, "references")]
     assert years == sorted(years, reverse=True)
     # an entry selects its paper and reveals it in the graph
-    page.page.click(".list-citers button:text-is('H2O: Heavy-Hitter Oracle for Efficient Generative Inference of "
-                    "Large Language Models')")
+    page.page.click(
+        ".list-citers button:text-is('H2O: Heavy-Hitter Oracle for Efficient Generative Inference of "
+        "Large Language Models')"
+    )
     wait_query(page, "selected=2306.14048")
     assert "selected" in page.classes("2306.14048")
     assert page.text("#paper-title").startswith("H2O: Heavy-Hitter Oracle")
@@ -61,8 +71,9 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
 def test_selecting_a_paper_not_in_view_reveals_it(page: Page) -> None:
     page.open("?seeds=2006.04862&selected=2106.03764")
     assert "2110.10090" not in page.node_ids()
-    page.page.click(".list-citers button:text-is('Inductive Biases and Variable Creation in Self-Attention "
-                    "Mechanisms')")
+    page.page.click(
+        ".list-citers button:text-is('Inductive Biases and Variable Creation in Self-Attention Mechanisms')"
+    )
     wait_query(page, "selected=2110.10090")
     assert "2110.10090" in page.node_ids() and "selected" in page.classes("2110.10090")
 
@@ -98,8 +109,9 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     ids = page.node_ids()
     areas = page.page.evaluate("() => window.cy.nodes('.paper').not('.seed').map(n => n.data('areas'))")
     assert all("cs.LG" in a for a in areas) and set(SEED_IDS) <= ids and len(ids) < 60
-    overview = page.page.evaluate("() => document.getElementById('graph-overview')"
-                                  ".querySelector('.js-plotly-plot').data.map(t => t.name)")
+    overview = page.page.evaluate(
+        "() => document.getElementById('graph-overview').querySelector('.js-plotly-plot').data.map(t => t.name)"
+    )
     assert overview == ["cs.LG", "unknown"]  # two seeds have no area; every other paper is cs.LG
     # minimum citations, typed
     page.page.fill("#input-min-citations", "2")
@@ -220,8 +232,11 @@ def test_exports(page: Page, tmp_path) -> None:
     assert title.endswith("31 papers")
     legend = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[1])
     areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => n.data('areas')[0])"))
-    assert legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"] and set(legend[3:]) <= areas | {
-        "other areas"} and len(legend) > 3
+    assert (
+        legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"]
+        and set(legend[3:]) <= areas | {"other areas"}
+        and len(legend) > 3
+    )
     # the labels drawn on screen are in the image, at the screen's size (not the whole map at another zoom)
     drawn = page.page.evaluate("() => cy.nodes('.lbl').map(n => n.data('label'))")
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[0])

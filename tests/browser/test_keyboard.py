@@ -30,8 +30,9 @@ def focused(p: Page) -> str | None:
 
 
 def wait_focus_moves(p: Page, before: str | None) -> str:
-    p.page.wait_for_function("b => window.citemapMapKeys.focused && window.citemapMapKeys.focused !== b",
-                             arg=before, timeout=5000)
+    p.page.wait_for_function(
+        "b => window.citemapMapKeys.focused && window.citemapMapKeys.focused !== b", arg=before, timeout=5000
+    )
     return focused(p)
 
 
@@ -69,8 +70,7 @@ def test_the_map_by_keyboard_alone(page: Page) -> None:
     assert second == nearest_right(positions, first)
     assert page.page.evaluate("id => cy.getElementById(id).style('outline-width')", first) == "0px"  # one ring
 
-    linked = set(page.page.evaluate("id => cy.getElementById(id).neighborhood('node.paper').map(n => n.id())",
-                                    second))
+    linked = set(page.page.evaluate("id => cy.getElementById(id).neighborhood('node.paper').map(n => n.id())", second))
     for key in ("Shift+ArrowLeft", "Shift+ArrowRight", "Shift+ArrowUp", "Shift+ArrowDown"):
         page.page.keyboard.press(key)
         if focused(page) != second:
@@ -93,8 +93,12 @@ def test_the_map_by_keyboard_alone(page: Page) -> None:
     page.page.keyboard.press("+")
     page.page.wait_for_function("z => cy.zoom() > z * 1.2 && !cy.animated()", arg=zoom, timeout=5000)
     page.page.keyboard.press("0")  # fit: back to the whole map
-    page.page.wait_for_function("""z => !cy.animated() && cy.zoom() < z * 1.1 && cy.__citemapFitted
-        && Math.abs(cy.zoom() - cy.__citemapFitted.zoom) < 1e-9""", arg=zoom, timeout=5000)
+    page.page.wait_for_function(
+        """z => !cy.animated() && cy.zoom() < z * 1.1 && cy.__citemapFitted
+        && Math.abs(cy.zoom() - cy.__citemapFitted.zoom) < 1e-9""",
+        arg=zoom,
+        timeout=5000,
+    )
     page.page.keyboard.press("-")
     page.page.wait_for_function("z => cy.zoom() < z / 1.2 && !cy.animated()", arg=zoom, timeout=5000)
     page.page.keyboard.press("Escape")  # clears the selection
@@ -111,12 +115,24 @@ def test_every_control_is_reached_in_reading_order_with_a_ring(page: Page) -> No
     assert len(visible_ring) + len(boxes) == len(order), [e for e in order if e not in visible_ring + boxes]
     for sel in ("input-search", "input-min-citations"):
         page.page.focus(f"#{sel}")
-        ring = page.page.evaluate("s => getComputedStyle(document.getElementById(s).closest('.dash-input-container'))"
-                                  ".outlineWidth", sel)
+        ring = page.page.evaluate(
+            "s => getComputedStyle(document.getElementById(s).closest('.dash-input-container')).outlineWidth", sel
+        )
         assert float(ring.removesuffix("px")) >= 2
     reached = {e["id"] for e in order} | {e["value"] for e in order if e["role"] == "radio"}
-    for control in ("input-search", "button-reset", "dropdown-areas-summary", "input-min-citations", "div-map-region",
-                    "button-zoom-in", "button-zoom-out", "button-fit", "area", "citations", "force"):
+    for control in (
+        "input-search",
+        "button-reset",
+        "dropdown-areas-summary",
+        "input-min-citations",
+        "div-map-region",
+        "button-zoom-in",
+        "button-zoom-out",
+        "button-fit",
+        "area",
+        "citations",
+        "force",
+    ):
         assert control in reached, control
     assert sum(1 for e in order if e["role"] == "radio") == 4  # one stop a radio group: colour, mode, layout, sort
 
@@ -130,7 +146,8 @@ def test_radio_groups_by_arrow_keys(page: Page) -> None:
     page.settle()
     assert page.page.evaluate(ACTIVE)["value"] == "year"
     assert page.page.is_checked("#radio-color [data-value=year]") and not page.page.is_checked(
-        "#radio-color [data-value=area]")
+        "#radio-color [data-value=area]"
+    )
     assert page.page.get_attribute("#radio-color [data-value=year]", "tabindex") == "0"
     page.page.click("#button-reset")  # the URL changes the group back, and its tab stop with it
     page.page.wait_for_function("() => !location.search.includes('color=')", timeout=15000)

@@ -37,14 +37,16 @@ def runs(p: Page) -> int:
     return p.page.evaluate("() => window.citemapLabels.runs")
 
 
-@pytest.mark.parametrize(("query", "size", "at_least"), [
-    ("", (1280, 800), 12),
-    ("", (1920, 1080), 25),
-    ("?seeds=1412.6980&limit=1200", (1280, 800), 10),
-    ("?seeds=1706.03762&layout=timeline", (1920, 1080), 10),
-])
-def test_drawn_labels_never_overlap(browser, default_server, query: str, size: tuple[int, int],
-                                    at_least: int) -> None:
+@pytest.mark.parametrize(
+    ("query", "size", "at_least"),
+    [
+        ("", (1280, 800), 12),
+        ("", (1920, 1080), 25),
+        ("?seeds=1412.6980&limit=1200", (1280, 800), 10),
+        ("?seeds=1706.03762&layout=timeline", (1920, 1080), 10),
+    ],
+)
+def test_drawn_labels_never_overlap(browser, default_server, query: str, size: tuple[int, int], at_least: int) -> None:
     with Page(browser, default_server.url, size) as p:
         p.open(query)
         got = labels(p)
@@ -56,8 +58,9 @@ def test_drawn_labels_never_overlap(browser, default_server, query: str, size: t
         assert seeds <= set(got["ids"])  # seeds first
         # zoom in around the centre: more room, more labels, still no overlap, same size on screen
         before = runs(p)
-        p.page.evaluate("() => cy.zoom({level: cy.zoom() * 2.5, renderedPosition: {x: cy.width() / 2, "
-                        "y: cy.height() / 2}})")
+        p.page.evaluate(
+            "() => cy.zoom({level: cy.zoom() * 2.5, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}})"
+        )
         zoomed = labels(p, before)
         assert zoomed["overlaps"] == [] and zoomed["outside"] == 0
         assert min(zoomed["px"]) >= px - 0.01 and max(zoomed["px"]) <= px + 1.01

@@ -12,10 +12,13 @@ SIZES = [(390, 844), (768, 1024)]
 
 
 def box(p: Page, selector: str) -> dict:
-    return p.page.evaluate("""s => { const e = document.querySelector(s); if (!e) return null;
+    return p.page.evaluate(
+        """s => { const e = document.querySelector(s); if (!e) return null;
         const r = e.getBoundingClientRect(); const st = getComputedStyle(e);
         return {x: r.x, y: r.y, w: r.width, h: r.height, shown: st.display !== 'none' && st.visibility !== 'hidden'
-                && r.width > 0 && r.height > 0}; }""", selector)
+                && r.width > 0 && r.height > 0}; }""",
+        selector,
+    )
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -63,8 +66,10 @@ def test_the_map_takes_the_width_and_the_panels_open_from_tabs(browser, server, 
 
 
 def touch(p: Page, kind: str, points: list[tuple[float, float]]) -> None:
-    p.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
-        {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+    p.cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]},
+    )
 
 
 def test_touch_pans_and_pinch_zooms_the_map(browser, server) -> None:

@@ -70,8 +70,10 @@ def test_the_error_watch_sees_what_a_visitor_would(browser, server) -> None:
     try:
         p.open("?seeds=2006.04862")
         assert p.problems() == []
-        p.page.evaluate("() => { document.getElementById('div-notices').textContent = "
-                        "'Something went wrong while updating the view (error id 0123456789)'; }")
+        p.page.evaluate(
+            "() => { document.getElementById('div-notices').textContent = "
+            "'Something went wrong while updating the view (error id 0123456789)'; }"
+        )
         p.page.evaluate("() => { console.error('boom in the console'); }")
         p.page.evaluate("() => { setTimeout(() => { throw new Error('uncaught boom'); }, 0); }")
         p.page.wait_for_function("() => true")  # a round trip: the console event is in

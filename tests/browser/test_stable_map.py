@@ -27,11 +27,14 @@ def add_seed(p: Page, words: str, pid: str) -> None:
 
 def in_view(p: Page, ids: list[str]) -> float:
     """The share of ``ids`` whose node centre is inside the viewport."""
-    return p.page.evaluate("""ids => {
+    return p.page.evaluate(
+        """ids => {
         const e = cy.extent();
         const inside = ids.filter(id => { const q = cy.getElementById(id).position();
                                           return q.x >= e.x1 && q.x <= e.x2 && q.y >= e.y1 && q.y <= e.y2; });
-        return inside.length / ids.length; }""", ids)
+        return inside.length / ids.length; }""",
+        ids,
+    )
 
 
 def test_actions_keep_every_paper_in_place(browser, default_server) -> None:

@@ -17,8 +17,9 @@ def story_steps() -> list[dict]:
 
 
 def canvas_share(p: Page) -> float:
-    return p.page.evaluate("() => document.querySelector('#graph-citations').getBoundingClientRect().width"
-                           " / window.innerWidth")
+    return p.page.evaluate(
+        "() => document.querySelector('#graph-citations').getBoundingClientRect().width / window.innerWidth"
+    )
 
 
 def drawn(p: Page) -> tuple[frozenset[str], str]:
@@ -29,8 +30,9 @@ def load_story_file(p: Page, path: Path, says: str) -> None:
     """Load a story file with the sidebar's "Load a file", until its status line says ``says``."""
     p.page.click("#details-story summary")
     p.page.set_input_files("#upload-story input[type=file]", str(path))
-    p.page.wait_for_function("w => document.getElementById('div-story-status').innerText.includes(w)", arg=says,
-                             timeout=15000)
+    p.page.wait_for_function(
+        "w => document.getElementById('div-story-status').innerText.includes(w)", arg=says, timeout=15000
+    )
 
 
 def test_the_default_story_presents_full_width_and_keys_move_through_it(browser, default_server) -> None:
@@ -68,8 +70,7 @@ def test_the_default_story_presents_full_width_and_keys_move_through_it(browser,
         assert p.page.evaluate(edge) in ("rgb(185,193,205)", "rgb(225,29,72)")  # the explorer's own colours again
 
 
-def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, default_server,
-                                                                       tmp_path: Path) -> None:
+def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, default_server, tmp_path: Path) -> None:
     views = ["?seeds=2106.03764", "?seeds=2106.03764&layout=timeline", "?seeds=2110.10090&mode=similar"]
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open(views[0])
@@ -80,13 +81,17 @@ def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, d
                 p.page.wait_for_function("v => window.location.search === v", arg=view, timeout=15000)
                 p.settle()
             p.page.click("#button-story-add")
-            p.page.wait_for_function("n => document.querySelectorAll('.story-step').length === n", arg=k + 1,
-                                     timeout=15000)
+            p.page.wait_for_function(
+                "n => document.querySelectorAll('.story-step').length === n", arg=k + 1, timeout=15000
+            )
         title = p.page.locator(".story-step input").nth(1)
         title.fill("On a timeline")
         title.press("Enter")
-        p.page.wait_for_function("() => (JSON.parse(localStorage.getItem('store-story-draft')) || {steps: []})"
-                                 ".steps.map(s => s.title).includes('On a timeline')", timeout=15000)
+        p.page.wait_for_function(
+            "() => (JSON.parse(localStorage.getItem('store-story-draft')) || {steps: []})"
+            ".steps.map(s => s.title).includes('On a timeline')",
+            timeout=15000,
+        )
         with p.page.expect_download() as got:
             p.page.click("#button-story-download")
         path = tmp_path / "story.json"
@@ -115,9 +120,19 @@ def test_a_story_written_in_the_page_downloads_loads_back_and_replays(browser, d
 
 def test_a_malformed_story_file_is_a_notice_and_changes_nothing(browser, default_server, tmp_path: Path) -> None:
     bad = tmp_path / "broken.json"
-    bad.write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "T",
-                               "steps": [{"title": "ok", "view": "?seeds=2106.03764"},
-                                         {"title": "bad", "view": "?seeds=no-such-paper"}]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "citemap-story",
+                "version": 1,
+                "title": "T",
+                "steps": [
+                    {"title": "ok", "view": "?seeds=2106.03764"},
+                    {"title": "bad", "view": "?seeds=no-such-paper"},
+                ],
+            }
+        )
+    )
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open("?seeds=2106.03764")
         load_story_file(p, bad, "broken")
@@ -161,9 +176,19 @@ def test_a_story_exports_as_a_zip_of_pngs_and_a_pdf_handout(browser, default_ser
 
 def test_a_steps_camera_sets_zoom_and_centre(browser, default_server, tmp_path: Path) -> None:
     path = tmp_path / "camera.json"
-    path.write_text(json.dumps({"format": "citemap-story", "version": 1, "title": "Camera", "steps": [
-        {"title": "Close on a seed", "view": "?seeds=2106.03764", "camera": {"zoom": 2.5, "x": 0, "y": 0}},
-        {"title": "Fitted", "view": "?seeds=2106.03764&layout=concentric"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "citemap-story",
+                "version": 1,
+                "title": "Camera",
+                "steps": [
+                    {"title": "Close on a seed", "view": "?seeds=2106.03764", "camera": {"zoom": 2.5, "x": 0, "y": 0}},
+                    {"title": "Fitted", "view": "?seeds=2106.03764&layout=concentric"},
+                ],
+            }
+        )
+    )
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open("?seeds=2110.10090")
         load_story_file(p, path, "2 steps")
@@ -200,16 +225,17 @@ def add_step(p: Page, count: int) -> None:
     p.page.wait_for_function("n => document.querySelectorAll('.story-step').length === n", arg=count, timeout=15000)
 
 
-def test_typing_a_title_and_a_caption_keeps_every_letter_and_the_focus(browser, default_server,
-                                                                       tmp_path: Path) -> None:
+def test_typing_a_title_and_a_caption_keeps_every_letter_and_the_focus(browser, default_server, tmp_path: Path) -> None:
     caption = "Citations from *2021* on: the three seeds cite one another, oldest first."
     title = "Three seeds, typed at a person's pace"
     with Page(browser, default_server.url, (1280, 800)) as p:
         p.open("?seeds=2106.03764")
         p.page.click("#details-story summary")
         add_step(p, 1)
-        for selector, text, field in ((".story-step textarea", caption, "caption"),
-                                      (".story-step input", title, "title")):
+        for selector, text, field in (
+            (".story-step textarea", caption, "caption"),
+            (".story-step input", title, "title"),
+        ):
             box = p.page.locator(selector).first
             box.click()
             p.page.keyboard.press("ControlOrMeta+A")  # the title box starts with the paper's title
@@ -256,8 +282,9 @@ def test_the_caption_covers_no_paper_on_any_step(browser, default_server) -> Non
         for k in range(len(steps)):
             if k:
                 p.page.keyboard.press("ArrowRight")
-                p.page.wait_for_function("q => window.location.search === q", arg=f"?story=seeds&step={k + 1}",
-                                         timeout=15000)
+                p.page.wait_for_function(
+                    "q => window.location.search === q", arg=f"?story=seeds&step={k + 1}", timeout=15000
+                )
                 p.settle()
             wait_still(p)
             assert p.text("#div-present-title") == steps[k]["title"]
@@ -282,8 +309,10 @@ def test_a_timelines_ticks_are_a_projectors_size_when_presenting(browser, defaul
         p.page.keyboard.press("Escape")  # the explorer: its own 15 px ticks
         p.page.wait_for_function("() => !window.location.search.includes('story=')", timeout=15000)
         p.settle()
-        p.page.wait_for_function("() => cy.nodes('.axis').every(n => Math.abs("
-                                 "parseFloat(n.style('font-size')) * cy.zoom() - 15) < 0.5)", timeout=5000)
+        p.page.wait_for_function(
+            "() => cy.nodes('.axis').every(n => Math.abs(parseFloat(n.style('font-size')) * cy.zoom() - 15) < 0.5)",
+            timeout=5000,
+        )
 
 
 def test_a_step_added_after_zooming_keeps_the_camera_and_replays_it(browser, default_server) -> None:
@@ -292,10 +321,13 @@ def test_a_step_added_after_zooming_keeps_the_camera_and_replays_it(browser, def
         p.open(view)
         p.page.click("#details-story summary")
         add_step(p, 1)  # at the fit: no camera, the step fits its map
-        p.page.evaluate("() => { cy.zoom({level: cy.zoom() * 2.2, renderedPosition: {x: 300, y: 250}});"
-                        " cy.panBy({x: -40, y: 30}); }")
-        shown = p.page.evaluate("() => { const e = cy.extent(); return [cy.zoom(), (e.x1 + e.x2) / 2,"
-                                " (e.y1 + e.y2) / 2]; }")
+        p.page.evaluate(
+            "() => { cy.zoom({level: cy.zoom() * 2.2, renderedPosition: {x: 300, y: 250}});"
+            " cy.panBy({x: -40, y: 30}); }"
+        )
+        shown = p.page.evaluate(
+            "() => { const e = cy.extent(); return [cy.zoom(), (e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2]; }"
+        )
         add_step(p, 2)
         steps = p.page.evaluate(DRAFT)["steps"]
         assert "camera" not in steps[0]
@@ -304,12 +336,14 @@ def test_a_step_added_after_zooming_keeps_the_camera_and_replays_it(browser, def
         assert abs(camera["zoom"] - shown[0]) < 1e-3 and abs(camera["x"] - shown[1]) < 0.1
         assert abs(camera["y"] - shown[2]) < 0.1
         p.page.click("#button-story-present")  # step 1: fitted (to a bigger canvas)
-        p.page.wait_for_function("() => document.querySelector('#span-present-count').innerText === '1 / 2'",
-                                 timeout=15000)
+        p.page.wait_for_function(
+            "() => document.querySelector('#span-present-count').innerText === '1 / 2'", timeout=15000
+        )
         p.settle()
         p.page.keyboard.press("ArrowRight")  # step 2: the same view, the camera it was added with
-        p.page.wait_for_function("() => document.querySelector('#span-present-count').innerText === '2 / 2'",
-                                 timeout=15000)
+        p.page.wait_for_function(
+            "() => document.querySelector('#span-present-count').innerText === '2 / 2'", timeout=15000
+        )
         p.page.wait_for_function("z => Math.abs(cy.zoom() - z) < 1e-3", arg=camera["zoom"], timeout=15000)
         centre = p.page.evaluate("() => { const e = cy.extent(); return [(e.x1 + e.x2) / 2, (e.y1 + e.y2) / 2]; }")
         assert abs(centre[0] - camera["x"]) < 0.5 and abs(centre[1] - camera["y"]) < 0.5

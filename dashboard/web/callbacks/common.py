@@ -25,8 +25,13 @@ def _context_parts(store: Store) -> tuple[tuple[str, ...], tuple[str, ...], tupl
 
 def context(store: Store) -> Context:
     seeds, areas, bounds = _context_parts(store)
-    return Context(is_paper=lambda pid: store.row(pid) is not None, default_seeds=seeds, areas=areas,
-                   year_bounds=bounds, story_views=lambda name: [s.view for s in dataset_story(store, name).steps])
+    return Context(
+        is_paper=lambda pid: store.row(pid) is not None,
+        default_seeds=seeds,
+        areas=areas,
+        year_bounds=bounds,
+        story_views=lambda name: [s.view for s in dataset_story(store, name).steps],
+    )
 
 
 def dataset_story(store: Store, name: str) -> Story:

@@ -26,8 +26,12 @@ def status_text(store: Store, sub: Subgraph) -> str:
         parts = [f"{len(sub.rows) - len(sub.seeds):,} similar papers · {len(sub.edge_i):,} similarity links"]
     elif sub.kind == "path":
         steps = len(sub.chains[0]) - 1 if sub.chains else None
-        parts = [f"{len(sub.chains)} shortest chain{'s' if len(sub.chains) != 1 else ''} of {steps} "
-                 f"step{'s' if steps != 1 else ''} · {len(sub.rows):,} papers" if steps else "no chain found"]
+        parts = [
+            f"{len(sub.chains)} shortest chain{'s' if len(sub.chains) != 1 else ''} of {steps} "
+            f"step{'s' if steps != 1 else ''} · {len(sub.rows):,} papers"
+            if steps
+            else "no chain found"
+        ]
     else:
         parts = [f"{len(sub.rows):,} papers · {len(sub.edge_i):,} citations"]
     if len(sub.edge_i) > MAX_DRAWN_EDGES:
@@ -58,22 +62,35 @@ def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
         items = [html.Div("Colour: cluster (click to show only some)", className="legend-title")]
         for k, name in found.names.items():
             on = state.clusters is None or k in state.clusters
-            items.append(html.Button(className="legend-item cluster-item" + ("" if on else " off"),
-                                     id={"type": "cluster-toggle", "index": str(k)}, n_clicks=0,
-                                     title="show only the clusters picked", children=[
-                html.Span(className="swatch", style={"backgroundColor": colors.cluster_color(k)}),
-                html.Span(f"{name} ({found.sizes[k]:,})")]))
+            items.append(
+                html.Button(
+                    className="legend-item cluster-item" + ("" if on else " off"),
+                    id={"type": "cluster-toggle", "index": str(k)},
+                    n_clicks=0,
+                    title="show only the clusters picked",
+                    children=[
+                        html.Span(className="swatch", style={"backgroundColor": colors.cluster_color(k)}),
+                        html.Span(f"{name} ({found.sizes[k]:,})"),
+                    ],
+                )
+            )
         if not found.names:
             items.append(html.Div("No cluster of 3 or more papers in this map.", className="legend-item"))
         return items
     if state.color == "year":
         lo, hi = view_years(store, sub.rows)
-        return [html.Div("Colour: year (the papers in view)", className="legend-title"),
-                html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))])]
+        return [
+            html.Div("Colour: year (the papers in view)", className="legend-title"),
+            html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))]),
+        ]
     items = [html.Div("Colour: primary area", className="legend-title")]
     for name, color in colors.area_legend(store.area_names, shown_areas(store, sub)):
-        items.append(html.Div(className="legend-item", children=[
-            html.Span(className="swatch", style={"backgroundColor": color}), html.Span(name)]))
+        items.append(
+            html.Div(
+                className="legend-item",
+                children=[html.Span(className="swatch", style={"backgroundColor": color}), html.Span(name)],
+            )
+        )
     return items
 
 
@@ -81,18 +98,43 @@ def seeds_list(store: Store, state: ViewState) -> list:
     out = []
     if state.path:
         a, b = (store.titles([store.row(p)])[0] for p in state.path)
-        out.append(html.Div(className="seed-item path-item", children=[
-            html.Span(f"Chains of citations between “{short_label(a)}” and “{short_label(b)}”"),
-            html.Button("×", id={"type": "path-clear", "index": "path"}, className="remove",
-                        title="back to the seeds' map", n_clicks=0, **{"aria-label": "Back to the seeds' map"})]))
+        out.append(
+            html.Div(
+                className="seed-item path-item",
+                children=[
+                    html.Span(f"Chains of citations between “{short_label(a)}” and “{short_label(b)}”"),
+                    html.Button(
+                        "×",
+                        id={"type": "path-clear", "index": "path"},
+                        className="remove",
+                        title="back to the seeds' map",
+                        n_clicks=0,
+                        **{"aria-label": "Back to the seeds' map"},
+                    ),
+                ],
+            )
+        )
     for pid in state.seeds:
         row = store.row(pid)
         title = store.titles([row])[0] if row is not None else pid
-        out.append(html.Div(className="seed-item", children=[
-            html.Button(title, id={"type": "paper-link", "index": pid}, className="link", title=f"select {pid}"),
-            html.Button("×", id={"type": "seed-remove", "index": pid}, className="remove",
-                        title="remove this seed", n_clicks=0, **{"aria-label": f"Remove the seed {title}"}),
-        ]))
+        out.append(
+            html.Div(
+                className="seed-item",
+                children=[
+                    html.Button(
+                        title, id={"type": "paper-link", "index": pid}, className="link", title=f"select {pid}"
+                    ),
+                    html.Button(
+                        "×",
+                        id={"type": "seed-remove", "index": pid},
+                        className="remove",
+                        title="remove this seed",
+                        n_clicks=0,
+                        **{"aria-label": f"Remove the seed {title}"},
+                    ),
+                ],
+            )
+        )
     return out
 
 
@@ -109,19 +151,29 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
     if plist.matching != plist.total:
         head += f" of {plist.total:,} (filtered)"
     items = [
-        html.Li(className="entry" + (" in-view" if e.in_view else "") + (" lib" if e.id in mine else ""), children=[
-            html.Button(e.title, id={"type": "paper-link", "index": e.id}, className="link", n_clicks=0,
-                        title=f"select {e.id}", **{"aria-label": f"{e.title}, {entry_meta(e)}"}),
-            html.Span("in your library", className="lib-badge") if e.id in mine else None,
-            html.Span(entry_meta(e), className="meta"),
-        ])
+        html.Li(
+            className="entry" + (" in-view" if e.in_view else "") + (" lib" if e.id in mine else ""),
+            children=[
+                html.Button(
+                    e.title,
+                    id={"type": "paper-link", "index": e.id},
+                    className="link",
+                    n_clicks=0,
+                    title=f"select {e.id}",
+                    **{"aria-label": f"{e.title}, {entry_meta(e)}"},
+                ),
+                html.Span("in your library", className="lib-badge") if e.id in mine else None,
+                html.Span(entry_meta(e), className="meta"),
+            ],
+        )
         for e in plist.entries
     ]
     if plist.more:
         items.append(html.Li(f"… and {plist.more:,} more", className="more"))
     if not plist.entries:
-        items.append(html.Li("None in this dataset" + (" that pass the filters" if plist.total else "") + ".",
-                             className="more"))
+        items.append(
+            html.Li("None in this dataset" + (" that pass the filters" if plist.total else "") + ".", className="more")
+        )
     return html.Div(className=f"list list-{direction}", children=[html.H2(head), html.Ol(items)])
 
 
@@ -140,8 +192,21 @@ def paper_facts(p: dict) -> list:
     if p["venue"]:
         facts.append(html.Li(f"Venue: {p['venue']}", className="fact-venue"))
     if p["doi"]:
-        facts.append(html.Li(["DOI: ", html.A(p["doi"], href=f"https://doi.org/{p['doi']}", target="_blank",
-                                             rel="noopener", className="external")], className="fact-doi"))
+        facts.append(
+            html.Li(
+                [
+                    "DOI: ",
+                    html.A(
+                        p["doi"],
+                        href=f"https://doi.org/{p['doi']}",
+                        target="_blank",
+                        rel="noopener",
+                        className="external",
+                    ),
+                ],
+                className="fact-doi",
+            )
+        )
     facts += [
         html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
         html.Li("Areas: " + ", ".join(p["areas"])),
@@ -149,8 +214,12 @@ def paper_facts(p: dict) -> list:
     ]
     if p["cited_by"] is not None:
         source = p["cited_by_from"] or "the source"
-        facts.append(html.Li(f"Cited by {p['cited_by']:,} papers according to {source} (its own figure)",
-                             className="fact-source-figure"))
+        facts.append(
+            html.Li(
+                f"Cited by {p['cited_by']:,} papers according to {source} (its own figure)",
+                className="fact-source-figure",
+            )
+        )
     of = f"of its {p['reference_count']:,} " if p["reference_count"] is not None else ""
     facts.append(html.Li(f"Builds on {p['in_refs']:,} {of}references in this dataset"))
     if p["sources"]:
@@ -159,15 +228,29 @@ def paper_facts(p: dict) -> list:
 
 
 def connect_buttons(store: Store, state: ViewState, pid: str) -> list:
-    """"Connect to …": the shortest chains of citations from this paper to each seed (``path=``)."""
+    """ "Connect to …": the shortest chains of citations from this paper to each seed (``path=``)."""
     others = [s for s in state.seeds if s != pid][:5]
     if not others or state.path:
         return []
     # a row of its own under the buttons: beside them at 1280 px the titles were cut to three letters ("O(…")
-    return [html.Div(className="connect-row", children=[html.Span("Connect to", className="control-label"), *(
-        html.Button(short_label(store.titles([store.row(s)])[0]), id={"type": "path-to", "index": s},
-                    className="button small connect", n_clicks=0, title=f"shortest chains of citations to {s}")
-        for s in others)])]
+    return [
+        html.Div(
+            className="connect-row",
+            children=[
+                html.Span("Connect to", className="control-label"),
+                *(
+                    html.Button(
+                        short_label(store.titles([store.row(s)])[0]),
+                        id={"type": "path-to", "index": s},
+                        className="button small connect",
+                        n_clicks=0,
+                        title=f"shortest chains of citations to {s}",
+                    )
+                    for s in others
+                ),
+            ],
+        )
+    ]
 
 
 def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozenset[str]) -> list:
@@ -176,26 +259,50 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
     Network list them)."""
     prior, derivative = prior_derivative(store, sub.rows, k=DISCOVERY_SHOWN, mask=filter_fn(store, state))
     blocks = []
-    for title, ranked, verb, kind in (("Prior works", prior, "cited by", "prior"),
-                                      ("Derivative works", derivative, "cites", "derivative")):
+    for title, ranked, verb, kind in (
+        ("Prior works", prior, "cited by", "prior"),
+        ("Derivative works", derivative, "cites", "derivative"),
+    ):
         rows = [r.row for r in ranked]
         ids, titles = store.ids(rows), store.titles(rows)
-        items = [html.Li(className="entry" + (" lib" if ids[k] in mine else ""), children=[
-            # ids of their own: a paper may be in the paper's lists too, or be both prior and derivative
-            html.Button(titles[k], id={"type": "discover-link", "index": ids[k], "list": kind}, className="link",
-                        n_clicks=0, title=f"select {ids[k]}",
-                        **{"aria-label": f"{titles[k]}, {verb} {r.count:,} of the {r.of:,} in view"}),
-            html.Span(f"{verb} {r.count:,} of the {r.of:,} in view", className="meta count"),
-            html.Button("+ seed", id={"type": "seed-add", "index": ids[k], "list": kind}, className="button tiny",
-                        n_clicks=0, title="add it as a seed", **{"aria-label": f"Add {titles[k]} as a seed"}),
-        ]) for k, r in enumerate(ranked)]
+        items = [
+            html.Li(
+                className="entry" + (" lib" if ids[k] in mine else ""),
+                children=[
+                    # ids of their own: a paper may be in the paper's lists too, or be both prior and derivative
+                    html.Button(
+                        titles[k],
+                        id={"type": "discover-link", "index": ids[k], "list": kind},
+                        className="link",
+                        n_clicks=0,
+                        title=f"select {ids[k]}",
+                        **{"aria-label": f"{titles[k]}, {verb} {r.count:,} of the {r.of:,} in view"},
+                    ),
+                    html.Span(f"{verb} {r.count:,} of the {r.of:,} in view", className="meta count"),
+                    html.Button(
+                        "+ seed",
+                        id={"type": "seed-add", "index": ids[k], "list": kind},
+                        className="button tiny",
+                        n_clicks=0,
+                        title="add it as a seed",
+                        **{"aria-label": f"Add {titles[k]} as a seed"},
+                    ),
+                ],
+            )
+            for k, r in enumerate(ranked)
+        ]
         if not items:
-            items.append(html.Li("None outside the map" + (" that pass the filters." if state.filtered else "."),
-                                 className="more"))
-        hint = "outside the map, most cited by its papers" if kind == "prior" else \
-            "outside the map, citing the most of its papers"
-        blocks.append(html.Div(className=f"list list-{kind}", children=[
-            html.H2(f"{title} · {hint}"), html.Ol(items)]))
+            items.append(
+                html.Li(
+                    "None outside the map" + (" that pass the filters." if state.filtered else "."), className="more"
+                )
+            )
+        hint = (
+            "outside the map, most cited by its papers"
+            if kind == "prior"
+            else "outside the map, citing the most of its papers"
+        )
+        blocks.append(html.Div(className=f"list list-{kind}", children=[html.H2(f"{title} · {hint}"), html.Ol(items)]))
     return blocks
 
 
@@ -224,11 +331,19 @@ def register(app: Dash, store: Store) -> None:
         more_style = {"display": "inline-block"} if added else {"display": "none"}
         more_label = f"Show {added:,} more"
         click = {"citations": "click: expand / collapse", "similar": "click: select · hover a line: why"}.get(
-            sub.kind, "click: select")
-        return (status_text(store, sub), more_style, more_label, legend(store, sub, state),
-                figures.overview(store, sub.rows, state), seeds_list(store, state), query,
-                f"{click} · Esc: clear · arrows: move · wheel, + −: zoom",
-                map_summary(store, sub, state))
+            sub.kind, "click: select"
+        )
+        return (
+            status_text(store, sub),
+            more_style,
+            more_label,
+            legend(store, sub, state),
+            figures.overview(store, sub.rows, state),
+            seeds_list(store, state),
+            query,
+            f"{click} · Esc: clear · arrows: move · wheel, + −: zoom",
+            map_summary(store, sub, state),
+        )
 
     @app.callback(
         Output("div-paper", "children"),
@@ -250,24 +365,46 @@ def register(app: Dash, store: Store) -> None:
         p = panel.paper
         facts = paper_facts(p)
         badge = "seed" if panel.is_seed else ("selected" if state.selected else "first seed")
-        head = html.Div(className="paper-head", children=[
-            html.Div(className="badges", children=[
-                html.Span(badge, className=f"badge badge-{badge.replace(' ', '-')}"),
-                html.Span(p["id"], className="paper-id"),
-                html.Span("in your library", className="badge badge-lib") if p["id"] in mine else None,
-            ]),
-            html.H1(p["title"], className="paper-title", id="paper-title"),
-            html.Ul(facts, className="facts"),
-            html.Div(className="paper-actions", children=[
-                html.Button("Remove seed" if panel.is_seed else "Add as seed",
-                            id={"type": "seed-toggle", "index": p["id"]}, className="button small", n_clicks=0),
-                *connect_buttons(store, state, p["id"]),
-                html.A("arXiv ↗", href=f"https://arxiv.org/abs/{p['id']}", target="_blank", rel="noopener",
-                       className="external") if p["id"][:1].isdigit() else None,
-            ]),
-        ])
-        lists = [_list_block("Builds on", panel.references, "references", mine),
-                 _list_block("Built on by", panel.citers, "citers", mine),
-                 *discovery_blocks(store, build_subgraph(store, state), state, mine)]
+        head = html.Div(
+            className="paper-head",
+            children=[
+                html.Div(
+                    className="badges",
+                    children=[
+                        html.Span(badge, className=f"badge badge-{badge.replace(' ', '-')}"),
+                        html.Span(p["id"], className="paper-id"),
+                        html.Span("in your library", className="badge badge-lib") if p["id"] in mine else None,
+                    ],
+                ),
+                html.H1(p["title"], className="paper-title", id="paper-title"),
+                html.Ul(facts, className="facts"),
+                html.Div(
+                    className="paper-actions",
+                    children=[
+                        html.Button(
+                            "Remove seed" if panel.is_seed else "Add as seed",
+                            id={"type": "seed-toggle", "index": p["id"]},
+                            className="button small",
+                            n_clicks=0,
+                        ),
+                        *connect_buttons(store, state, p["id"]),
+                        html.A(
+                            "arXiv ↗",
+                            href=f"https://arxiv.org/abs/{p['id']}",
+                            target="_blank",
+                            rel="noopener",
+                            className="external",
+                        )
+                        if p["id"][:1].isdigit()
+                        else None,
+                    ],
+                ),
+            ],
+        )
+        lists = [
+            _list_block("Builds on", panel.references, "references", mine),
+            _list_block("Built on by", panel.citers, "citers", mine),
+            *discovery_blocks(store, build_subgraph(store, state), state, mine),
+        ]
         figure, caption = figures.citations_by_year(store, row, state)
         return head, lists, figure, caption, query

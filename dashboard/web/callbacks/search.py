@@ -21,13 +21,32 @@ def register(app: Dash, store: Store) -> None:
         out = []
         for pid, title, row in zip(ids, titles, rows, strict=True):
             year = int(store.year[row])
-            out.append(html.Div(className="search-item", children=[
-                html.Button(className="search-select", id={"type": "search-select", "index": pid}, n_clicks=0,
-                            children=[html.Span(title, className="search-title"),
-                                      html.Span(f"{pid} · {year if year >= 0 else '?'} · "
-                                                f"{int(store.in_cited[row]):,} citing in dataset",
-                                                className="search-meta")]),
-                html.Button("+ seed", className="search-seed", id={"type": "search-seed", "index": pid},
-                            n_clicks=0, title="add as a seed", **{"aria-label": f"Add {title} as a seed"}),
-            ]))
+            out.append(
+                html.Div(
+                    className="search-item",
+                    children=[
+                        html.Button(
+                            className="search-select",
+                            id={"type": "search-select", "index": pid},
+                            n_clicks=0,
+                            children=[
+                                html.Span(title, className="search-title"),
+                                html.Span(
+                                    f"{pid} · {year if year >= 0 else '?'} · "
+                                    f"{int(store.in_cited[row]):,} citing in dataset",
+                                    className="search-meta",
+                                ),
+                            ],
+                        ),
+                        html.Button(
+                            "+ seed",
+                            className="search-seed",
+                            id={"type": "search-seed", "index": pid},
+                            n_clicks=0,
+                            title="add as a seed",
+                            **{"aria-label": f"Add {title} as a seed"},
+                        ),
+                    ],
+                )
+            )
         return out

@@ -58,13 +58,16 @@ def _add_seed(store: Store, state: ViewState, pid: str, notices: list[str]) -> V
     """``add_seed``, and a notice when the seeds are full (the paper is then only selected)."""
     if seeds_full(state, pid):
         title = store.titles([store.row(pid)])[0]
-        notices.append(f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. "
-                       "Remove a seed to make room for it.")
+        notices.append(
+            f"A view takes at most {MAX_SEEDS} seeds: “{title}” is selected, not added. "
+            "Remove a seed to make room for it."
+        )
     return add_seed(state, pid)
 
 
-def apply_action(store: Store, state: ViewState, trig: object, value: object,
-                 search_text: object) -> tuple[ViewState, list[str]]:
+def apply_action(
+    store: Store, state: ViewState, trig: object, value: object, search_text: object
+) -> tuple[ViewState, list[str]]:
     """The state after one user action (``trig``: the triggering component id, ``value``: its value)."""
     notices: list[str] = []
     if trig == "graph-citations":
@@ -77,8 +80,10 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
         expanding = pid not in state.seeds and pid not in state.expand
         if expanding and new_neighbours(store, build_subgraph(store, state), row, state) == 0:
             title = store.titles([row])[0]
-            notices.append(f"“{title}” has no references or citers to add: all of them are already shown, "
-                           "hidden by the filters, or not in this dataset.")
+            notices.append(
+                f"“{title}” has no references or citers to add: all of them are already shown, "
+                "hidden by the filters, or not in this dataset."
+            )
             return replace(state, selected=pid), notices
         return toggle_expand(state, pid), notices
     if trig == "button-reset":
@@ -135,8 +140,9 @@ def apply_action(store: Store, state: ViewState, trig: object, value: object,
                 notices.append("A view needs at least one seed; add another before removing this one.")
             return remove_seed(state, pid), notices
         if kind == "seed-add":  # a full list keeps the path too: nothing changes but the selection
-            return _add_seed(store, state if seeds_full(state, pid) else replace(state, path=None), pid,
-                             notices), notices
+            return _add_seed(
+                store, state if seeds_full(state, pid) else replace(state, path=None), pid, notices
+            ), notices
         if kind == "path-to":
             start = state.selected or state.seeds[0]
             if start == pid:
@@ -160,9 +166,18 @@ def story_data(store: Store, state: ViewState) -> dict:
 
 def notice_list(notices: list[str]) -> list:
     """Notices above the graph, each with a button that dismisses it (assets/citemap.js)."""
-    return [html.Div(className="notice", children=[
-        html.Span(n), html.Button("×", className="notice-close", title="dismiss", n_clicks=0,
-                                  **{"aria-label": "Dismiss this notice"})]) for n in notices]
+    return [
+        html.Div(
+            className="notice",
+            children=[
+                html.Span(n),
+                html.Button(
+                    "×", className="notice-close", title="dismiss", n_clicks=0, **{"aria-label": "Dismiss this notice"}
+                ),
+            ],
+        )
+        for n in notices
+    ]
 
 
 def register(app: Dash, store: Store) -> None:
@@ -227,12 +242,26 @@ def register(app: Dash, store: Store) -> None:
         notices += build_subgraph(store, state).notices  # what the view itself has to say (a path not found)
         query = encode_query(state)
         years = slider_value(store, state.years)
-        clear_search = "" if trig == "input-search" or (isinstance(trig, dict)
-                                                          and trig.get("type", "").startswith("search")) else no_update
+        clear_search = (
+            ""
+            if trig == "input-search" or (isinstance(trig, dict) and trig.get("type", "").startswith("search"))
+            else no_update
+        )
         was_story = isinstance(current, str) and "story=" in current
         story = story_data(store, state) if state.story else (None if was_story else no_update)
-        return (query, query, years, values_json(list(state.areas or [])), state.min_citations,
-                state.color, state.layout, state.mode, clear_search, notice_list(notices), story)
+        return (
+            query,
+            query,
+            years,
+            values_json(list(state.areas or [])),
+            state.min_citations,
+            state.color,
+            state.layout,
+            state.mode,
+            clear_search,
+            notice_list(notices),
+            story,
+        )
 
 
 def _finite(value: object) -> bool:

@@ -27,23 +27,67 @@ def steps_list(draft: dict) -> list:
     steps = draft_of(draft)["steps"]
     if not steps:
         return [html.P("No step yet: “Add this view” adds the map as it is now.", className="story-empty")]
-    return [html.Ol(className="story-steps", children=[
-        html.Li(className="story-step", children=[
-            dcc.Input(id={"type": "story-title", "index": k}, value=s["title"], maxLength=200,
-                      className="story-input", placeholder=f"Title of step {k + 1}"),
-            dcc.Textarea(id={"type": "story-caption", "index": k}, value=s.get("caption", ""), maxLength=1000,
-                         className="story-caption", placeholder=f"Caption of step {k + 1} (Markdown)"),
-            html.Div(className="story-step-actions", children=[
-                html.Code(s["view"][:60] + ("…" if len(s["view"]) > 60 else ""), className="story-view"),
-                html.Button("↑", id={"type": "story-up", "index": k}, n_clicks=0, className="button tiny",
-                            title="move up", disabled=k == 0, **{"aria-label": f"Move step {k + 1} up"}),
-                html.Button("↓", id={"type": "story-down", "index": k}, n_clicks=0, className="button tiny",
-                            title="move down", disabled=k == len(steps) - 1,
-                            **{"aria-label": f"Move step {k + 1} down"}),
-                html.Button("×", id={"type": "story-delete", "index": k}, n_clicks=0, className="button tiny",
-                            title="delete this step", **{"aria-label": f"Delete step {k + 1}"}),
-            ]),
-        ]) for k, s in enumerate(steps)])]
+    return [
+        html.Ol(
+            className="story-steps",
+            children=[
+                html.Li(
+                    className="story-step",
+                    children=[
+                        dcc.Input(
+                            id={"type": "story-title", "index": k},
+                            value=s["title"],
+                            maxLength=200,
+                            className="story-input",
+                            placeholder=f"Title of step {k + 1}",
+                        ),
+                        dcc.Textarea(
+                            id={"type": "story-caption", "index": k},
+                            value=s.get("caption", ""),
+                            maxLength=1000,
+                            className="story-caption",
+                            placeholder=f"Caption of step {k + 1} (Markdown)",
+                        ),
+                        html.Div(
+                            className="story-step-actions",
+                            children=[
+                                html.Code(
+                                    s["view"][:60] + ("…" if len(s["view"]) > 60 else ""), className="story-view"
+                                ),
+                                html.Button(
+                                    "↑",
+                                    id={"type": "story-up", "index": k},
+                                    n_clicks=0,
+                                    className="button tiny",
+                                    title="move up",
+                                    disabled=k == 0,
+                                    **{"aria-label": f"Move step {k + 1} up"},
+                                ),
+                                html.Button(
+                                    "↓",
+                                    id={"type": "story-down", "index": k},
+                                    n_clicks=0,
+                                    className="button tiny",
+                                    title="move down",
+                                    disabled=k == len(steps) - 1,
+                                    **{"aria-label": f"Move step {k + 1} down"},
+                                ),
+                                html.Button(
+                                    "×",
+                                    id={"type": "story-delete", "index": k},
+                                    n_clicks=0,
+                                    className="button tiny",
+                                    title="delete this step",
+                                    **{"aria-label": f"Delete step {k + 1}"},
+                                ),
+                            ],
+                        ),
+                    ],
+                )
+                for k, s in enumerate(steps)
+            ],
+        )
+    ]
 
 
 def slug(title: str) -> str:
