@@ -173,7 +173,7 @@ def cmd_builds(args: argparse.Namespace) -> int:
         )
     rows = builds.listing(data)
     if not rows:
-        print(f"citemap: {data}: no builds (a dataset written by an older citemap, served as it is)")
+        print(f"citemap: {data}: a build, not a folder of builds (served as it is)")
     for r in rows:
         marks = ", ".join(m for m, on in (("current", r["current"]), ("in use", r["pinned"])) if on)
         print(

@@ -5,7 +5,6 @@ process still reads."""
 from __future__ import annotations
 
 import gc
-import json
 import os
 import shutil
 from pathlib import Path
@@ -91,17 +90,14 @@ def test_a_failed_import_leaves_the_served_build_and_no_leftover(tmp_path: Path,
     assert Store.load(data).id(0) == "a-0"
 
 
-def test_a_flat_dataset_of_an_older_citemap_becomes_the_first_build(tmp_path: Path) -> None:
-    data = tmp_path / "flat"
+def test_a_build_is_served_as_it_is_and_never_imported_into(tmp_path: Path) -> None:
+    data = tmp_path / "build"
     shutil.copytree(seed_data(), data)
-    old_id = json.loads((data / "dataset.json").read_text())["build_id"]
-    assert Store.load(data).n == 156  # served as it is
-    write_records(data, *world("b", "New"))
-    adopted = [n for n in names(data) if n.endswith(old_id[:12])]
-    assert len(adopted) == 1 and read_meta(data / builds.BUILDS / adopted[0])["build_id"] == old_id
-    assert not (data / "dataset.json").exists() and not (data / "index").exists()
-    assert Store.load(data).n == 12
-    assert Store.load(data / builds.BUILDS / adopted[0]).n == 156  # a build is a dataset folder of its own
+    assert Store.load(data).n == 156 and builds.served(data) == data  # a build is a dataset folder of its own
+    before = sorted(p.name for p in data.iterdir())
+    with pytest.raises(DatasetError, match=f"{data.resolve()} is a build \\(it holds dataset.json\\)"):
+        write_records(data, *world("b", "New"))
+    assert sorted(p.name for p in data.iterdir()) == before and Store.load(data).n == 156
 
 
 def test_a_copy_without_links_serves_its_current_folder_and_a_stray_link_is_an_error(tmp_path: Path) -> None:

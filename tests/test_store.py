@@ -408,25 +408,17 @@ def test_areas_of_a_dataset_where_every_paper_has_one(tmp_path: Path) -> None:
     ]
 
 
-def test_a_dataset_written_before_authors_and_sources_still_loads(tmp_path: Path) -> None:
-    """A papers table without the columns added later (cited_by_from, authors, venue, doi, sources) reads with
-    them empty: lists as [], the rest None."""
+def test_a_papers_table_missing_a_column_is_named(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    from dashboard.dataset import index_write
-    from dashboard.dataset.format import ADDED_COLUMNS, PAPERS_FILE, read_tables
+    from dashboard.dataset.format import PAPERS_FILE, read_tables
 
     copy = tmp_path / "old"
     shutil.copytree(seed_data(), copy)
     table = pq.read_table(copy / PAPERS_FILE)
-    pq.write_table(table.drop_columns(list(ADDED_COLUMNS)), copy / PAPERS_FILE)
-    _without_checksums(copy)
-    shutil.rmtree(copy / "index")  # its index rebuilt from the old table, as an older citemap wrote it
-    index_write.write_index(copy, *read_tables(copy), json.loads((copy / "dataset.json").read_text())["build_id"])
-    old = Store.load(copy)
-    p = old.paper(old.row("2110.10090"))
-    assert (p["authors"], p["sources"], p["venue"], p["doi"], p["cited_by_from"]) == ([], [], None, None, None)
-    assert p["cited_by"] == 144 and old.n == 156 and old.source_counts() == {}
+    pq.write_table(table.drop_columns(["authors", "doi"]), copy / PAPERS_FILE)
+    with pytest.raises(DatasetError, match=f"{copy / PAPERS_FILE}: missing column\\(s\\) authors, doi"):
+        read_tables(copy)
 
 
 def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ folder's ``current`` link at it; a server reads one build from start to exit.
         20261125T093000Z-8b0e1d2c4a6f/                   the build before it, kept
 
 A build's name is the UTC time it was written and the start of its ``build_id``; a build folder is a complete
-dataset on its own (the layout older citemaps wrote, which still loads as it is: :func:`served`).
+dataset on its own, which a store also loads directly (:func:`served`).
 
 Why: a server memory-maps its build's arrays but opens the search database by path, when a worker first searches.
 An import that rewrote the folder in place made a running server read the new search database against its old
@@ -46,12 +46,11 @@ log = logging.getLogger(__name__)
 BUILDS = "builds"
 CURRENT = "current"
 KEEP_PREVIOUS = 1  # builds kept before the current one (besides any still pinned): one step back, by hand
-FLAT_FILES = ("papers.parquet", "citations.parquet", "dataset.json", "index")  # a build's entries
 
 
 def served(folder: Path) -> Path:
     """The build a server of ``folder`` reads: where ``folder/current`` points, or ``folder`` itself when it has no
-    ``current`` (a build folder, or a dataset written by an older citemap). A ``current`` that is a folder (the
+    ``current`` (a build folder). A ``current`` that is a folder (the
     dataset copied without keeping links, ``cp -r``) is served as it is."""
     link = folder / CURRENT
     if not os.path.lexists(link):
@@ -222,8 +221,7 @@ def prune(out: Path, keep: int = KEEP_PREVIOUS) -> tuple[list[str], list[str]]:
 
 
 def _prepare(out: Path) -> Path:
-    """``out/builds``, made if need be; a dataset an older citemap wrote straight into ``out`` becomes its first
-    build (moved, not copied; a server started on it before must be restarted)."""
+    """``out/builds``, made if need be; ``out`` must be a dataset folder (or new), not a build."""
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} exists and is not a folder")
     if (out / CURRENT).is_dir() and not (out / CURRENT).is_symlink():
@@ -231,26 +229,11 @@ def _prepare(out: Path) -> Path:
             f"{out / CURRENT}: a folder, not a link to a build (a copy made without links): nothing "
             f"written; import into another folder, or make {CURRENT} a link into {BUILDS}/"
         )
+    if not os.path.lexists(out / CURRENT) and (out / "dataset.json").is_file():
+        raise DatasetError(
+            f"{out} is a build (it holds dataset.json), not a dataset folder of builds: nothing written; "
+            f"import into another folder"
+        )
     builds = out / BUILDS
     builds.mkdir(parents=True, exist_ok=True)
-    if not os.path.lexists(out / CURRENT) and (out / "dataset.json").is_file():
-        _adopt_flat(out, builds)
     return builds
-
-
-def _adopt_flat(out: Path, builds: Path) -> None:
-    try:
-        build_id = str(json.loads((out / "dataset.json").read_text()).get("build_id") or "flat")
-    except (OSError, ValueError, AttributeError):
-        build_id = "flat"
-    old = builds / build_name(build_id, (out / "dataset.json").stat().st_mtime)
-    old.mkdir()
-    for name in FLAT_FILES:
-        if os.path.lexists(out / name):
-            (out / name).rename(old / name)
-    os.symlink(f"{BUILDS}/{old.name}", out / CURRENT)
-    log.warning(
-        "%s: the dataset written here by an older citemap is now the build %s; restart any server started on it before",
-        out,
-        old.name,
-    )

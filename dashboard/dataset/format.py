@@ -26,9 +26,6 @@ column                 type                            meaning
 ``sources``            list<string>                    the sources that describe this paper
 =====================  ==============================  ==============================================
 
-Columns after ``citations_by_year`` were added later: a folder written without them reads with them
-empty (``read_tables``), so older datasets still load.
-
 ``citations.parquet`` - one row a citation edge between two papers of the dataset: ``citing`` cites
 ``cited`` (both ``id`` values). No self-loops, no duplicates; edges with an end outside the dataset
 are kept only as counts (``cited_by`` / ``reference_count``).
@@ -80,7 +77,6 @@ PAPERS_SCHEMA = pa.schema(
         ("sources", pa.list_(pa.string())),
     ]
 )
-ADDED_COLUMNS = ("cited_by_from", "authors", "venue", "doi", "sources")  # may be missing in older folders
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
 
 
@@ -134,10 +130,6 @@ def read_tables(folder: str | Path) -> tuple[pa.Table, pa.Table]:
             table = pq.read_table(path)
         except (pa.ArrowException, OSError) as e:
             raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
-        if schema is PAPERS_SCHEMA:
-            for col in ADDED_COLUMNS:
-                if col not in table.schema.names:
-                    table = table.append_column(col, pa.nulls(table.num_rows, schema.field(col).type))
         missing = [f.name for f in schema if f.name not in table.schema.names]
         if missing:
             raise DatasetError(f"{path}: missing column(s) {', '.join(missing)}")
