@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Plant known one-line bugs, one at a time, in a copy of the project, and check that the tests named for each
-fail. These are the mutants that once survived the suite (issue 16); a bug that the suite lets through again
+fail. These are the mutants that once survived the suite (a layout step that moves papers placed before it,
+raised caps, an ETag without the build id, a CSV column, a year filter or a node range read wrong, a chart
+selection left unvalidated, callback errors the fuzz test would not see); a bug that the suite lets through again
 makes this script exit 1.
 
-    python scripts/planted_bugs.py            # every bug (about 2 minutes)
+    python scripts/planted_bugs.py            # every bug (slow: each bug runs its tests in a copy)
     python scripts/planted_bugs.py caps etag  # bugs whose name contains a word
 """
 

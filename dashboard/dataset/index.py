@@ -3,7 +3,7 @@
 Written by :func:`~dashboard.dataset.index_write.write_index_from` into ``<dataset>/index/`` (importers call it through
 :mod:`dashboard.dataset.write`) from a :class:`~dashboard.dataset.index_write.Source`: the papers a batch at a time and
 the citation lists a chunk at a time, so that a snapshot-scale import never holds the dataset in memory. Every
-array is a ``.npy`` file opened with ``mmap_mode="r"``, so that start-up costs milliseconds and gunicorn workers
+array is a ``.npy`` file opened with ``mmap_mode="r"``, so that start-up reads next to nothing and gunicorn workers
 share the pages. The two Arrow files hold one chunk per batch of about ``BATCH`` papers; the store reads them where
 they are mapped (:func:`column`, :func:`take`), never joined into memory.
 
@@ -30,7 +30,7 @@ file                       dtype        content
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
-                                        (written by a child process for 200k papers or more)
+                                        (by a child process from ``search_write.PARALLEL_SEARCH`` papers)
 ``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
                                         and a comma (``NODE_FIELDS``: id, title, year, areas,
                                         in_cited, cited_by, authors), so that a view's payload copies text
@@ -100,7 +100,7 @@ def load_node_json(folder: Path) -> Column:
 
 class Chunks:
     """A memory-mapped column of several chunks (a file written a batch at a time), read without joining them:
-    ``ChunkedArray.take`` joins all the chunks first (3M titles: 9 ms a call against 6 us)."""
+    ``ChunkedArray.take`` joins all the chunks first, on every call: costly for a big column."""
 
     def __init__(self, col: pa.ChunkedArray) -> None:
         self.col = col
@@ -158,8 +158,8 @@ def read_papers(
 ) -> Iterator[pa.RecordBatch]:
     """The batches of ``papers.arrow`` of the dataset being written in ``folder`` (``columns`` of them; in
     slices of ``rows`` papers), read from a memory map whose pages are let go after each: pages read through a
-    map stay resident (at 3M works, 1.0 GB at the import's end with the search index's process), and a batch
-    read into memory is all its columns (500k papers: 150 MB). A batch's arrays are valid until the next."""
+    map stay resident (by the import's end, the whole file, in this process and the search index's), and a batch
+    read into memory is all its columns. A batch's arrays are valid until the next."""
     with open(Path(folder) / INDEX_DIR / "papers.arrow", "rb") as f:
         mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     try:

@@ -35,9 +35,9 @@ def _lists(owner: np.ndarray, other: np.ndarray, ranks: dict[str, np.ndarray]) -
     """``other`` grouped by ``owner`` (groups in owner order), each group most cited first: the CSR list.
 
     One sort of an int64 key (owner, rank of other): 8 bytes a citation, sorted in place, several times faster than
-    ``np.lexsort`` of the two (30M citations: about 1 s against 8). Owners already in order (a citing paper's
-    references, as the citations file holds them) leave short runs to sort, which the stable sort finds: 4M
-    citations, 0.05 s against 0.27 s (in any order it is a little slower)."""
+    ``np.lexsort`` of the two. Owners already in order (a citing paper's references, as the citations file holds
+    them) leave short runs to sort, which the stable sort finds and merges, far cheaper than sorting them anew (in
+    any order it is a little slower than quicksort, hence only then)."""
     n = len(ranks["row_rank"])
     key = owner.astype(np.int64)
     key *= n
@@ -146,8 +146,8 @@ def rank_arrays(n: int, src: np.ndarray, dst: np.ndarray) -> dict[str, np.ndarra
 
 
 def rank_arrays_of(n: int, rows: Iterable[tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
-    """:func:`rank_arrays` of the citations given a chunk of (citing, cited) rows at a time (one pass: 31.7M
-    citations in 1.4 s from DuckDB, against 1.8 s for a GROUP BY of each end)."""
+    """:func:`rank_arrays` of the citations given a chunk of (citing, cited) rows at a time (one pass over them,
+    quicker than a GROUP BY of each end in DuckDB)."""
     in_cited, in_refs = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     for src, dst in rows:
         in_refs += np.bincount(src, minlength=n)
@@ -168,7 +168,7 @@ def ranks_of(in_cited: np.ndarray, in_refs: np.ndarray) -> dict[str, np.ndarray]
 class FieldArrays:
     """The index arrays of the papers' years and areas (codes), and the area names the codes point to, made from the
     papers a batch at a time (:meth:`add`, then :meth:`arrays`): what they hold is one number a paper and one an
-    area of a paper (3M works: 40 MB), not the two columns (0.1 GB, and as much again while they were coded)."""
+    area of a paper, not the two columns (larger, and as large again while they were coded)."""
 
     def __init__(self) -> None:
         self.years: list[np.ndarray] = []
@@ -256,7 +256,7 @@ def write_list(path: Path, count: int, n: int, chunks: Iterable[np.ndarray]) -> 
 
 
 # Each paper's graph-node fields (NODE_FIELDS) as a JSON array followed by a comma, in row order. DuckDB writes the
-# JSON on every core (3M papers: about 2 s, against 17 s one orjson.dumps a paper); its text differs from orjson's
+# JSON on every core (far quicker than one orjson.dumps a paper); its text differs from orjson's
 # only in the case of \u001F escapes, and parses to the same values (tests/test_index.py).
 NODE_SQL = f"""
 SELECT json_array(id, coalesce(title, ''), year, CASE WHEN len(areas) > 0 THEN areas ELSE ['{UNKNOWN_AREA}'] END,
@@ -314,7 +314,7 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
     fields = FieldArrays()
     keys = _write_papers(out / "papers.arrow", source.batches(), () if source.sorted_keys else ("id", "doi"), fields)
-    pa.default_memory_pool().release_unused()  # what the batches took, kept by Arrow's allocator (3M works: 74 MB)
+    pa.default_memory_pool().release_unused()  # what the batches took, kept by Arrow's allocator
     arrays, names = fields.arrays()
     del fields
     for name, arr in arrays.items():
@@ -334,7 +334,7 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
         if source.done:  # nothing more is read from the source but its citations
             source.done()
         build_id = build_id if isinstance(build_id, str) else build_id()
-        pa.default_memory_pool().release_unused()  # Arrow's allocator kept what the keys took (3M works: 0.4 GB)
+        pa.default_memory_pool().release_unused()  # Arrow's allocator kept what the keys took
         for offsets_name, list_name, counts, lists in (
             ("ref_offsets", "ref_targets", "in_refs", source.references),
             ("cit_offsets", "cit_sources", "in_cited", source.citers),

@@ -20,7 +20,7 @@ from dashboard.dataset import spill
 from dashboard.dataset.index import INDEX_DIR, read_papers
 
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
-SEARCH_HASH_BYTES = 32 * 2**20  # words the search index gathers in memory before writing them (3M works: 7 segments)
+SEARCH_HASH_BYTES = 32 * 2**20  # words the search index gathers in memory before writing them: few segments
 SEARCH_SEGMENTS = 8  # segments the search index may keep (more: merged into one)
 SEARCH_BATCH = 25_000  # papers whose titles and names are Python strings at a time while the search index is written
 
@@ -32,8 +32,8 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
 
     ``detail=none, columnsize=0``: the index keeps which papers hold a word, not where or in which column.
     ``Store.search`` asks only for papers holding all the words (the last as a prefix), most cited first (by rowid):
-    no phrases, columns, NEAR or bm25, which are what positions serve. Without them the index is built 2-3x
-    faster and is a third of the size (300k works: 4 s and 27 MB against 10-14 s and 90 MB)."""
+    no phrases, columns, NEAR or bm25, which are what positions serve. Without them the index is built several
+    times faster and is a fraction of the size."""
     con = sqlite3.connect(path)
     try:
         con.execute("PRAGMA journal_mode=OFF")
@@ -42,11 +42,11 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
             "CREATE VIRTUAL TABLE titles USING fts5(title, authors, content='', prefix='1 2 3 4 5', "
             "detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2')"
         )
-        # Bulk load: words gathered in memory up to 32 MB before each write (the default, 1 MB, writes 32 times
-        # as many segments) and no merging of segments while loading (300k works: 1 s against 2.4 s). Nor after,
-        # up to SEARCH_SEGMENTS: merging 3M works' segments into one ('optimize', 5 s) changed neither the results
-        # nor the time of 600 queries made of its titles' words and prefixes (1.4-1.6 s in all; 4 segments, from
-        # 64 MB, which took 0.04 GB more than 32 MB's 7, with the same rows and times for 18 prefix queries)
+        # Bulk load: words gathered in memory up to SEARCH_HASH_BYTES before each write (FTS5's default, 1 MB,
+        # writes many times as many segments) and no merging of segments while loading: both make the load much
+        # quicker. Nor after, up to SEARCH_SEGMENTS: merging a big index's segments into one ('optimize') changed
+        # neither the results nor the time of queries made of its titles' words and prefixes; nor did fewer
+        # segments from a larger SEARCH_HASH_BYTES, which only took more memory
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option: the default, slower
             con.execute(f"INSERT INTO titles(titles, rank) VALUES ('hashsize', {SEARCH_HASH_BYTES})")
         con.execute("INSERT INTO titles(titles, rank) VALUES ('automerge', 0)")
@@ -71,8 +71,7 @@ def ranked_text(folder: Path, row_rank: np.ndarray, block: int) -> Iterator[tupl
 
     Bounded memory: the papers of the dataset being written in ``folder`` are read ``block`` at a time in row
     order (:func:`read_papers`), spread into one temporary file per block of ranks (:func:`spread`); then each
-    block is sorted. Taking the titles in rank order from the map instead kept the whole columns resident (3M
-    works: 0.4 GB)."""
+    block is sorted. Taking the titles in rank order from the map instead kept the whole columns resident."""
     n = len(row_rank)
 
     def texts() -> Iterator[tuple[np.ndarray, pa.Table]]:

@@ -45,7 +45,7 @@ def spread(
                 if len(which) and (int(which.min()) < 0 or int(which.max()) >= buckets):
                     raise ValueError(f"a row's bucket is outside 0..{buckets - 1}")
                 which = which.astype(small, copy=False)
-                order = np.argsort(which, kind="stable")  # of 8 or 16 bits: a radix sort (1M rows: 3 ms, not 30)
+                order = np.argsort(which, kind="stable")  # of 8 or 16 bits: a radix sort, far cheaper than comparing
                 cuts = np.zeros(buckets + 1, dtype=np.int64)
                 np.cumsum(np.bincount(which, minlength=buckets), out=cuts[1:])
                 for k in np.flatnonzero(np.diff(cuts)):

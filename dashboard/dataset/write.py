@@ -54,7 +54,7 @@ def _check_tables(papers: pa.Table, citations: pa.Table) -> None:
 
 EDGE_CHUNK = 1 << 22  # citations written a chunk at a time when they come as rows
 # papers.parquet of a snapshot-scale import: a dictionary for the columns of few values only (not ids, titles,
-# DOIs, authors, whose dictionaries Parquet builds to drop them: 3M works, 2.5 s, not 2.7-3.0, and 108 MB, not 111;
+# DOIs, authors, whose dictionaries Parquet builds only to drop them: a quicker write and a smaller file;
 # write_dataset keeps Parquet's defaults, so that the datasets it wrote keep their build ids)
 STREAMED_DICTIONARY = [
     "year",
@@ -157,8 +157,8 @@ def _check_rows(papers: pa.Table, citing: np.ndarray, cited: np.ndarray) -> None
 def _write_citation_rows(path: Path, ids: pa.Array, rows: Iterable[tuple[np.ndarray, np.ndarray]]) -> None:
     """``citations.parquet`` from the citations as rows of the papers (citing and cited, a chunk at a time)."""
     # a dictionary for the citing ids only: they come sorted (few distinct ids a page), the cited ones do not
-    # (building a dictionary of them that Parquet then drops cost a third of the write: 31.7M citations 7.4 s);
-    # nor statistics (min and max) of the cited ones, each page of them spanning most ids (a tenth of the write)
+    # (building a dictionary of them that Parquet then drops is a large share of the write's time); nor statistics
+    # (min and max) of the cited ones, each page of them spanning most ids (time spent for statistics of no use)
     with pq.ParquetWriter(
         path, CITATIONS_SCHEMA, compression="zstd", use_dictionary=["citing"], write_statistics=["citing"]
     ) as writer:

@@ -4,7 +4,7 @@ the view, each named by the words that set its titles apart.
 * :func:`communities` partitions the papers of a view by the **Leiden** algorithm (Traag, Waltman & van Eck 2019,
   igraph's ``community_leiden`` with the modularity objective, ``ITERATIONS`` passes) on the view's citations taken
   as an undirected graph. Leiden rather than Louvain (``community_multilevel``): it guarantees connected clusters,
-  and is faster (about 20 ms against 32 for a 5,000-paper, 37,000-citation view, for the same modularity). Its
+  and is faster on the views a map draws, for the same modularity. Its
   random node order is drawn from a generator seeded with ``SEED``, so a view gets the same clusters on every call
   and in every process (for one igraph version). Clusters are numbered by size (0 the largest; ties: the one whose
   first paper comes first); papers in a cluster of fewer than ``MIN_SIZE``, beyond the ``MAX_CLUSTERS`` largest
@@ -15,10 +15,10 @@ the view, each named by the words that set its titles apart.
   average number of words per cluster and ``f`` the word's count over all of them ("other" counts as one more
   cluster there, so that a word common all over the map is not distinctive of one cluster). So "learning",
   "neural" or "deep", found everywhere in a map of ML, rarely name one (with the plain share they still named
-  half the clusters of a 5,000-paper view: "neural · networks · deep").
+  many clusters of a big view: "neural · networks · deep").
 
 Clusters are meant to be computed per view (on the map shown, not the whole dataset): they then reflect what the
-map shows, and cost about 45 ms for the largest view, names included (see :func:`view_clusters`).
+map shows, and stay cheap for the largest view, names included (see :func:`view_clusters`).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from dashboard.graph.force_layout import IGRAPH_RNG_LOCK
 OTHER = -1  # label of papers in no named cluster
 MIN_SIZE = 3  # papers a cluster needs to be named
 MAX_CLUSTERS = 12  # named clusters at most: the palette's size (colors.AREA_PALETTE)
-RESOLUTION = 1.0  # modularity resolution: higher, more and smaller clusters (1.0: ~12 on a 5,000-paper view)
-ITERATIONS = 2  # Leiden passes: a third adds < 0.3 % modularity on a 5,000-paper view and 25 % time
+RESOLUTION = 1.0  # modularity resolution: higher, more and smaller clusters (1.0: modularity as Newman defines it)
+ITERATIONS = 2  # Leiden passes: a third adds next to no modularity, for more time
 SEED = 20240611  # seed of the generator Leiden draws its node order from
 NAME_WORDS = 3  # words in a cluster's name
 NAME_SEPARATOR = " · "

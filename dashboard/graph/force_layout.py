@@ -17,9 +17,10 @@ moves nothing, and costs one step. Expanded papers' neighbours go on free arcs a
 costs about a no-op callback). The browser keeps the places of papers that stay in view for every other change
 (removing a seed, collapsing, more of one seed among several): ``assets/citemap.js``.
 
-**Bounded work**: the force iterations of a whole chain share ``BUDGET`` units (a unit ~ 20 ns, see
-:func:`cost`). A step moves by force only as many of its papers as what the chain left of the budget affords (those
-with the most links; the others stay on their arcs), and a step left with too little is placed on its arcs alone.
+**Bounded work**: the force iterations of a whole chain share ``BUDGET`` units (a unit: igraph's work on one edge
+in one iteration, see :func:`cost`). A step moves by force only as many of its papers as what the chain left of the
+budget affords (those with the most links; the others stay on their arcs), and a step left with too little is
+placed on its arcs alone.
 So the most expensive view any URL can ask for costs a fixed amount.
 """
 
@@ -272,7 +273,7 @@ def _pull(xy: np.ndarray, todo: np.ndarray, done: np.ndarray, i: np.ndarray, j: 
 
 def cost(n: int, m: int) -> int:
     """Force units of one iteration on n nodes and m edges: igraph compares every pair of these compact layouts
-    (~1.6 ns a pair, ~20 ns an edge; a unit ~ 20 ns)."""
+    (a unit is the work on an edge, and a pair costs about a twelfth of that)."""
     return m + n * n // 12 + n
 
 

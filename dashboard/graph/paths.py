@@ -42,8 +42,8 @@ import numpy as np
 
 from dashboard.dataset.store import Store, gather
 
-# Caps (step 2). Reading adjacency entries costs some 15-20 ns each (1M papers, 10M citations, warm cache):
-# a search stays under about 80 ms whatever the pair; typical searches read a few hundred thousand at most.
+# Caps (step 2): they bound the adjacency entries a search reads, and so its time, whatever the pair; typical
+# searches read far fewer than MAX_WORK.
 MAX_FRONTIER = 200_000  # a side whose frontier holds more rows than this is not expanded
 MAX_EXPANSION = 2_000_000  # ... nor one whose expansion would read more adjacency entries than this
 MAX_WORK = 4_000_000  # adjacency entries one search may read in all (both sides)

@@ -38,7 +38,7 @@ WALK_BUDGET = 30_000  # second hop: at most about this many entries per seed and
 PRESELECT = 4  # exact counts are computed for the best PRESELECT * n candidates of the walk
 # links drawn among the papers of a map (see _links): no pair weaker than PAIR_MIN_STRENGTH (noise); each paper's
 # PAIR_TOP_LINKS strongest links; then pairs at least PAIR_STRONG strong while the map has fewer than
-# PAIR_LINKS_PER_PAPER links a paper. A 41-paper map got 50 to 164 links on the bench and arXiv data.
+# PAIR_LINKS_PER_PAPER links a paper: few enough links for the map to stay readable.
 PAIR_MIN_STRENGTH = 0.01
 PAIR_TOP_LINKS = 3
 PAIR_STRONG = 0.5
@@ -447,7 +447,7 @@ def prior_derivative(
 
     Most counted first, then more citers in the dataset, then lower row; ``mask`` (the view's filters: rows ->
     bool array) applies to the papers listed. Exact: every list of ``rows`` is read whole (a map holding a paper
-    with 40,000 citers reads them all: about a millisecond)."""
+    with very many citers reads them all: cheap, each list being one contiguous slice of the CSR arrays)."""
     rows = np.asarray(list(dict.fromkeys(np.asarray(rows, dtype=np.int64).tolist())), dtype=np.int64)
     a = store.arrays
     prior = _most_linked(store, a["ref_offsets"], a["ref_targets"], rows, k, mask)

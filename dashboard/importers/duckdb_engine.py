@@ -53,8 +53,8 @@ if TYPE_CHECKING:
 MEMORY_LIMIT = "500MB"  # DuckDB's own memory; it spills to disk beyond it
 STAGED_GROUP = 122_880  # rows a row group of a staged file (DuckDB's default)
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
-LINK_SHARE = 0.6  # of DuckDB's memory while it merges and links the papers beside Python's share of that (300MB)
-OUTPUT_SHARE = 0.4  # of DuckDB's memory, while the dataset is read from it beside the index being written (200MB)
+LINK_SHARE = 0.6  # of DuckDB's memory while it merges and links the papers beside Python's share of that
+OUTPUT_SHARE = 0.4  # of DuckDB's memory, while the dataset is read from it beside the index being written
 # Python's str.isspace() characters (str.split() splits on them), as an RE2 class
 WS = r"[\t\n\x0b\x0c\r\x1c-\x20\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]"
 # whitespace other than one space between words: only then is a text collapsed (most are not)
@@ -65,7 +65,7 @@ DOI_PREFIX = r"(?i)^(?:https?://(?:dx\.)?doi\.org/|doi:)"
 CBY = pa.list_(pa.struct([("year", pa.int64()), ("count", pa.int64())]))  # citations by year, as extracted
 
 # Text as Python's importers clean it (fields.opt_text, common.clean_doi, common.normalise_title; a title of
-# plain words, one space apart, is its own key once lower-cased: no regexp_replace, which cost 0.3 CPU-s a 300k).
+# plain words, one space apart, is its own key once lower-cased: no regexp_replace, costly run on every title).
 MACROS = rf"""
 CREATE MACRO collapse(s) AS CASE WHEN regexp_matches(s, '{WS_ODD}')
     THEN nullif(trim(regexp_replace(s, '{WS}+', ' ', 'g')), '') ELSE nullif(s, '') END;
@@ -94,8 +94,8 @@ def staged(con: Any, folder: Path, name: str, sql: str, params: list[Any] | None
     Parquet file in ``folder`` (the import's temporary folder) as DuckDB streams them.
 
     A table of them would be held in DuckDB's memory and, past its limit, spilled to disk uncompressed and read
-    back (3M works: a 1.1 GB table against 500 MB, 8M page faults); the file is a third of that, written once
-    with no spilling, and each later query reads only the columns it names."""
+    back page by page; the file is compressed, much smaller, written once with no spilling, and each later query
+    reads only the columns it names."""
     path = str(folder / f"{name}.parquet").replace("'", "''")
     con.execute(
         f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION lz4_raw, ROW_GROUP_SIZE {STAGED_GROUP})", params
@@ -114,7 +114,7 @@ def connect(workdir: Path, memory_limit: str = MEMORY_LIMIT, macros: str = "") -
     con.execute(f"SET temp_directory = '{workdir / 'spill'}'")
     con.execute("SET preserve_insertion_order = true")
     # memory it frees goes back to the system at once (by default it keeps up to 128 MB a thread, 512 MB after
-    # a bulk free: 0.4 GB of a 3M-work import's resident memory while the index is written)
+    # a bulk free: memory resident for nothing while the index is written)
     con.execute("SET allocator_flush_threshold = '32MB'")
     con.execute("SET allocator_bulk_deallocation_flush_threshold = '32MB'")
     con.create_function("py_norm", normalise_title, ["VARCHAR"], "VARCHAR", side_effects=False)
@@ -233,8 +233,8 @@ def merge(con: Any, source: str) -> dict[str, int]:
 
 # -- edges -------------------------------------------------------------------------------------------------
 # Each paper's row (``r``: papers in order of first appearance) found by a work's ``ord`` and by any id, joined on
-# integers (a work that merges with none is its own paper: its ``ord`` is the paper's; joins on the ids cost 1.3 s
-# more at 3M works, and 3M-row tables of ids)
+# integers (a work that merges with none is its own paper: its ``ord`` is the paper's; joins on the ids are slower,
+# and need tables of every paper's ids)
 RANKS = """
 CREATE TABLE rank AS SELECT ord, id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
 CREATE TABLE ordrank AS SELECT ord, r FROM rank ANTI JOIN cand USING (ord)
@@ -244,10 +244,10 @@ CREATE TABLE keyrank AS SELECT key, r FROM keys JOIN rank USING (ord) ANTI JOIN 
 """
 # Every stated citation (view refs, an end outside the papers as -1) as it streams out of DuckDB: :func:`edges` counts
 # and drops those ends and self-citations, spreads the rest on disk a range of citing papers a file, and sorts each
-# range (a table of all 40M of a 3M-work import, sorted by DuckDB in its memory, took 5 s to write and 3 s to sort,
-# spilling; a DISTINCT before that hashed them all to drop 1%)
+# range (a table of them all, sorted by DuckDB in its memory, is slow to write and to sort once it spills; a
+# DISTINCT before that hashed them all to drop the few repeats)
 EDGE_SQL = "SELECT coalesce(citing, -1) AS citing, coalesce(cited, -1) AS cited FROM refs"
-EDGE_RANGE = 100_000  # citing papers a range of the citations sorted at a time (3M works: 30 of about 1.3M)
+EDGE_RANGE = 100_000  # citing papers a range of the citations sorted at a time: few ranges, each sorted in memory
 
 
 def ahead(items: Iterable[Any]) -> Iterator[Any]:
@@ -289,8 +289,8 @@ def edges(con: Any, refs_sql: str, path: Path) -> dict[str, int]:
             yield citing[kept], cited[kept]
 
     # each join built on its right side as written (the rows, the ids), not on the side DuckDB guesses smaller: it
-    # guessed the 40M references (an unnest) smaller than the 3M ids and hashed them, and then the works with their
-    # lists; so the citations come out in the works' order, by citing paper (3M works: 3.1 s, not 4.3)
+    # guessed the references (an unnest, many per work) smaller than the ids and hashed them, and then the works with
+    # their lists; so the citations come out in the works' order, by citing paper, which is faster to regroup
     con.execute("SET disabled_optimizers = 'build_side_probe_side'")
     try:
         with open(path, "wb") as f:  # ranges of EDGE_RANGE citing papers: grouped's, each paper counted once
@@ -316,7 +316,7 @@ def _write_sorted_ranges(f: BinaryIO, ranges: Iterable[tuple[np.ndarray, np.ndar
         key = citing.astype(np.int64) * max(n, 1)
         key += cited
         # by citing, then cited paper: a repeat follows the citation it repeats. Stable: numpy's timsort merges
-        # the runs the citations come in, by citing paper (3M works: 30 ranges in 0.5 s, not 1.7)
+        # the runs the citations come in, by citing paper: far cheaper than sorting them as if in no order
         key.sort(kind="stable")
         new = np.empty(len(key), dtype=bool)
         new[:1] = True
@@ -389,7 +389,8 @@ class Streamed:
     def papers(self, batch: int) -> Iterator[pa.RecordBatch]:
         """The papers table, in row order, about ``batch`` rows at a time: the bulk of the works read as the file
         holds them, the rest (works the format's parser read, merged papers) sorted by DuckDB and put in their
-        places (:func:`in_order`). Sorting them all, 3M works in 200 MB, took 3 s of the 6 s they are read in."""
+        places (:func:`in_order`). Sorting them all in DuckDB's bounded memory would spill, and cost a large
+        share of the time they are read in."""
         from dashboard.dataset.format import PAPERS_SCHEMA
 
         schema = PAPERS_SCHEMA.append(pa.field("ord", pa.int64()))
@@ -415,8 +416,8 @@ class Streamed:
         index's lists of. The citations file is in citing order: cut between citing papers
         (:func:`dashboard.dataset.spill.owner_runs`); by cited paper, regrouped in one pass
         (:func:`dashboard.dataset.spill.grouped`):
-        DuckDB's filtered scans of its table, one a range, read the whole table again each time (3M works: 16
-        scans of 0.9 GB, most of it spilled, beside 0.2 GB of DuckDB's memory)."""
+        DuckDB's filtered scans of its table, one a range, read the whole table again each time (most of it
+        spilled to disk, beside DuckDB's bounded memory)."""
         from dashboard.dataset.spill import grouped, owner_runs
 
         if owner == "citing":  # the file is in citing order: cut between papers, not regrouped
@@ -442,7 +443,7 @@ class Streamed:
     def sorted_keys(self, name: str) -> SortedKeys:
         """The papers' ids or DOIs (``name``) in byte order, ties by row
         (:data:`dashboard.dataset.index_write.SortedKeys`),
-        sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not the 3M keys and their copies in memory."""
+        sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not all the keys and their copies in memory."""
         sql = KEY_SQL[name]
         count, width = self.con.execute(f"SELECT count(*), max(strlen(key)) FROM ({sql})").fetchall()[0]
         batches = self.con.sql(f"{sql} ORDER BY key, r").to_arrow_reader(STREAM_ROWS)
@@ -454,7 +455,7 @@ class Streamed:
         return read_pairs(self.folder / EDGE_FILE, READ_ROWS)
 
     def close(self) -> None:
-        """DuckDB's tables and memory given back (3M works: 0.2 GB): what is read after is the citations file."""
+        """DuckDB's tables and memory given back: what is read after is the citations file."""
         self.con.close()
 
 
@@ -561,7 +562,7 @@ def streamed(
         if con.execute("SELECT count(*) FROM works").fetchall()[0][0] == 0:
             raise InputError(reader.first, "no works found" if reader.source == "OpenAlex" else "no papers found")
         # less from here: what DuckDB holds beyond it goes to disk, not beside the merge's Python records and the
-        # citations' chunks (3M works: 0.81 GB at the merge's peak with all of it, 0.66 GB with 300 MB, as fast)
+        # citations' chunks (a lower peak of resident memory than with all of it, and no slower)
         con.execute(f"SET memory_limit = '{link_bytes}B'")
         with _step(steps, "merge", progress):
             counts = merge(con, reader.source)
@@ -606,7 +607,7 @@ def streamed(
 def give_back_freed_memory() -> None:
     """glibc: blocks of 128 kB or more get maps of their own, given back to the system when freed. By default
     glibc raises that threshold to the size of each big block freed (up to 32 MB), after which numpy's arrays of
-    a few MB come from its heap and stay resident once freed (3M works: 0.1 GB more at the import's peak).
+    a few MB come from its heap and stay resident once freed, raising the import's peak of resident memory.
     Elsewhere than glibc: nothing."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, 128 * 1024)

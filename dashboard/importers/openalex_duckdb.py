@@ -17,8 +17,8 @@ same error messages, and holds no Python object per work:
 2. **Merge** and 3. **edges**: :mod:`~dashboard.importers.duckdb_engine`, the same for every format; the
    references are W-id numbers (``refnums``) where SQL read them, else the ids parse_work gave (``reftext``).
 
-DuckDB spills to a temporary folder beyond its memory limit; see ``bench/import_scale.py`` for time and memory
-at 300k and 3M works.
+DuckDB spills to a temporary folder beyond its memory limit; see ``bench/import_scale.py`` for its time and memory
+on large inputs.
 """
 
 from __future__ import annotations
@@ -343,7 +343,7 @@ def _append(out: dict[str, list[Any]], ord_: int, rec: PaperRecord, refs: list[s
 REFS = f"""
 CREATE TABLE keynum AS SELECT CAST(substr(key, 2) AS BIGINT) AS num, r FROM keyrank
   WHERE regexp_full_match(key, '{W_NUMBER}');
-CREATE VIEW refs AS  -- each work's row joined before its references are unnested: 3M rows joined, not 40M
+CREATE VIEW refs AS  -- each work's row joined before its references are unnested: a row a work, not a row a reference
   SELECT x.citing, k.r AS cited FROM (SELECT o.r AS citing, unnest(w.refnums) AS ref FROM works w JOIN ordrank o
                                      USING (ord) WHERE w.refnums IS NOT NULL) x LEFT JOIN keynum k ON x.ref = k.num
   UNION ALL

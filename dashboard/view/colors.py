@@ -7,10 +7,11 @@ from __future__ import annotations
 from dashboard.dataset.index import UNKNOWN_AREA
 
 # Distinguishable with normal vision, deuteranopia and protanopia (tests/test_colour_vision.py: every pair of these
-# 12 and the two greys at least 12 CIEDE2000 apart, simulated as dashboard/view/colour_vision.py does): Okabe-Ito's
-# first six (the most frequent areas), then six chosen by a max-min search over sRGB for the largest smallest
-# difference in all three (their smallest pair is Okabe-Ito's own blue and reddish purple under protanopia). The
-# former Tableau-like six were 2.1 apart under deuteranopia (orange #E69F00 and olive #BCBD22).
+# 12 and the two greys at least MIN_DELTA_E CIEDE2000 apart, simulated as dashboard/view/colour_vision.py does):
+# Okabe-Ito's first six (the most frequent areas), then six chosen by a max-min search over sRGB for the largest
+# smallest difference in all three (their smallest pair is Okabe-Ito's own blue and reddish purple under
+# protanopia). The former Tableau-like six had a pair barely told apart under deuteranopia (orange #E69F00 and olive
+# #BCBD22).
 AREA_PALETTE = [
     "#0072B2",
     "#E69F00",

@@ -111,7 +111,7 @@ def _where(rows: np.ndarray, wanted: Iterable[int]) -> list[int]:
 
 def drawn_edges(store: Store, sub: Subgraph) -> np.ndarray:
     """Which citations of a view the browser draws (positions in ``sub.edge_i``), at most ``MAX_DRAWN_EDGES``: a
-    browser stalls for seconds on tens of thousands of edges, and a hairball says less than its structure. First
+    browser stalls on tens of thousands of edges, and a hairball says less than its structure. First
     those of the seeds, the selected paper and the expanded ones (the view's own lines), then the others between
     the most cited papers; all of them when there are few enough."""
     n = len(sub.edge_i)

@@ -1,5 +1,5 @@
 """The year slider's scale: its first position is "that year and every earlier one", so that a long thin tail of
-old papers (arxiv-2023 reaches back to 1971 for 1 % of its papers) does not squeeze the years where the papers
+old papers (arxiv-2023 reaches back to 1971 for a small share of its papers) does not squeeze the years where the papers
 are into a sliver of the slider."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def wanted() -> bool:
 
 
 def install(server: Flask) -> None:
-    """Compress responses of at least 1 kB (smaller ones gain less than the header costs): Brotli at quality 4
+    """Compress responses of at least 1 KiB (smaller ones gain less than the header costs): Brotli at quality 4
     (about gzip's speed, smaller), else gzip at level 6; a strong ETag gets the encoding appended (``X:br``)."""
     server.config.update(
         COMPRESS_ALGORITHM=["br", "gzip"],
@@ -42,8 +42,9 @@ def install(server: Flask) -> None:
     @server.after_request
     def read_files(resp: Response) -> Response:
         """Scripts and styles leave Flask as file streams, which flask-compress would compress without ever
-        closing the file: read here (they are at most 1.2 MB), they are compressed as any answer is, and the
-        file is closed with the response. Runs before the compression (Flask runs these hooks last-added first)."""
+        closing the file: read here (the app's own files, small enough to hold), they are compressed as any answer
+        is, and the file is closed with the response. Runs before the compression (Flask runs these hooks
+        last-added first)."""
         if resp.direct_passthrough and resp.status_code == 200 and resp.mimetype in MIMETYPES:
             resp.direct_passthrough = False
             resp.get_data()

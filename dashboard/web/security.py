@@ -21,9 +21,9 @@ from werkzeug.serving import WSGIRequestHandler
 
 log = logging.getLogger("citemap.security")
 
-MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is a few kB
+MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is far smaller
 MAX_LIST = 2000  # items of a pattern-matching input list
-MAX_DEPTH = 32  # nesting of a callback request's JSON; the browser's are under 10 deep
+MAX_DEPTH = 32  # nesting of a callback request's JSON; the browser's are a few levels deep
 UPDATE_PATH = "/_dash-update-component"
 # Dash's own folders: a path under them that no route of theirs serves is a wrong path, not a page of the app
 RESERVED_PREFIXES = ("_dash-", "assets/")
@@ -35,7 +35,7 @@ def error_id() -> str:
 
 def _values_problem(value: Any) -> str | None:
     """What is wrong with the values of a parsed body, or None: nesting deeper than MAX_DEPTH (orjson parses up to
-    1,024 levels, Dash's own parsing and the callbacks' code recurse, and a real request is under 10 deep), or an
+    1,024 levels, Dash's own parsing and the callbacks' code recurse, and a real request is a few levels deep), or an
     integer beyond what JavaScript represents exactly. Iterative: no recursion on the client's structure."""
     stack = [(value, 1)]
     while stack:
