@@ -1,4 +1,4 @@
-/* Choices (dashboard/components.py). Radio groups (radio_group): a role="radiogroup" whose Dash property "data-value" is its value,
+/* Choices (dashboard/web/components.py). Radio groups (radio_group): a role="radiogroup" whose Dash property "data-value" is its value,
    and role="radio" buttons. A click, Space or Enter chooses an option; the arrow keys move to the next or previous
    option and choose it (one tab stop per group: the checked option's, as the WAI-ARIA radio group pattern has it).
    aria-checked and the tab stop follow "data-value" whoever sets it (a click here, or a callback: the URL changed).
@@ -44,7 +44,7 @@
   });
   function chosen(group) {
     try { var v = JSON.parse(group.getAttribute("data-values") || "[]"); return Array.isArray(v) ? v : []; }
-    catch (e) { return []; }
+    catch { return []; }
   }
   function boxes(group) { return Array.prototype.slice.call(group.querySelectorAll('[role="checkbox"]')); }
   function show(group, values) {

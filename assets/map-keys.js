@@ -1,15 +1,18 @@
-/* The map from the keyboard (dashboard/layout.py: div-map-region, one tab stop around the Cytoscape canvas).
+/* The map from the keyboard (dashboard/web/layout.py: div-map-region, one tab stop around the Cytoscape canvas).
    While the region has the keyboard's focus, one paper has the map's focus (a blue ring, its hover card, and its
    description in the aria-live region div-map-focus):
    - Arrow keys: the nearest paper in that direction (within 45 degrees either side, straight ahead preferred);
    - Shift+arrow: the nearest paper in that direction that cites it or that it cites (along a citation);
    - Enter or Space: select it exactly as a tap does (a tap on the node: the state callback selects and expands it,
      or collapses it again);
-   - + (or =) and -: zoom; 0: fit (the zoom buttons' own actions); Esc clears the selection (assets/citemap.js).
-   Presenting a story, the keys are the story's (assets/citemap.js). window.citemapMapKeys.focused: the paper's id. */
+   - + (or =) and -: zoom; 0: fit (the zoom buttons' own actions); Esc clears the selection
+     (assets/citemap-08-keys.js).
+   Presenting a story, the keys are the story's (assets/citemap-06-story.js). window.citemapMapKeys.focused: the
+   paper's id. */
 window.citemapMapKeys = (function () {
   var api = {focused: null};
-  /* the paper the keyboard is on, while the map has the focus: its label is drawn first (assets/citemap.js) */
+  /* the paper the keyboard is on, while the map has the focus: its label is drawn first
+     (assets/citemap-09-labels.js) */
   api.isFocused = function (n) { return api.focused === n.id() && document.activeElement === region(); };
   function relabel(cy) { if (window.citemapLabels) { window.citemapLabels.apply(cy); } }
   /* a dark ring in a blue halo: apart from the amber ring of new papers and from every area colour */

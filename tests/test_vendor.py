@@ -20,7 +20,7 @@ def _version(path: Path) -> tuple[int, int, int]:
 
 
 def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
-    """assets/citemap-02-plotly.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
+    """assets/citemap-02-charts.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
     (plotly's package_data/plotly.min.js): same major version, so that dcc.Graph's calls exist in it, and the
     traces the page draws (dashboard/view/figures.py) among the basic bundle's: bar, scatter, pie."""
     vendored = ROOT / "assets" / "vendor" / "plotly-basic.min.js"

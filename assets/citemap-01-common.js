@@ -1,0 +1,28 @@
+/* citemap's own scripts, in assets/ beside this one. Dash puts a <script> tag for each .js file of assets/ (not
+   assets/vendor/) in the page, in the order of their names, and the browser runs them in that order: their numbers
+   keep the order of the single file they were cut from (citemap.js). A file may use at load time only what an
+   earlier file defines (as this file's citemapPrefix and citemapReducedMotion); everything else is used once the
+   page runs. Each file adds its clientside callbacks to window.dash_clientside.citemap (namespace "citemap",
+   dashboard/web/callbacks/), whatever the order. Globals shared between files: eslint.config.js.
+
+   This file: what the others share (the app's URL prefix, reduced motion, the Cytoscape instance). */
+
+function citemapPrefix() {
+  var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
+  return config.requests_pathname_prefix || "/";
+}
+/* Under prefers-reduced-motion nothing moves by itself: glides, fades, animated zooms and pans take no time. */
+function citemapReducedMotion() {
+  return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+/* The Cytoscape instance, once dash-cytoscape has made it. */
+function citemapCy() {
+  return new Promise(function (resolve, reject) {
+    var waited = 0, timer = setInterval(function () {
+      if (window.cy) { clearInterval(timer); resolve(window.cy); }
+      else if ((waited += 25) > 30000) { clearInterval(timer); reject(new Error("the map did not start")); }
+    }, 25);
+    if (window.cy) { clearInterval(timer); resolve(window.cy); }
+  });
+}
