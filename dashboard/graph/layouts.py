@@ -37,8 +37,8 @@ def _placed(pos: Positions) -> Placed:
 
 
 def node_radius(in_cited: int | np.ndarray, seed: bool | np.ndarray) -> float | np.ndarray:
-    """Half the drawn size of a node, or of each of arrays of them (assets/citemap.js: 14 + 5.5 log10(1 + citers),
-    seeds at least 42)."""
+    """Half the drawn size of a node, or of each of arrays of them (assets/citemap-03-draw.js:
+    14 + 5.5 log10(1 + citers), seeds at least 42)."""
     size = 14 + 5.5 * np.log10(1 + np.maximum(in_cited, 0))
     return np.where(seed, np.maximum(size, 42), size) / 2
 

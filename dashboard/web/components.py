@@ -10,7 +10,7 @@ input has no name).
   checkboxes): a ``<details>`` whose summary names the choice, holding a group of ``role="checkbox"`` buttons. Its
   value is the JSON list in the group's ``data-values`` property (a list as an HTML attribute would be joined with
   commas, which names may hold). assets/choices.js toggles on click and keeps ``aria-checked`` and the summary's
-  text in step with ``data-values``; Esc closes it (assets/citemap.js).
+  text in step with ``data-values``; Esc closes it (assets/citemap-08-keys.js).
 - ``labelled_upload``: a ``dcc.Upload`` inside a ``<label>`` whose text names its file input; the label's click opens
   the file chooser (the upload's own click handler is off, so it opens once).
 - ``visually_hidden``: text for screen readers only (the map's summary and what the keyboard focus is on).

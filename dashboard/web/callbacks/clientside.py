@@ -1,4 +1,4 @@
-"""Pure view changes done in the browser (functions in assets/citemap.js, namespace ``citemap``)."""
+"""Pure view changes done in the browser (functions in assets/citemap-*.js, namespace ``citemap``)."""
 
 from __future__ import annotations
 
