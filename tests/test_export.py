@@ -98,9 +98,66 @@ def test_bibtex_entries(store: Store, view) -> None:
 
 def test_bibtex_escapes_and_keys() -> None:
     assert export._bib_escape("A_b & 50% {x} #1 $") == r"A\_b \& 50\% \{x\} \#1 \$"
+    assert export._bib_escape("a~b^c -- d\\") == r"a\textasciitilde{}b\string^c -{}- d\textbackslash{}"
     assert export.bibtex_key("2110.10090", "On the Opportunities of it", 2021) == "opportunities2021_211010090"
     assert export.bibtex_key("t-ab/c", "A b c", None) == "paper_tabc"
     assert export.bibtex_key("math.AG_0101001", "Sheaves", 2001) == "sheaves2001_mathAG0101001"
+
+
+# titles and authors with LaTeX's special characters, braces paired and unpaired, text beyond ASCII, and what
+# splitting an author field at " and " could cut
+AWKWARD = [
+    ("Alpha: a title ending in a backslash \\", ["Ann Back\\", "\\Bob Lead"]),
+    ("Beta {balanced} braces, {nested {twice}} and \\{escaped\\}", ["{Carol} Brace", "Dan {Brace}"]),
+    ("Gamma } unbalanced { braces }} and a last \\}", ["Eve {", "} Frank", "Gil \\"]),
+    ("Delta 100% & $5 #1 a_b ~x^2 RL$^2$ \\LaTeX{} \\\\ line", ["Gus & Sons %", "H_ugo ~ Tilde", "I^gor $ #"]),
+    ("Epsilon é ü 中文 — -- --- ``quoted'' !` ?` @home", ["José Müller", "王小明", "Smith and Wesson", "AND Co"]),
+    ("Zeta {", ["}", "New\n@misc(line)"]),
+]
+
+
+def test_bibtex_reads_back_with_bibtexparser_as_the_text_it_was(tmp_path) -> None:
+    """Read back with bibtexparser, every entry of the BibTeX export parses, and each title, author list and
+    journal, LaTeX-decoded, is the store's text, character for character."""
+    import bibtexparser
+    from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    from dashboard.importers.common import PaperRecord
+    from tests.conftest import make_store
+
+    papers = [
+        PaperRecord(title=title, id=f"p{k}", year=2000 + 10 * k, authors=authors, venue=f"{title[:6]} & {{J}}_%")
+        for k, (title, authors) in enumerate(AWKWARD)
+    ]
+    papers += [PaperRecord(title=f"Omega {n}", id=pid, year=2090) for n, pid in (("one", "q-1"), ("two", "q1"))]
+    store = make_store(tmp_path / "awkward", papers)
+    for rec in papers:  # the store keeps the text as given: the export has it to write
+        p = store.paper(store.row(rec.id))
+        assert (p["title"], p["authors"], p["venue"]) == (rec.title, rec.authors, rec.venue)
+    view = compute_view(store, ViewState(tuple(rec.id for rec in papers)))
+    assert sorted(view.ids) == sorted(rec.id for rec in papers)
+    text, name = export.export(store, view, "bibtex")
+    assert name.endswith("-papers.bib") and text.count("@misc{") == len(papers)
+
+    decoder = LatexNodes2Text()  # as dashboard.view.library reads LaTeX in a field
+    library = bibtexparser.parse_string(
+        text, append_middleware=[SeparateCoAuthors(), LatexDecodingMiddleware(decoder=decoder)]
+    )
+    assert library.failed_blocks == []
+    assert len(library.entries) == len(papers)
+    keys = [entry.key for entry in library.entries]
+    assert len(set(keys)) == len(keys) and keys[-1] == keys[-2] + "_2"  # q-1 and q1: one key but for the suffix
+    by_id = {}
+    for entry in library.entries:
+        fields = entry.fields_dict
+        # the middleware decodes text, not the list of names SeparateCoAuthors makes: each name decoded alike
+        authors = [decoder.latex_to_text(a) for a in fields["author"].value] if "author" in fields else []
+        journal = fields["journal"].value if "journal" in fields else None
+        by_id[fields["note"].value.removeprefix("citemap id ")] = (fields["title"].value, authors, journal)
+    assert list(by_id) == view.ids  # in view order, each paper once
+    for rec in papers:
+        assert by_id[rec.id] == (rec.title, rec.authors, rec.venue), rec.id
 
 
 def test_graphml_is_the_visible_subgraph(store: Store, view) -> None:
