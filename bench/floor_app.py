@@ -1,5 +1,5 @@
-"""The floor of this stack for bench/browser.py: a bare Dash page with one dash-cytoscape component that draws
-given elements at given (``preset``) positions, with a plain stylesheet, and nothing else.
+"""Helper of bench/browser.py, not an entry point: the floor of this stack, a bare Dash page with one dash-cytoscape
+component that draws given elements at given (``preset``) positions, with a plain stylesheet, and nothing else.
 
     python bench/floor_app.py ELEMENTS.json PORT
 """

@@ -15,7 +15,7 @@ the shortest time and the highest peak are kept):
   the times it prints of its DuckDB steps (extract, merge, edges) are reported for the shortest run, the rest
   being the dataset's writing.
 
-Ratios are against the bare run of the same size in the same run. Targets (issue 14): import time at most 3x
+Ratios are against the bare run of the same size in the same run. Targets: import time at most 3x
 bare, peak memory at most 2 GB and flat from 300k to 3M works. Exits 1 if one is missed.
 """
 
@@ -32,11 +32,8 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "bench" / "out"
-sys.path.insert(0, str(ROOT / "bench"))
-
-from synth_openalex import PARTS, ensure  # noqa: E402
+from common import OUT, ROOT
+from synth_openalex import PARTS, ensure
 
 TIME_TARGET = 3.0
 STEPS = ("extract", "merge", "edges")  # what the import prints of its DuckDB steps (the rest: writing the dataset)

@@ -1,4 +1,4 @@
-"""A small HTTP/1.1 client for the benchmarks: prebuilt requests on raw sockets, bounded load.
+"""Helper of bench/run.py, not an entry point: a small HTTP/1.1 client, prebuilt requests on raw sockets, bounded load.
 
 The request bytes are built once, so the client spends microseconds per request and the server's time
 dominates what is measured. One connection per request (gunicorn's sync workers close the connection
@@ -7,7 +7,6 @@ after each response, as they do for a browser); the response is read to its ``Co
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
@@ -160,33 +159,3 @@ def parallel(fn: Callable[[int], Any], n: int, threads: int) -> list[Any]:
     for t in pool:
         t.join()
     return out
-
-
-def dash_payload(callback: dict[str, Any], values: dict[str, Any]) -> bytes:
-    """The body the Dash renderer posts to ``/_dash-update-component`` for ``callback`` (an entry of
-    ``/_dash-dependencies``) when the inputs named in ``values`` (``"id.prop"``) changed."""
-    output: str = callback["output"]
-    if output.startswith("..") and output.endswith(".."):
-        outputs: Any = []
-        for part in output[2:-2].split("..."):
-            cid, _, prop = part.rpartition(".")
-            outputs.append({"id": cid, "property": prop})
-    else:
-        cid, _, prop = output.rpartition(".")
-        outputs = {"id": cid, "property": prop}
-
-    def arg(dep: dict[str, Any]) -> Any:
-        if isinstance(dep["id"], dict) or str(dep["id"]).startswith("{"):
-            return []  # a pattern-matching input (ALL) with no matching component on the page
-        return {"id": dep["id"], "property": dep["property"], "value": values.get(f"{dep['id']}.{dep['property']}")}
-
-    changed = [k for k in values if any(f"{d['id']}.{d['property']}" == k for d in callback["inputs"])][:1]
-    body: dict[str, Any] = {
-        "output": output,
-        "outputs": outputs,
-        "inputs": [arg(d) for d in callback["inputs"]],
-        "state": [arg(d) for d in callback.get("state", [])],
-        "changedPropIds": changed,
-        "parsedChangedPropsIds": changed,
-    }
-    return json.dumps(body, separators=(",", ":")).encode()

@@ -1,12 +1,19 @@
-"""Start-up and memory probes, each run by bench/run.py in a fresh Python process.
+"""Helper of bench/run.py, not an entry point: start-up and memory probes, each run in a fresh Python process.
 
-    python bench/probes.py store DIR      # Store.load + what a first request touches
-    python bench/probes.py networkx DIR   # read the tables, build a networkx.DiGraph
+    python bench/probes.py store DIR       # Store.load + what a first request touches
+    python bench/probes.py networkx DIR    # read the tables, build a networkx.DiGraph
+    python bench/probes.py tables DIR      # papers.parquet and citations.parquet read whole into memory (Arrow)
+    python bench/probes.py checksums DIR   # the XXH3 checksums Store.load verifies, alone
 
 Each prints one JSON line: ``seconds`` (from after the imports until a request could be served),
 ``rss_base`` (resident bytes after the imports), ``rss_ready`` (after loading), ``rss_full`` (after
 touching every page of the loaded data; for the store: every memory-mapped array and the papers table,
-so that mapped pages count as resident), and a few counts.
+so that mapped pages count as resident), and a few counts; ``checksums`` prints its seconds, files and bytes.
+
+``tables`` is the baseline of a dataset too big for the networkx DiGraph (``run.py --sizes huge``): what any server
+that loads its data instead of memory-mapping it reads at start-up, at the least (no graph, no Python object per
+paper). ``checksums`` times :func:`dashboard.dataset.integrity.problems` over the build's recorded files, the part
+of ``Store.load`` that reads every byte of the dataset.
 """
 
 from __future__ import annotations
@@ -50,14 +57,25 @@ def _warm_libraries() -> None:
     pa.array(["a", "b"]).take(pa.array([1]))
 
 
+def _baseline() -> int:
+    """The libraries started and the garbage collected: the resident bytes a probe's figures start from."""
+    _warm_libraries()
+    gc.collect()
+    return _rss()
+
+
+def _read_whole(seconds: float, rss_base: int, **counts: int) -> dict[str, Any]:
+    """The figures of a baseline that holds everything it read in memory: nothing is left to touch (ready = full)."""
+    rss = _rss()
+    return {"seconds": seconds, "rss_base": rss_base, "rss_ready": rss, "rss_full": rss, **counts}
+
+
 def probe_store(folder: str) -> dict[str, Any]:
     import numpy as np
 
     from dashboard.dataset.store import Store
 
-    _warm_libraries()
-    gc.collect()
-    rss_base = _rss()
+    rss_base = _baseline()
     t0 = time.perf_counter()
     store = Store.load(folder)
     # what the first request (a view of the most cited paper, or a search) needs: an id lookup, the
@@ -99,9 +117,7 @@ def probe_networkx(folder: str) -> dict[str, Any]:
 
     build = builds.served(Path(folder))  # the build the folder serves (itself if an older citemap wrote it)
 
-    _warm_libraries()
-    gc.collect()
-    rss_base = _rss()
+    rss_base = _baseline()
     t0 = time.perf_counter()
     papers = pq.read_table(build / "papers.parquet", columns=["id", "title", "year"])
     cites = pq.read_table(build / "citations.parquet")
@@ -124,26 +140,64 @@ def probe_networkx(folder: str) -> dict[str, Any]:
         nbrs = list(graph.successors(top))[:300] + list(graph.predecessors(top))[:300]
         [graph.nodes[n]["title"] for n in nbrs]
     seconds = time.perf_counter() - t0
-    rss = _rss()
-    return {
-        "seconds": seconds,
-        "rss_base": rss_base,
-        "rss_ready": rss,
-        "rss_full": rss,
-        "papers": graph.number_of_nodes(),
-        "citations": graph.number_of_edges(),
-    }
+    return _read_whole(seconds, rss_base, papers=graph.number_of_nodes(), citations=graph.number_of_edges())
 
 
-def cli(argv: list[str], probes: dict[str, Callable[[str], dict[str, Any]]], usage: str) -> int:
+def probe_tables(folder: str) -> dict[str, Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from dashboard.dataset import builds
+
+    build = builds.served(Path(folder))
+    rss_base = _baseline()
+    t0 = time.perf_counter()
+    papers = pq.read_table(build / "papers.parquet")
+    cites = pq.read_table(build / "citations.parquet")
+    seconds = time.perf_counter() - t0
+    return _read_whole(
+        seconds,
+        rss_base,
+        papers=papers.num_rows,
+        citations=cites.num_rows,
+        arrow_bytes=papers.nbytes + cites.nbytes,
+        pool_bytes=pa.total_allocated_bytes(),
+    )
+
+
+def probe_checksums(folder: str) -> dict[str, Any]:
+    from dashboard.dataset import builds, integrity
+    from dashboard.dataset.format import read_meta
+
+    build = builds.served(Path(folder))
+    recorded = integrity.recorded_files(read_meta(build), build)
+    if not recorded:
+        raise SystemExit(f"{build}: dataset.json records no checksums")
+    t0 = time.perf_counter()
+    found = integrity.problems(build, recorded)
+    seconds = time.perf_counter() - t0
+    if found:
+        raise SystemExit(found[0])
+    return {"seconds": seconds, "files": len(recorded), "bytes": sum(v["size"] for v in recorded.values())}
+
+
+PROBES: dict[str, Callable[[str], dict[str, Any]]] = {
+    "store": probe_store,
+    "networkx": probe_networkx,
+    "tables": probe_tables,
+    "checksums": probe_checksums,
+}
+
+
+def main(argv: list[str]) -> int:
     """``KIND DIR``: run the probe named KIND on DIR and print its result as one JSON line (bench/run.py reads
-    the last line); else ``usage`` on stderr and exit status 2. bench/probes_big.py runs its probes through it."""
-    if len(argv) != 2 or argv[0] not in probes:
-        print(usage, file=sys.stderr)
+    the last line); else the usage on stderr and exit status 2."""
+    if len(argv) != 2 or argv[0] not in PROBES:
+        print(__doc__, file=sys.stderr)
         return 2
-    print(json.dumps(probes[argv[0]](argv[1])))
+    print(json.dumps(PROBES[argv[0]](argv[1])))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(cli(sys.argv[1:], {"store": probe_store, "networkx": probe_networkx}, __doc__))
+    raise SystemExit(main(sys.argv[1:]))

@@ -4,6 +4,7 @@
     python bench/run.py --quick               # smoke run: size small, few requests, 5 s of load
     python bench/run.py --sizes large --quick
     python bench/run.py --sizes huge          # 10M papers / 100M edges, not in the default run (see below)
+    python bench/run.py --clusters [--data DIR]   # clusters per map against the whole dataset's, alone
 
 For each size a synthetic dataset is generated with bench/synth.py into bench/out/ (reused when its
 ``dataset.json`` says it was made with the same size, seed and generator version), then:
@@ -22,18 +23,22 @@ For each size a synthetic dataset is generated with bench/synth.py into bench/ou
   of a 300-paper view in process vs the same.
 
 Size ``huge`` (10M papers / 100M edges) runs the rows that make sense at that size (``SKIPPED`` lists the others
-and why; they are printed under the table): start-up in seconds against issue 14's bound of one second, start-up
+and why; they are printed under the table): start-up in seconds against a bound of one second, start-up
 and memory against reading the two tables into memory (the networkx DiGraph would not fit in this machine), the
 share of start-up spent checksumming the files, the server's start-up and memory, how long the dataset took to
 generate and write, its peak memory and its size on disk, and every HTTP row as for the other sizes.
 
 Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed. See bench/README.md.
+
+``--clusters`` measures, instead and in this process, the two ways of colouring by cluster on one dataset (the
+default dataset unless ``--data``): per map, what citemap does (Leiden on the citations of a 5,000-paper map and the
+c-TF-IDF names, median of ``--rounds``), against the whole dataset's citations at import (once, with the growth of
+the process's peak memory); it prints both and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import gc
 import json
@@ -41,42 +46,32 @@ import math
 import os
 import platform
 import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import common  # first: puts the repository on sys.path
+import loadgen
 import numpy as np
+import synth
+from common import BENCH, HOST, OUT, ROOT, log, percentile, run_child
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-for p in (ROOT, BENCH):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+from dashboard.dataset import builds, index
+from dashboard.view.payload import payload_nodes
 
-import loadgen  # noqa: E402
-import synth  # noqa: E402
-
-from dashboard.dataset import builds, index  # noqa: E402
-from dashboard.view.payload import payload_nodes  # noqa: E402
-
-OUT = BENCH / "out"
 SEED = 1
 SIZES: dict[str, tuple[int, int]] = {
     "tiny": (20_000, 150_000),  # for trying the bench itself
     "small": (170_000, 1_200_000),  # ogbn-arxiv's size
     "large": (1_000_000, 10_000_000),
-    "huge": (10_000_000, 100_000_000),  # only with --sizes huge: issue 14 ("serve a bigger graph")
+    "huge": (10_000_000, 100_000_000),  # only with --sizes huge
 }
 DEFAULT_SIZES = "small,large"
 BIG = 5_000_000  # papers from which a size gets the big-dataset rows (no DiGraph baseline, phases of memory)
-STARTUP_BOUND = 1.0  # seconds: "start-up stays under a second" (issue 14, item 4)
+STARTUP_BOUND = 1.0  # seconds: start-up stays under a second at every size
 NETWORKX_SKIP = (
     "at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/README.md, size large); ten "
     "times the graph needs about 30 GB, more than this machine's 24 GB; reading the two tables into "
@@ -87,7 +82,6 @@ BIG_SIZES = {name for name, (papers, _) in SIZES.items() if papers >= BIG}
 SKIPPED: dict[str, dict[str, str]] = {
     name: {"startup / memory against the networkx DiGraph": NETWORKX_SKIP} for name in BIG_SIZES
 }
-HOST = "127.0.0.1"
 POOL_RANGE = (250, 350)  # references + citers of an expanded paper
 POOL_MIN = 120  # distinct expand queries needed to defeat the per-worker view cache (LRU of 48)
 FEW_NEIGHBOURS = 10  # a seed S has at most this many references + citers (else the fewest there are)
@@ -142,50 +136,6 @@ class Row:
         return {"<=": self.ratio <= bound, "<": self.ratio < bound, ">=": self.ratio >= bound}[op]
 
 
-# -- processes we start: always ended, also on Ctrl-C / SIGTERM / exceptions ----------------------------
-_LIVE: list[subprocess.Popen] = []
-
-
-def _stop(proc: subprocess.Popen, grace: float = 25.0) -> None:
-    """End a process group we started (gunicorn master and its workers), by its id."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)  # any worker left behind in the group
-    if proc in _LIVE:
-        _LIVE.remove(proc)
-
-
-def _stop_all() -> None:
-    for proc in list(_LIVE):
-        _stop(proc, grace=5.0)
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-def _run_child(args: list[str], timeout: float) -> subprocess.CompletedProcess:
-    proc = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT
-    )
-    _LIVE.append(proc)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except BaseException:
-        _stop(proc, grace=2.0)
-        raise
-    _LIVE.remove(proc)
-    return subprocess.CompletedProcess(args, proc.returncode, out, err)
-
-
 # -- datasets -------------------------------------------------------------------------------------------
 GENERATED: dict[str, dict[str, Any]] = {}  # size -> bench/synth.py's summary (timings, peak memory), this run
 
@@ -207,7 +157,7 @@ def ensure_dataset(name: str, papers: int, edges: int, seed: int) -> Path:
         + (" (a while: the log gets the generator's memory by phase)" if big else "")
     )
     t0 = time.perf_counter()
-    res = _run_child(
+    res = run_child(
         [
             sys.executable,
             str(BENCH / "synth.py"),
@@ -243,11 +193,11 @@ def disk_bytes(folder: Path) -> int:
 
 
 # -- startup and memory: fresh processes ---------------------------------------------------------------
-def probe(kind: str, folder: Path, script: str = "probes.py", timeout: float = 900) -> dict[str, Any]:
-    """The JSON line a probe of ``bench/<script>`` prints, run in a fresh process."""
-    res = _run_child([sys.executable, str(BENCH / script), kind, str(folder)], timeout=timeout)
+def probe(kind: str, folder: Path, timeout: float = 900) -> dict[str, Any]:
+    """The JSON line the probe ``kind`` of bench/probes.py prints, run in a fresh process."""
+    res = run_child([sys.executable, str(BENCH / "probes.py"), kind, str(folder)], timeout=timeout)
     if res.returncode:
-        raise SystemExit(f"bench/{script} {kind} failed:\n{res.stderr[-3000:]}")
+        raise SystemExit(f"bench/probes.py {kind} failed:\n{res.stderr[-3000:]}")
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -283,17 +233,17 @@ def measure_startup(size: str, folder: Path, repeats: int) -> list[Row]:
 
 def measure_startup_big(size: str, folder: Path, repeats: int) -> list[Row]:
     """Start-up and memory of a size too big for the DiGraph baseline (NETWORKX_SKIP): the store's seconds against
-    issue 14's bound, and the store against reading the two tables into memory (Arrow); the checksums' share."""
+    STARTUP_BOUND, and the store against reading the two tables into memory (Arrow); the checksums' share."""
     stores = [probe("store", folder) for _ in range(repeats)]
     log(f"[{size}] store: " + ", ".join(f"{s['seconds']:.3f} s" for s in stores))
-    checks = [probe("checksums", folder, "probes_big.py", timeout=1800) for _ in range(repeats)]
+    checks = [probe("checksums", folder, timeout=1800) for _ in range(repeats)]
     log(
         f"[{size}] checksums of the build's files alone (what Store.load checks first): "
         + ", ".join(f"{c['seconds']:.3f} s" for c in checks)
         + f" ({checks[0]['files']} files, "
         f"{checks[0]['bytes'] / 2**30:.2f} GiB)"
     )
-    tables = probe("tables", folder, "probes_big.py", timeout=1800)
+    tables = probe("tables", folder, timeout=1800)
     tables_mem = (tables["rss_full"] - tables["rss_base"]) / 2**20
     log(
         f"[{size}] the two tables read into memory (Arrow): {tables['seconds']:.1f} s, {tables_mem:,.0f} MB "
@@ -446,54 +396,6 @@ def measure_search_inprocess(store: Any, queries: list[str]) -> tuple[list[float
 
 
 # -- the server ---------------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server(folder: Path, log_path: Path) -> Iterator[tuple[int, int, float]]:
-    """gunicorn with the project's config and 2 workers on a free loopback port, as (port, master pid, seconds from
-    its start until /health answered); ended on exit."""
-    import requests
-
-    port = free_port()
-    env = {**os.environ, "CITEMAP_DATA": str(folder), "WEB_CONCURRENCY": "2"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--config",
-        "python:dashboard.serving.gunicorn_conf",
-        "--workers",
-        "2",
-        "--bind",
-        f"{HOST}:{port}",
-    ]
-    started = time.perf_counter()
-    with open(log_path, "w") as logf:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
-    _LIVE.append(proc)
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"gunicorn exited with {proc.returncode}; see {log_path}")
-            try:
-                r = requests.get(f"http://{HOST}:{port}/health", timeout=5)
-                if r.status_code == 200 and r.json().get("status") == "ok":
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit(f"gunicorn did not answer /health in 180 s; see {log_path}")
-            time.sleep(0.05)
-        yield port, proc.pid, time.perf_counter() - started
-    finally:
-        _stop(proc)
-
-
 def server_cpu(master: int) -> float:
     """CPU seconds used so far by the workers of a gunicorn master (user + system), including workers
     that ended (``max_requests`` restarts them) and were reaped by the master."""
@@ -541,10 +443,6 @@ def find_callback(deps: list[dict[str, Any]], input_key: str, output_part: str) 
         if keys == [input_key] and output_part in cb.get("output", ""):
             return cb
     raise SystemExit(f"no callback with input {input_key} and output {output_part} in /_dash-dependencies")
-
-
-def pct(values: list[float], q: float) -> float:
-    return float(np.percentile(np.asarray(values), q))
 
 
 def heavy_views(store: Any, per_layout: int) -> dict[str, list[str]]:
@@ -626,8 +524,11 @@ def measure_http(
     import requests
 
     extra: dict[str, Any] = {}
-    with server(folder, OUT / f"gunicorn-{size}.log") as (port, master, ready_s):
-        base = f"http://{HOST}:{port}"
+    # CITEMAP_BENCH_PING: the app with the no-op callback that every HTTP figure is measured against
+    bench_app = {"CITEMAP_BENCH_PING": "1"}
+    with common.gunicorn(folder, OUT / f"gunicorn-{size}.log", env=bench_app) as (gunicorn, ready_s):
+        port, master = gunicorn.port, gunicorn.proc.pid
+        base = gunicorn.url
         extra["server_ready_s"] = ready_s
         workers_up(master, 2)
         extra["server_memory_ready_mb"] = server_memory(master)
@@ -645,11 +546,11 @@ def measure_http(
         pong = find_callback(deps, "store-ping.data", "store-pong.data")
         suggest = find_callback(deps, "input-search.value", "div-search-results.children")
         path = "/_dash-update-component"
-        noop_req = loadgen.post_request(HOST, port, path, loadgen.dash_payload(pong, {"store-ping.data": 1}))
+        noop_req = loadgen.post_request(HOST, port, path, common.dash_payload(pong, {"store-ping.data": 1}))
         # what the browser fetches after an expand: the new view's graph (dashboard/web/app.py, GET /graph)
         expand_reqs = [loadgen.get_request(HOST, port, f"/graph?seeds={s}&expand={p}") for s, p in pairs]
         search_reqs = [
-            loadgen.post_request(HOST, port, path, loadgen.dash_payload(suggest, {"input-search.value": q}))
+            loadgen.post_request(HOST, port, path, common.dash_payload(suggest, {"input-search.value": q}))
             for q in queries
         ]
 
@@ -683,8 +584,8 @@ def measure_http(
         ms = 1000.0
         noop_med, expand_med, search_med = (statistics.median(v) * ms for v in (noop_t, expand_t, search_t))
         log(
-            f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {pct(noop_t, 90) * ms:.2f}), expand "
-            f"{expand_med:.2f} ms (p90 {pct(expand_t, 90) * ms:.2f}), search {search_med:.2f} ms"
+            f"[{size}] sequential ({n} each): no-op {noop_med:.2f} ms (p90 {percentile(noop_t, 0.9) * ms:.2f}), expand "
+            f"{expand_med:.2f} ms (p90 {percentile(expand_t, 0.9) * ms:.2f}), search {search_med:.2f} ms"
         )
 
         # the heaviest views, each once (cold), interleaved with no-op round trips
@@ -736,8 +637,8 @@ def measure_http(
         )
         noop_load, expand_load = loads["no-op"], loads["expand"]
         extra.update(
-            noop_p90_ms=pct(noop_t, 90) * ms,
-            expand_p90_ms=pct(expand_t, 90) * ms,
+            noop_p90_ms=percentile(noop_t, 0.9) * ms,
+            expand_p90_ms=percentile(expand_t, 0.9) * ms,
             expand_rate=expand_load.rate,
             noop_rate=noop_load.rate,
             expand_load_median_ms=statistics.median(expand_load.latencies) * ms,
@@ -755,7 +656,9 @@ def measure_http(
             "no-op callback round trip",
             f"{len(pairs)} distinct ?seeds=S&expand=P, {n} sequential requests",
         ),
-        Row(size, "expand latency p90", pct(expand_t, 90) * ms, pct(noop_t, 90) * ms, "ms", "no-op p90"),
+        Row(
+            size, "expand latency p90", percentile(expand_t, 0.9) * ms, percentile(noop_t, 0.9) * ms, "ms", "no-op p90"
+        ),
         Row(
             size,
             "search median",
@@ -860,11 +763,52 @@ def measure_http(
     return rows, extra
 
 
+# -- clusters per map against the whole dataset's (--clusters) ------------------------------------------------------
+def measure_clusters(data: Path, rounds: int) -> int:
+    """Leiden and the names of a 5,000-paper map (the three most cited papers, limit 3000: the view cap), median of
+    ``rounds`` runs, against Leiden on every citation of the dataset, once; printed with their ratio."""
+    import resource
+
+    from dashboard.dataset.store import Store
+    from dashboard.graph import clusters
+    from dashboard.graph.discovery import subgraph
+    from dashboard.graph.state import ViewState
+
+    def peak_mb() -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    store = Store.load(data)
+    top = store.ids(np.argsort(-store.in_cited, kind="stable")[:3])
+    sub = subgraph(store, ViewState(tuple(top), limit=3000))
+    rows = np.asarray(sub.layout_rows, dtype=np.int64)
+    i, j = store.edge_positions(rows)
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        _, names = clusters.clusters_of(store, rows, i, j)
+        times.append(time.perf_counter() - t)
+    view_s = statistics.median(times)
+    print(
+        f"per map:       {len(rows):,} papers, {len(i):,} citations: {view_s * 1000:.0f} ms "
+        f"(median of {rounds}), {len(names)} named clusters"
+    )
+    a = store.arrays
+    src = np.repeat(np.arange(store.n, dtype=np.int64), np.diff(a["ref_offsets"]))
+    dst = np.asarray(a["ref_targets"], dtype=np.int64)
+    before = peak_mb()
+    t = time.perf_counter()
+    whole = clusters.communities(store.n, src, dst)
+    whole_s = time.perf_counter() - t
+    grown = peak_mb() - before
+    print(
+        f"whole dataset: {store.n:,} papers, {len(dst):,} citations: {whole_s:.1f} s, peak memory +{grown:,.0f} MB, "
+        f"{int((whole >= 0).sum()):,} papers in {len(set(whole[whole >= 0].tolist()))} named clusters"
+    )
+    print(f"ratio whole / per map: {whole_s / view_s:,.0f}x")
+    return 0
+
+
 # -- output --------------------------------------------------------------------------------------------------
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
 def fmt(value: float, unit: str) -> str:
     if math.isnan(value):
         return "-"
@@ -922,7 +866,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--quick", action="store_true", help="smoke run: fewer requests, 5 s of load")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument(
+        "--clusters",
+        action="store_true",
+        help="instead: clusters per map against the whole dataset's, on --data, in this process",
+    )
+    ap.add_argument("--data", type=Path, help="--clusters: the dataset folder (default: the default dataset)")
+    ap.add_argument("--rounds", type=int, default=5, help="--clusters: runs of the per-map clustering (median)")
     args = ap.parse_args(argv)
+    if args.clusters:
+        return measure_clusters(args.data or common.default_data(), args.rounds)
     sizes = (args.sizes or ("small" if args.quick else DEFAULT_SIZES)).split(",")
     bad = [s for s in sizes if s not in SIZES]
     if bad:
@@ -932,9 +885,7 @@ def main(argv: list[str] | None = None) -> int:
     load_seconds = 5.0 if args.quick else 20.0
     repeats = 1 if args.quick else 3
 
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with SIGINT ignored
-    atexit.register(_stop_all)
+    common.guard()
     OUT.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     rows: list[Row] = []
@@ -960,7 +911,7 @@ def main(argv: list[str] | None = None) -> int:
             search_t, by_len = measure_search_inprocess(store, queries)
             search_ms = statistics.median(search_t) * 1000
             log(
-                f"[{size}] Store.search: median {search_ms:.2f} ms, p90 {pct(search_t, 90) * 1000:.2f} ms, "
+                f"[{size}] Store.search: median {search_ms:.2f} ms, p90 {percentile(search_t, 0.9) * 1000:.2f} ms, "
                 f"max {max(search_t) * 1000:.1f} ms; median by length of the last word: "
                 + ", ".join(f"{k.split()[2]}: {v:.2f}" for k, v in by_len.items() if k.startswith("last"))
                 + "; slowest: "
@@ -971,7 +922,7 @@ def main(argv: list[str] | None = None) -> int:
             extras[size] = {
                 "pool": len(pairs),
                 "pool_range": used_range,
-                "search_p90_ms": pct(search_t, 90) * 1000,
+                "search_p90_ms": percentile(search_t, 0.9) * 1000,
                 "search_by_last_word_ms": by_len,
                 **extra,
             }
@@ -979,10 +930,10 @@ def main(argv: list[str] | None = None) -> int:
             gc.collect()
     except KeyboardInterrupt:
         log("interrupted")
-        _stop_all()
+        common.stop_all()
         return 130
     finally:
-        _stop_all()
+        common.stop_all()
     elapsed = time.perf_counter() - started
     print(table(rows))
     failed = [r for r in rows if r.ok is False]

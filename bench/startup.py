@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import common
+from common import ROOT
 
 CHILD = r"""
 import json, resource, sys, time
@@ -54,7 +54,7 @@ def main() -> int:
     from dashboard.dataset.store import Store
     from dashboard.importers import run_import
 
-    default = ROOT / "data"
+    default = common.default_data()
     with tempfile.TemporaryDirectory(prefix="citemap-startup-") as tmp:
         seeds = Path(tmp) / "seeds"
         run_import(

@@ -1,4 +1,5 @@
-"""A seeded synthetic OpenAlex snapshot: gzipped JSON Lines of work objects, as in ``works/.../part_000.gz``.
+"""Helper of bench/import_scale.py, not an entry point: a seeded synthetic OpenAlex snapshot (gzipped JSON Lines
+of work objects, as in ``works/.../part_000.gz``).
 
     python bench/synth_openalex.py --works 300000 --seed 1 --out bench/out/openalex-300000-s1
     citemap import openalex bench/out/openalex-300000-s1/works --out /tmp/oa300k
@@ -40,7 +41,7 @@ for _p in (ROOT, ROOT / "bench"):
 from synth import generate  # noqa: E402
 
 GENERATOR_VERSION = 2  # 2: references point at the cited paper's own work (they were one off)
-REFS_PER_WORK = 13.2  # 3.96 M references for 300,000 works, as in the issue's measurement
+REFS_PER_WORK = 13.2  # references a work on average, as in a real snapshot's works
 OUTSIDE_SHARE = 0.2
 ARXIV_SHARE = 0.1
 DUPLICATE_SHARE = 0.01

@@ -1,4 +1,4 @@
-"""The title vocabulary of the synthetic datasets: real title words first, then derived words.
+"""Helper of bench/synth.py, not an entry point: the synthetic titles' vocabulary, real title words first.
 
 ``vocabulary(size)`` returns ``size`` distinct lower-case words in rank order (rank 0 is the most
 frequent): the hand-written head below (function words and the common words of arXiv titles, roughly

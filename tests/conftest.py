@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import atexit
 import functools
-import importlib.util
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -31,12 +29,6 @@ ARXIV2023 = ROOT / "data" / "arxiv-2023"
 FIXTURES = ROOT / "tests" / "fixtures"
 DEFAULT_DATA = default_data(progress=False)  # built from data/ into the cache on first need
 SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
-
-# bench/load.py (not a package): its server wrappers and load generator serve the tests too
-_spec = importlib.util.spec_from_file_location("citemap_load", ROOT / "bench" / "load.py")
-load = importlib.util.module_from_spec(_spec)
-sys.modules["citemap_load"] = load
-_spec.loader.exec_module(load)
 
 
 def seed_pages() -> list[Path]:

@@ -17,7 +17,8 @@ from dashboard.dataset import builds
 from dashboard.dataset.format import read_meta
 from dashboard.importers.defaults import cached, default_data, input_files
 from dashboard.resources import INPUTS
-from tests.conftest import DEFAULT_DATA, ROOT, load
+from tests import servers
+from tests.conftest import DEFAULT_DATA, ROOT
 
 
 def test_the_tests_default_data_is_the_cached_build_of_the_inputs() -> None:
@@ -71,9 +72,9 @@ def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp
 
 @pytest.mark.slow
 def test_first_serve_on_a_fresh_cache_answers_health_within_a_minute(tmp_path: Path) -> None:
-    port = load.free_port()
+    port = servers.free_port()
     started = time.monotonic()
-    server = load.Server(
+    server = servers.Server(
         [sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
         port,
         env={"CITEMAP_CACHE": str(tmp_path / "cache")},

@@ -26,11 +26,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEFAULT_DATA, ROOT, load
+from tests import servers
+from tests.conftest import DEFAULT_DATA, ROOT
 
 pytestmark = [
     pytest.mark.slow,  # nginx and gunicorn processes, a 30 s attack: not in the mutation run
-    pytest.mark.skipif(not load.NGINX.exists(), reason=f"needs nginx at {load.NGINX} (apt-get install nginx-light)"),
+    pytest.mark.skipif(
+        not servers.NGINX.exists(), reason=f"needs nginx at {servers.NGINX} (apt-get install nginx-light)"
+    ),
 ]
 
 BIG_VIEW = "/graph?seeds=1412.6980,1512.03385,1409.1556&limit=3000"  # 5,000 nodes
@@ -75,15 +78,15 @@ def wire_bytes(port: int, path: str, headers: str = "") -> bytes:
     return b"".join(chunks)
 
 
-def served(replica: load.Server) -> int:
+def served(replica: servers.Server) -> int:
     """Requests a replica has answered (its access log)."""
     return len(re.findall(r'^127\.0\.0\.1 "', replica.log.read_text(), re.M))
 
 
 @dataclass
 class Stack:
-    replicas: list[load.Server]
-    nginx: load.Nginx
+    replicas: list[servers.Server]
+    nginx: servers.Nginx
     logs: Path
 
     @property
@@ -94,9 +97,11 @@ class Stack:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     logs = tmp_path_factory.mktemp("deploy")
-    replicas = load.start_all([lambda i=i: load.Gunicorn(DEFAULT_DATA, 2, logs / f"replica-{i}.log") for i in (1, 2)])
+    replicas = servers.start_all(
+        [lambda i=i: servers.Gunicorn(DEFAULT_DATA, 2, logs / f"replica-{i}.log") for i in (1, 2)]
+    )
     try:
-        nginx = load.Nginx([r.address for r in replicas])
+        nginx = servers.Nginx([r.address for r in replicas])
     except Exception:
         for r in replicas:
             r.stop()
@@ -136,7 +141,7 @@ def probe(
 
 def summary(results: list[tuple[str, int | str, float]]) -> str:
     bad = [r for r in results if r[1] != 200]
-    p99 = load.percentile([r[2] for r in results], 0.99)
+    p99 = servers.percentile([r[2] for r in results], 0.99)
     kinds = {str(s): sum(1 for r in results if r[1] == s) for s in {r[1] for r in results}}
     return f"{len(results)} requests, p99 {p99 * 1000:.0f} ms, not 200: {len(bad)} {kinds}"
 
@@ -144,11 +149,11 @@ def summary(results: list[tuple[str, int | str, float]]) -> str:
 def test_slow_header_clients_do_not_stop_the_site(stack: Stack, tmp_path: Path) -> None:
     """50 connections that send a header line every 2 s and never finish, for 30 s, at nginx and, at once, at one
     gunicorn with two sync workers (the "why"): through nginx a visitor's requests all succeed, quickly."""
-    direct = load.Gunicorn(DEFAULT_DATA, 2, tmp_path / "direct.log")  # sync workers, as the Procfile runs them
+    direct = servers.Gunicorn(DEFAULT_DATA, 2, tmp_path / "direct.log")  # sync workers, as the Procfile runs them
     try:
         with (
-            load.SlowHeaders(stack.port, 50, source="127.0.0.3") as at_nginx,
-            load.SlowHeaders(direct.port, 50, source="127.0.0.3") as at_direct,
+            servers.SlowHeaders(stack.port, 50, source="127.0.0.3") as at_nginx,
+            servers.SlowHeaders(direct.port, 50, source="127.0.0.3") as at_direct,
         ):
             time.sleep(1.0)  # the attack's connections are open before the visitor comes
             with ThreadPoolExecutor(2) as pool:
@@ -167,7 +172,7 @@ def test_slow_header_clients_do_not_stop_the_site(stack: Stack, tmp_path: Path) 
         direct.stop()
     assert len(via) >= 100
     assert [r for r in via if r[1] != 200] == []
-    assert load.percentile([r[2] for r in via], 0.99) < 1.0, summary(via)
+    assert servers.percentile([r[2] for r in via], 0.99) < 1.0, summary(via)
     assert at_nginx.closed >= 50  # client_header_timeout: each slow connection was cut after 10 s, then reopened
     # the "why": the same attack on gunicorn's sync workers leaves a visitor without answers
     failed = [r for r in plain if r[1] != 200 or r[2] > 1.0]
@@ -217,7 +222,7 @@ def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
         assert [r for r in results if r[1] != 200] == []
         assert retried  # the kill was felt: requests met the dead replica and went on
     finally:  # the replica back (same port), for the tests after this one
-        stack.replicas[0] = load.Gunicorn(DEFAULT_DATA, 2, stack.logs / "replica-1b.log", port=victim.port)
+        stack.replicas[0] = servers.Gunicorn(DEFAULT_DATA, 2, stack.logs / "replica-1b.log", port=victim.port)
 
 
 def test_rate_limit_is_per_client_address(stack: Stack) -> None:
@@ -250,9 +255,14 @@ def test_rate_limit_is_per_client_address(stack: Stack) -> None:
     assert json.loads(body) == {"error": "too many requests: slow down", "status": 429}
     assert headers["Retry-After"] == "1" and headers["Content-Type"] == "application/json"
 
-    stats = load.Stats()
-    visitor = load.Visitor(
-        stack.nginx.url, load.sample_papers(DEFAULT_DATA, n=20), stats, random.Random(3), source="127.0.0.5", timeout=10
+    stats = servers.Stats()
+    visitor = servers.Visitor(
+        stack.nginx.url,
+        servers.sample_papers(DEFAULT_DATA, n=20),
+        stats,
+        random.Random(3),
+        source="127.0.0.5",
+        timeout=10,
     )
     visitor.visit()  # open, search as one types, expand, filter, change layout: with no pause between
     print(f"a browsing session: {stats.count} requests, errors {stats.errors}")
@@ -383,7 +393,7 @@ def test_cache_honours_the_apps_headers(stack: Stack) -> None:
 def test_envsubst_renders_what_render_py_renders(tmp_path: Path) -> None:
     """The official nginx image fills the template with envsubst, of the variables set in its environment (its
     20-envsubst-on-templates.sh): the result is the config render.py writes, so the tests test the deployment."""
-    render = load._render_module()
+    render = servers.render_module()
     env = {
         "PATH": os.environ["PATH"],
         "HOME": "/root",
@@ -419,7 +429,7 @@ def test_envsubst_renders_what_render_py_renders(tmp_path: Path) -> None:
         .replace("/var/log/nginx", str(tmp_path))
     )
     check = subprocess.run(
-        [str(load.NGINX), "-t", "-p", str(tmp_path), "-c", str(conf), "-e", str(tmp_path / "error.log")],
+        [str(servers.NGINX), "-t", "-p", str(tmp_path), "-c", str(conf), "-e", str(tmp_path / "error.log")],
         capture_output=True,
         text=True,
     )

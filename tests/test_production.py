@@ -18,7 +18,8 @@ import requests
 
 from dashboard.dataset import builds
 from dashboard.dataset.format import read_meta
-from tests.conftest import ROOT, load, seed_data, write_records
+from tests import servers
+from tests.conftest import ROOT, seed_data, write_records
 from tests.test_builds import world
 
 pytestmark = pytest.mark.slow  # gunicorn processes: not in the mutation run
@@ -60,7 +61,7 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
     if mounted:
         with pytest.raises(OSError):
             (ro / "probe").write_text("x")
-    server = load.Gunicorn(ro, workers=2)
+    server = servers.Gunicorn(ro, workers=2)
     try:
         health = requests.get(server.url + "/health", timeout=10).json()
         assert health == {
@@ -78,8 +79,8 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
         while len(server.workers()) < 2 and time.time() < deadline:
             time.sleep(0.2)
         assert len(server.workers()) == 2
-        papers = load.sample_papers(ro, n=20)
-        stats, _ = load.run_load(server.url, papers, users=2, seconds=4, max_requests=400)
+        papers = servers.sample_papers(ro, n=20)
+        stats, _ = servers.run_load(server.url, papers, users=2, seconds=4, max_requests=400)
         assert stats.count > 20 and stats.errors == []
     finally:
         server.stop()
@@ -88,9 +89,9 @@ def test_production_server_on_a_read_only_dataset(read_only_copy) -> None:
 
 
 def test_killing_a_worker_loses_only_requests_in_flight() -> None:
-    server = load.Gunicorn(seed_data(), workers=2)
+    server = servers.Gunicorn(seed_data(), workers=2)
     try:
-        papers = load.sample_papers(seed_data(), n=20)
+        papers = servers.sample_papers(seed_data(), n=20)
         killed: dict[str, int] = {}
 
         def tick(t: float) -> None:
@@ -99,7 +100,7 @@ def test_killing_a_worker_loses_only_requests_in_flight() -> None:
                 os.kill(killed["pid"], signal.SIGKILL)
 
         users = 4
-        stats, _ = load.run_load(server.url, papers, users=users, seconds=6, max_requests=5000, on_tick=tick)
+        stats, _ = servers.run_load(server.url, papers, users=users, seconds=6, max_requests=5000, on_tick=tick)
         assert killed and stats.count > 50
         assert len(stats.errors) <= users  # the sync worker had at most one request; others retried none
         deadline = time.time() + 15
@@ -126,7 +127,7 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
             "--data",
             str(bad),
             "--port",
-            str(load.free_port()),
+            str(servers.free_port()),
         ],
         capture_output=True,
         text=True,
@@ -149,7 +150,7 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
 def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
     data = tmp_path / "d"
     shutil.copytree(seed_data(), data)
-    server = load.Gunicorn(data, workers=2)
+    server = servers.Gunicorn(data, workers=2)
     try:
         master = server.proc.pid
         (data / "citations.parquet").write_bytes(b"junk")  # a bad dataset appears on disk
@@ -166,12 +167,12 @@ def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
         server.stop()
 
 
-def answers(server: load.Server) -> tuple[str, list[str], str]:
+def answers(server: servers.Server) -> tuple[str, list[str], str]:
     """What a visitor of ``server`` gets: the build /health names, the ids a search for "kernels" suggests (a
     server callback, as the page calls it), and the papers of the view ``?seeds=a-3&expand=a-2`` (a seed and an
     expanded paper: the expand a click asks for; or its notice)."""
     health = requests.get(server.url + "/health", timeout=10).json()
-    found = load.DashClient(server.url).call("div-search-results", {"input-search.value": "kernels"}).text
+    found = servers.DashClient(server.url).call("div-search-results", {"input-search.value": "kernels"}).text
     graph = requests.get(server.url + "/graph?seeds=a-3&expand=a-2", timeout=10).json()
     papers = " ".join(sorted(n[0] for n in graph["nodes"]))
     return health["build"], sorted(set(re.findall(r"\b[ab]-\d+\b", found))), papers
@@ -186,7 +187,7 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
     data = tmp_path / "d"
     write_records(data, *world("a", "Kernels", 20))
     first = read_meta(data)["build_id"]
-    server = load.Gunicorn(data, workers=2)
+    server = servers.Gunicorn(data, workers=2)
     new_master = None
     try:
         before = answers(server)
@@ -223,8 +224,8 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
 
 def test_the_development_server_names_no_version() -> None:
     """``citemap serve`` (Werkzeug's server) sent ``Server: Werkzeug/3.1.8 Python/3.11.7``."""
-    port = load.free_port()
-    server = load.Server(
+    port = servers.free_port()
+    server = servers.Server(
         [sys.executable, "-m", "dashboard", "serve", "--data", str(seed_data()), "--port", str(port)], port
     )
     try:

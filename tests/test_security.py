@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,10 +11,8 @@ from hypothesis import strategies as st
 from dashboard.view.payload import payload_nodes
 from dashboard.web.app import create_app
 from dashboard.web.security import MAX_BODY, MAX_DEPTH, output_specs, validate_update
-from tests.conftest import ROOT, seed_data
-
-sys.path.insert(0, str(ROOT / "bench"))
-from loadgen import dash_payload
+from tests.conftest import seed_data
+from tests.servers import dash_payload
 
 URL = "/_dash-update-component"
 
@@ -41,6 +38,13 @@ def app():
 @pytest.fixture(scope="module")
 def client(app):
     return app.server.test_client()
+
+
+@pytest.fixture(scope="module")
+def ping_app():
+    """The app as the benchmarks serve it: with the no-op ``store-ping -> store-pong`` callback, the simplest request
+    the endpoint takes (one input, no state, one output)."""
+    return create_app(seed_data(), bench_ping=True)
 
 
 def real_request(app, output_prefix: str, values: dict[str, object] | None = None) -> dict:
@@ -177,18 +181,19 @@ def test_security_headers(client) -> None:
         assert policy["fullscreen"] == "(self)" and policy["camera"] == policy["geolocation"] == "()"
 
 
-def test_validate_update_unit(app) -> None:
-    good = json.dumps(real_request(app, "store-pong.data", {"store-ping.data": 1})).encode()
-    assert validate_update(good, app.callback_map) is None
+def test_validate_update_unit(ping_app) -> None:
+    good = json.dumps(real_request(ping_app, "store-pong.data", {"store-ping.data": 1})).encode()
+    assert validate_update(good, ping_app.callback_map) is None
     # the README's limit: 256 kB. A real request padded with spaces to exactly the limit is fine, one byte more is not
     assert MAX_BODY == 256 * 1024
     padded = good + b" " * (256 * 1024 - len(good))
-    assert validate_update(padded, app.callback_map) is None
-    assert validate_update(padded + b" ", app.callback_map) == "request body too large"
+    assert validate_update(padded, ping_app.callback_map) is None
+    assert validate_update(padded + b" ", ping_app.callback_map) == "request body too large"
 
 
-def test_body_limit_over_http(client, app) -> None:
-    good = json.dumps(real_request(app, "store-pong.data", {"store-ping.data": 7})).encode()
+def test_body_limit_over_http(ping_app) -> None:
+    client = ping_app.server.test_client()
+    good = json.dumps(real_request(ping_app, "store-pong.data", {"store-ping.data": 7})).encode()
     resp = post(client, good + b" " * (256 * 1024 - len(good)))
     assert resp.status_code == 200 and resp.get_json()["response"]["store-pong"]["data"] == 7
     resp = post(client, good + b" " * (256 * 1024 - len(good) + 1))
@@ -466,8 +471,9 @@ def _why(app, body) -> str | None:
     return validate_update(json.dumps(body).encode() if not isinstance(body, bytes) else body, app.callback_map)
 
 
-def test_each_rejection_says_why(app) -> None:
+def test_each_rejection_says_why(ping_app) -> None:
     """Every check of validate_update, each with its message (what a 400 tells the client)."""
+    app = ping_app
     ping = real_request(app, "store-pong.data", {"store-ping.data": 1})
     assert _why(app, ping) is None
     assert _why(app, b"{nope").startswith("body is not valid JSON (unexpected character")

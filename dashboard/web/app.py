@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -27,14 +28,25 @@ from dashboard.view.payload import build_subgraph, graph_json
 from dashboard.web import compression, security
 from dashboard.web.callbacks import register_callbacks
 from dashboard.web.callbacks.common import read_state
+from dashboard.web.callbacks.render import register_ping
 from dashboard.web.layout import make_layout
 
 log = logging.getLogger(__name__)
 
 
-def create_app(data: str | Path, *, store: Store | None = None, library: str | Path | None = None) -> Dash:
+def create_app(
+    data: str | Path,
+    *,
+    store: Store | None = None,
+    library: str | Path | None = None,
+    bench_ping: bool | None = None,
+) -> Dash:
     """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks). ``library``: a
-    BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own."""
+    BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own.
+    ``bench_ping``: add the no-op ``store-ping -> store-pong`` callback the benchmarks time as their baseline; by
+    default only when the environment sets ``CITEMAP_BENCH_PING=1`` (bench/run.py does, for the servers it starts)."""
+    if bench_ping is None:
+        bench_ping = os.environ.get("CITEMAP_BENCH_PING") == "1"
     store = store or Store.load(data)
     default_library = load_default_library(store, library) if library else None
     gc.collect()
@@ -42,7 +54,7 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
     app = Dash(
         __name__,
         assets_folder=str(ASSETS),
-        assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap.js loads them when due
+        assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap-*.js load them when due
         title="citemap",
         update_title=None,
         serve_locally=True,
@@ -50,8 +62,10 @@ def create_app(data: str | Path, *, store: Store | None = None, library: str | P
         on_error=callback_error,
     )
     app.index_string = boot_page(store)
-    app.layout = make_layout(store, default_library)
+    app.layout = make_layout(store, default_library, bench_ping=bench_ping)
     register_callbacks(app, store)
+    if bench_ping:
+        register_ping(app)
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
     security.install(app.server, list(app.csp_hashes()))

@@ -24,7 +24,7 @@ STYLESHEET: list[dict] = [
             "width": "data(size)",
             "height": "data(size)",
             "background-color": "data(color)",
-            # no label unless assets/citemap.js chose to draw it (class lbl): drawn labels never collide
+            # no label unless assets/citemap-09-labels.js chose to draw it (class lbl): drawn labels never collide
             "label": "",
             "font-size": 12,
             "font-family": "Helvetica, Arial, sans-serif",
@@ -84,7 +84,7 @@ STYLESHEET: list[dict] = [
         },
     },
     {"selector": "node.lib-hidden", "style": {"display": "none"}},
-    # added to the map by the last action (assets/citemap.js), until the next one
+    # added to the map by the last action (assets/citemap-03-draw.js), until the next one
     {
         "selector": "node.new",
         "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2, "outline-opacity": 0.9},
@@ -119,7 +119,7 @@ STYLESHEET: list[dict] = [
             "opacity": 0.75,
         },
     },
-    # a big view (assets/citemap.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
+    # a big view (assets/citemap-03-draw.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
     # structure; Cytoscape draws them several times faster), those of the selected paper as before
     {
         "selector": "edge.big",
@@ -280,7 +280,7 @@ def _story(store: Store) -> html.Details:
             html.Div(id="div-story-status", className="story-status", role="status"),
             html.Div(id="div-story-steps"),
             dcc.Download(id="download-story"),
-            dcc.Store(id="store-story-add"),  # "Add this view" clicked: {n, camera} (assets/citemap.js storyCamera)
+            dcc.Store(id="store-story-add"),  # "Add this view": {n, camera} (assets/citemap-06-story.js storyCamera)
             dcc.Store(
                 id="store-story-shown"
             ),  # the draft the list of steps was drawn from (dashboard/web/callbacks/story.py)
@@ -290,7 +290,7 @@ def _story(store: Store) -> html.Details:
 
 def _present() -> html.Div:
     """Presenting a story: the step's title and caption over the map, its number, and the keys' buttons
-    (assets/citemap.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
+    (assets/citemap-06-story.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
     return html.Div(
         id="div-present",
         className="present",
@@ -494,7 +494,7 @@ def _help(store: Store) -> html.Details:
 
 def _tabs() -> html.Nav:
     """On a narrow screen the map takes the page and the filters and the paper panel open over it from these tabs
-    (assets/citemap.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
+    (assets/citemap-10-controls.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
     return html.Nav(
         className="tabs",
         role="tablist",
@@ -552,7 +552,7 @@ def _graph_area() -> html.Main:
                     ),
                     html.Div(
                         className="zoom-controls",
-                        children=[  # assets/citemap.js handles them in the browser
+                        children=[  # assets/citemap-10-controls.js handles them in the browser
                             html.Button(
                                 "+",
                                 id="button-zoom-in",
@@ -613,7 +613,7 @@ def _map() -> dcc.Loading:
         parent_className="loading-graph",
         overlay_style={"visibility": "visible", "opacity": 0.6},
         children=[
-            cyto.Cytoscape(  # elements: drawn by assets/citemap.js (citemapDraw), not a prop
+            cyto.Cytoscape(  # elements: drawn by assets/citemap-03-draw.js (citemapDraw), not a prop
                 id="graph-citations",
                 elements=[],
                 stylesheet=STYLESHEET,
@@ -622,7 +622,7 @@ def _map() -> dcc.Loading:
                 minZoom=0.05,
                 maxZoom=4,
                 wheelSensitivity=WHEEL_SENSITIVITY,
-                boxSelectionEnabled=False,  # resizes: assets/citemap.js (citemapOnResize)
+                boxSelectionEnabled=False,  # resizes: assets/citemap-04-viewport.js (citemapOnResize)
                 autoRefreshLayout=False,
                 className="graph-citations",
             ),
@@ -665,8 +665,10 @@ def _panel() -> html.Aside:
     )
 
 
-def make_layout(store: Store, library: dict | None = None) -> html.Div:
-    """The page; ``library``: the server's default "in my library" match (``citemap serve --library``)."""
+def make_layout(store: Store, library: dict | None = None, *, bench_ping: bool = False) -> html.Div:
+    """The page; ``library``: the server's default "in my library" match (``citemap serve --library``);
+    ``bench_ping``: with the two stores of the benchmarks' no-op callback (``store-ping -> store-pong``)."""
+    ping = [dcc.Store(id="store-ping"), dcc.Store(id="store-pong")] if bench_ping else []
     return html.Div(
         className="app",
         id="div-app",
@@ -679,9 +681,8 @@ def make_layout(store: Store, library: dict | None = None) -> html.Div:
             dcc.Store(id="store-library", storage_type="session", data=library),
             dcc.Store(id="store-library-error"),
             dcc.Store(id="store-escape"),
-            dcc.Store(id="store-chart-clear"),  # a double-click on the citations-by-year chart (assets/citemap.js)
-            dcc.Store(id="store-ping"),  # ping -> pong: a no-op callback, the baseline of bench/run.py
-            dcc.Store(id="store-pong"),
+            dcc.Store(id="store-chart-clear"),  # a double-click on the by-year chart (assets/citemap-10-controls.js)
+            *ping,
             dcc.Download(id="download-export"),
             html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
             html.Div(id="div-rendered-panel", hidden=True),

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEFAULT_DATA, load, seed_data
+from tests import servers
+from tests.conftest import DEFAULT_DATA, seed_data
 
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -30,20 +31,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def serve(data: Path) -> load.Server:
-    port = load.free_port()
-    return load.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
+def serve(data: Path) -> servers.Server:
+    port = servers.free_port()
+    return servers.Server([sys.executable, "-m", "dashboard", "serve", "--data", str(data), "--port", str(port)], port)
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[load.Server]:
+def server() -> Iterator[servers.Server]:
     s = serve(seed_data())
     yield s
     s.stop()
 
 
 @pytest.fixture(scope="session")
-def default_server() -> Iterator[load.Server]:
+def default_server() -> Iterator[servers.Server]:
     """The app on the default dataset in data/ (the seed pages merged with arxiv-2023)."""
     s = serve(DEFAULT_DATA)
     yield s

@@ -4,17 +4,11 @@ hairball is drawn as its structure."""
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
 
 from dashboard.view.payload import MAX_DRAWN_EDGES
+from tests.browser import stall_probe  # the same probe and gestures as bench/browser.py
 from tests.browser.conftest import Page
-from tests.conftest import ROOT
-
-# bench/stall_probe.py (not a package): the same probe and gestures as bench/browser.py
-_spec = importlib.util.spec_from_file_location("citemap_stall_probe", ROOT / "bench" / "stall_probe.py")
-stall_probe = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(stall_probe)
 
 BIG = "?seeds=1412.6980,1512.03385,1409.1556&limit=3000"
 SMALL = "?seeds=1706.03762"

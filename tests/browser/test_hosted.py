@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from tests import servers
 from tests.browser.conftest import Page
-from tests.conftest import load, seed_data
+from tests.conftest import seed_data
 
 
 @pytest.fixture(scope="module")
 def gunicorn_server():
-    s = load.Gunicorn(seed_data(), workers=2)
+    s = servers.Gunicorn(seed_data(), workers=2)
     yield s
     s.stop()
 

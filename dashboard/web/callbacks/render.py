@@ -306,11 +306,16 @@ def discovery_blocks(store: Store, sub: Subgraph, state: ViewState, mine: frozen
     return blocks
 
 
-def register(app: Dash, store: Store) -> None:
+def register_ping(app: Dash) -> None:
+    """The no-op ``store-ping -> store-pong`` round trip that the benchmarks time as their baseline: only in an app
+    created for a benchmark (``create_app(..., bench_ping=True)``)."""
+
     @app.callback(Output("store-pong", "data"), Input("store-ping", "data"), prevent_initial_call=True)
-    def pong(data):  # a no-op round trip: the benchmarks' baseline
+    def pong(data):
         return data if isinstance(data, int) and abs(data) < 2**53 else None
 
+
+def register(app: Dash, store: Store) -> None:
     @app.callback(
         Output("span-status", "children"),
         Output("button-show-more", "style"),
