@@ -14,7 +14,8 @@ import pytest
 from hypothesis import settings
 
 from dashboard.dataset.store import Store
-from dashboard.importers.defaults import default_data
+from dashboard.importers import defaults
+from dashboard.resources import INPUTS
 
 # a mutation run (mutmut sets MUTANT_UNDER_TEST) needs the same examples every time, or a mutant's fate is luck
 settings.register_profile("mutation", derandomize=True)
@@ -24,15 +25,13 @@ if os.environ.get("MUTANT_UNDER_TEST"):
 ROOT = Path(__file__).resolve().parent.parent
 # the default dataset's inputs (data/README.md names their sources) and the recorded API answers
 # (tests/fixtures/README.md), all inside the repository
-SEEDS = ROOT / "data" / "seed-pages"
-ARXIV2023 = ROOT / "data" / "arxiv-2023"
+SEEDS = INPUTS / defaults.SEED_PAGES
+ARXIV2023 = INPUTS / defaults.ARXIV2023
 FIXTURES = ROOT / "tests" / "fixtures"
-DEFAULT_DATA = default_data(progress=False)  # built from data/ into the cache on first need
+DEFAULT_DATA = defaults.default_data(progress=False)  # built from data/ into the cache on first need
 SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
 
-
-def seed_pages() -> list[Path]:
-    return sorted(SEEDS.glob("*.txt"))
+seed_pages = defaults.seed_pages  # the three saved pages, in name order
 
 
 @functools.cache

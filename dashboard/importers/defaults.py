@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from dashboard.dataset.format import read_meta
 from dashboard.errors import DatasetError
 from dashboard.resources import INPUTS, PACKAGE
 
@@ -78,8 +79,6 @@ def import_command(inputs: Path = INPUTS) -> list[str]:
 
 
 def built(folder: Path) -> bool:
-    from dashboard.dataset.format import read_meta
-
     try:
         return bool(read_meta(folder)["counts"]["papers"])
     except (DatasetError, KeyError, TypeError):
