@@ -31,6 +31,11 @@ CITEMAP_NOTE = re.compile(r"citemap id (?P<id>[A-Za-z0-9._~\-]{1,128})")
 YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d|21\d\d)\b")
 
 
+def too_large(name: str) -> str:
+    """What refuses the file ``name`` when it is over MAX_BYTES, said before it is read whole."""
+    return f"{name} is larger than {MAX_BYTES / 2**20:g} MiB, the most this server reads"
+
+
 class LibraryError(ValueError):
     """A library file that cannot be used; the message names the file and where."""
 

@@ -106,10 +106,10 @@ def create_app(
     def library_match() -> Response:
         """A visitor's library file (the request body; ``?name=`` its file name) -> the ids of the dataset's
         papers it holds. Nothing is kept: the page stores the answer in the visitor's browser."""
-        request.max_content_length = library_mod.MAX_BYTES
         name = request.args.get("name", "library")[:200]
+        data = security.read_body(library_mod.MAX_BYTES, library_mod.too_large(name))
         try:
-            answer = library_mod.match_file(store, name, request.get_data(cache=False))
+            answer = library_mod.match_file(store, name, data)
         except library_mod.LibraryError as e:
             return security.problem(400, str(e))
         return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})

@@ -9,6 +9,7 @@ What still fails inside a callback is logged with an error id that the visitor s
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import uuid
@@ -16,12 +17,16 @@ from typing import Any
 
 import orjson
 from flask import Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, ClientDisconnected, HTTPException, RequestEntityTooLarge
 from werkzeug.serving import WSGIRequestHandler
+from werkzeug.wsgi import get_content_length, get_input_stream
 
 log = logging.getLogger("citemap.security")
 
 MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is far smaller
+TOO_LARGE = "request body too large"
+ENDED_EARLY = "it ended before its Content-Length"
+READ_STEP = 1 << 16  # bytes asked of the WSGI input at a time
 MAX_LIST = 2000  # items of a pattern-matching input list
 MAX_DEPTH = 32  # nesting of a callback request's JSON; the browser's are a few levels deep
 UPDATE_PATH = "/_dash-update-component"
@@ -82,7 +87,7 @@ def _check_args(given: Any, spec: list[dict], what: str) -> str | None:
 def validate_update(body: bytes, callback_map: dict[str, dict]) -> str | None:
     """Why a callback request is not acceptable, or None if it is."""
     if len(body) > MAX_BODY:
-        return "request body too large"
+        return TOO_LARGE
     try:
         payload = orjson.loads(body)
     except orjson.JSONDecodeError as e:
@@ -124,6 +129,62 @@ def _check_outputs(outputs: Any, output: str) -> str | None:
         if not isinstance(item, dict) or item.get("id") != oid or item.get("property") != prop:
             return f"outputs: expected {oid}.{prop}"
     return None
+
+
+def unreadable(e: Exception) -> str | None:
+    """Why reading a request body failed on the client's side, or None for an error of the server's own. The client's
+    are what a WSGI server raises from its input: gunicorn's HTTP parser errors (a bad chunk size line, a chunk without
+    its CRLF, a body that ends early: ``gunicorn.http.errors``, matched by module so that nothing imports gunicorn
+    where it does not serve), werkzeug's development server's OSError (``Invalid chunk header``), a socket error, and
+    werkzeug's ClientDisconnected (fewer bytes than the Content-Length)."""
+    if isinstance(e, ClientDisconnected):
+        return ENDED_EARLY
+    if type(e).__module__ == "gunicorn.http.errors" and type(e).__name__ == "NoMoreData":
+        return "it ended before its last chunk"  # gunicorn's own words name no place: "No more data after: None"
+    if type(e).__module__ == "gunicorn.http.errors" or isinstance(e, OSError):
+        return str(e)[:80] or type(e).__name__
+    return None
+
+
+def read_body(limit: int, too_large: str = TOO_LARGE) -> bytes:
+    """The current request's body, read once from the WSGI input, whether it comes with a Content-Length or chunked:
+    at most ``limit`` bytes. A longer body is a 413 (``too_large``: its message), refused on its Content-Length
+    alone or once ``limit`` + 1 bytes have arrived, the rest unread. A body that cannot be read (bad chunked framing,
+    a client that stops sending) is a 400 saying why, with one warning line in the log and no traceback. Both are
+    HTTP errors that :func:`install`'s handler answers in the JSON error shape.
+
+    Afterwards the request reads as one of these bytes with their Content-Length (``request.get_data()`` gives
+    them: Dash reads the callback's body that way)."""
+    environ = request.environ
+    length = get_content_length(environ)  # None when chunked
+    if length is not None and length > limit:
+        raise RequestEntityTooLarge(too_large)
+    # a stream that ends where the body does: the Content-Length's bytes, a chunked body up to its last chunk (a server
+    # that dechunks says so, wsgi.input_terminated), else nothing (a body without a length that no server delimits)
+    stream = get_input_stream(environ, max_content_length=None)
+    body = bytearray()
+    why = None
+    try:
+        while len(body) <= limit:
+            piece = stream.read(min(READ_STEP, limit + 1 - len(body)))
+            if not piece:
+                break
+            body += piece
+    except Exception as e:
+        why = unreadable(e)
+        if why is None:
+            raise
+    if why is None and length is not None and len(body) < length:
+        why = ENDED_EARLY  # gunicorn's input just ends where the client stopped sending
+    if why is not None:
+        log.warning("unreadable request body on %s %s: %s", request.method, request.path, why)
+        raise BadRequest(f"the request body cannot be read ({why})")
+    if len(body) > limit:
+        raise RequestEntityTooLarge(too_large)
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["CONTENT_LENGTH"] = str(len(body))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    return bytes(body)
 
 
 def problem(status: int, message: str) -> Response:
@@ -209,10 +270,7 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
             return problem(404, "no such file") if reserved_path_unserved() else None
         if request.method != "POST":
             return problem(405, "callbacks are POST requests")
-        length = request.content_length
-        if length is not None and length > MAX_BODY:
-            return problem(413, "request body too large")
-        body = request.get_data(cache=True)
+        body = read_body(MAX_BODY)
         why = validate_update(body, server.config["CITEMAP_CALLBACK_MAP"])
         if why:
             return problem(400, why)
