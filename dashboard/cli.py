@@ -127,31 +127,43 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Every file of a dataset against the sizes and checksums its dataset.json recorded; one line per problem."""
+    """Every file of a dataset against the sizes and checksums its dataset.json recorded, and dataset.json against
+    its own checksum; one line per problem."""
     from dashboard.dataset import builds, integrity
-    from dashboard.dataset.format import read_meta
+    from dashboard.dataset.format import META_FILE, read_meta
 
     data = (Path(args.data) if args.data else default_data()).resolve()
     build = builds.served(data)
     meta = read_meta(build)
+    changed = integrity.meta_problem(meta, build)  # first: what it records of the files is part of its content
+    if changed:
+        print(f"citemap: {changed}", file=sys.stderr)
+        print(
+            f"citemap: the other files were not checked against it; {integrity.fix_hint(meta, data)}", file=sys.stderr
+        )
+        return 1
     recorded = integrity.recorded_files(meta, build)
     if not recorded:
         raise DatasetError(
-            f"{build / 'dataset.json'}: records no checksums (written by an older citemap); "
+            f"{build / META_FILE}: records no checksums (written by an older citemap); {integrity.fix_hint(meta, data)}"
+        )
+    if not integrity.records_meta_checksum(meta, build):
+        raise DatasetError(
+            f"{build / META_FILE}: records no checksum of its own (written by an older citemap); "
             f"{integrity.fix_hint(meta, data)}"
         )
     found = integrity.problems(build, recorded)
     for problem in found:
         print(f"citemap: {problem}", file=sys.stderr)
+    checked = len(recorded) + 1  # and dataset.json
     if found:
         print(
-            f"citemap: {len(found)} of {len(recorded)} files differ from what was written; "
-            f"{integrity.fix_hint(meta, data)}",
+            f"citemap: {len(found)} of {checked} files differ from what was written; {integrity.fix_hint(meta, data)}",
             file=sys.stderr,
         )
         return 1
-    size = sum(f["size"] for f in recorded.values())
-    print(f"citemap: {build}: {len(recorded)} files, {size:,} bytes, as written (build {meta.get('build_id')})")
+    size = sum(f["size"] for f in recorded.values()) + (build / META_FILE).stat().st_size
+    print(f"citemap: {build}: {checked} files, {size:,} bytes, as written (build {meta.get('build_id')})")
     return 0
 
 

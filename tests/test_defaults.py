@@ -49,6 +49,33 @@ def test_cached_builds_once_and_reuses(tmp_path: Path, monkeypatch: pytest.Monke
     assert first.parent == second.parent == tmp_path / "cache"
 
 
+def test_a_change_to_the_code_that_writes_a_build_builds_the_default_dataset_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache's key hashes the code that writes a build, dataset.json's checksums included: the same code gives
+    the same key, a changed integrity.py another one. So the default dataset the tests use was written by this code
+    (its dataset.json records its own checksum, and that checksum matches)."""
+    from dashboard.dataset import integrity
+    from dashboard.importers import defaults
+    from dashboard.resources import PACKAGE
+
+    writers = {p.relative_to(PACKAGE).as_posix() for pattern in defaults.WRITERS for p in PACKAGE.glob(pattern)}
+    assert {"dataset/integrity.py", "dataset/write.py", "dataset/format.py", "importers/defaults.py"} <= writers
+    copy = tmp_path / "package"
+    for rel in writers:
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PACKAGE / rel, copy / rel)
+    key = defaults.recipe_key([])
+    monkeypatch.setattr(defaults, "PACKAGE", copy)
+    assert defaults.recipe_key([]) == key
+    with (copy / "dataset" / "integrity.py").open("a") as f:
+        f.write("# another way of writing dataset.json\n")
+    assert defaults.recipe_key([]) != key
+    build = builds.served(DEFAULT_DATA)
+    meta = read_meta(build)
+    assert integrity.records_meta_checksum(meta, build) and integrity.meta_problem(meta, build) is None
+
+
 @pytest.mark.slow
 def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp_path: Path) -> None:
     env = {**os.environ, "CITEMAP_CACHE": str(tmp_path / "cache")}

@@ -111,10 +111,21 @@ def test_a_missing_index_is_an_error_naming_the_command_that_rebuilds_it(tmp_pat
 
 
 def _without_checksums(folder: Path) -> None:
-    """``folder``'s dataset.json as an older citemap wrote it: no ``files``."""
+    """``folder``'s dataset.json as an older citemap wrote it: no ``files``, no checksum of its own."""
     meta = json.loads((folder / "dataset.json").read_text())
     meta.pop("files")
+    meta.pop("meta_checksum")
     (folder / "dataset.json").write_text(json.dumps(meta))
+
+
+def _edit_meta(folder: Path, edit) -> Path:
+    """Apply ``edit`` to the parsed dataset.json of the build ``folder`` and write it back as citemap lays it out;
+    returns its path."""
+    path = folder / "dataset.json"
+    meta = json.loads(path.read_text())
+    edit(meta)
+    path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    return path.resolve()
 
 
 @pytest.mark.parametrize(
@@ -158,7 +169,7 @@ def test_files_changed_after_they_were_written_are_refused_by_name(
         Store.load(copy)
     assert main(["verify", "--data", str(copy)]) == 1
     err = capsys.readouterr().err
-    assert f"citemap: {path.resolve()}: " in err and "1 of 22 files differ from what was written; rebuild it" in err
+    assert f"citemap: {path.resolve()}: " in err and "1 of 23 files differ from what was written; rebuild it" in err
 
 
 def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) -> None:
@@ -172,6 +183,96 @@ def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) 
     with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
         assert Store.load(copy).n == 156  # an older dataset still serves, with a warning
     assert "records no checksums" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "what, edit",
+    [
+        ("a default seed", lambda m: m["seeds"].__setitem__(0, "1706.03762")),
+        ("the count of papers", lambda m: m["counts"].__setitem__("papers", 157)),
+        ("a file's recorded checksum", lambda m: m["files"]["papers.parquet"].__setitem__("xxh3_128", "0" * 32)),
+        ("the files' checksums removed", lambda m: m.pop("files")),
+        ("a field added", lambda m: m.__setitem__("notes", [*m["notes"], "edited by hand"])),
+    ],
+)
+def test_an_edited_dataset_json_is_refused_by_name(tmp_path: Path, capsys, what: str, edit) -> None:
+    """dataset.json records a checksum of its own content: an edit of what it says (which papers a view starts from,
+    a count, the checksums it records of the other files, even all of those removed) stops start-up and fails
+    ``citemap verify``, naming dataset.json and the command that rebuilds the dataset (the files it describes are
+    untouched)."""
+    from dashboard.cli import main
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    built_with = json.loads((copy / "dataset.json").read_text())["built_with"]
+    path = _edit_meta(copy, edit)
+    message = f"{path}: its content changed after it was written (checksum differs from the one it records)"
+    with pytest.raises(DatasetError) as e:
+        Store.load(copy)
+    assert str(e.value) == f"{message}; rebuild it with: {built_with}"
+    assert main(["verify", "--data", str(copy)]) == 1
+    assert (
+        capsys.readouterr().err.splitlines()
+        == [  # nothing said of the other files: what it records of them is not to be trusted
+            f"citemap: {message}",
+            f"citemap: the other files were not checked against it; rebuild it with: {built_with}",
+        ]
+    )
+
+
+def test_dataset_json_laid_out_otherwise_with_the_same_content_passes(tmp_path: Path, capsys) -> None:
+    """The checksum covers dataset.json's content, not its bytes: indented otherwise, keys sorted, non-ASCII
+    escaped, it says the same and is served (an untouched build passes too: the test above starts from one)."""
+    from dashboard.cli import main
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    before = Store.load(copy).meta
+    path = copy / "dataset.json"
+    meta = json.loads(path.read_text())
+    path.write_text(json.dumps(meta, sort_keys=True, ensure_ascii=True, separators=(",", ":")))
+    assert path.read_text().startswith('{"build_id":')
+    assert Store.load(copy).meta == before
+    assert main(["verify", "--data", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"23 files, {sum(f['size'] for f in meta['files'].values()) + path.stat().st_size:,} bytes, as written" in out
+    )
+
+
+def test_a_dataset_json_without_its_own_checksum_is_served_with_a_warning(tmp_path: Path, capsys, caplog) -> None:
+    """What a citemap before the manifest's checksum wrote (the files' checksums, not its own) is treated as a build
+    without checksums is: served with a warning, and ``citemap verify`` refuses it, naming the command that
+    rebuilds it. A checksum that is not one is refused by name."""
+    from dashboard.cli import main
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    _edit_meta(copy, lambda m: m.pop("meta_checksum"))
+    with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
+        assert Store.load(copy).n == 156
+    assert "dataset.json records no checksum of its own (written by an older citemap); its fields not checked" in (
+        caplog.text
+    )
+    assert main(["verify", "--data", str(copy)]) == 2
+    assert "dataset.json: records no checksum of its own (written by an older citemap); rebuild it with: " in (
+        capsys.readouterr().err
+    )
+    path = _edit_meta(copy, lambda m: m.__setitem__("meta_checksum", "0" * 32))
+    with pytest.raises(DatasetError, match=re.escape(f"{path}: meta_checksum is not an object with an xxh3_128")):
+        Store.load(copy)
+
+
+def test_the_checksum_of_dataset_json_covers_all_its_other_fields() -> None:
+    from dashboard.dataset import integrity
+
+    meta = {"name": "x", "seeds": ["a"], "é": 1.5}
+    sealed = integrity.seal(meta)
+    assert list(sealed) == ["name", "seeds", "é", "meta_checksum"] and meta == {"name": "x", "seeds": ["a"], "é": 1.5}
+    assert integrity.canonical(sealed) == integrity.canonical(meta) == '{"name":"x","seeds":["a"],"é":1.5}'.encode()
+    assert integrity.meta_problem(sealed, Path("/b")) is None
+    assert integrity.meta_problem({**sealed, "seeds": ["b"]}, Path("/b")).startswith("/b/dataset.json: its content")
+    assert integrity.meta_problem(meta, Path("/b")) is None and not integrity.records_meta_checksum(meta, Path("/b"))
 
 
 def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:

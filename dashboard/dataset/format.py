@@ -30,7 +30,9 @@ column                 type                            meaning
 ``cited`` (both ``id`` values). No self-loops, no duplicates; edges with an end outside the dataset
 are kept only as counts (``cited_by`` / ``reference_count``).
 
-``dataset.json`` - name, source, the command that built it, counts, notes, and the importer's summary.
+``dataset.json`` - name, source, the command that built it, counts, notes, the importer's summary, each other
+file's size and checksum (``files``), and last a checksum of its own other fields (``meta_checksum``; see
+:mod:`dashboard.dataset.integrity`).
 
 ``index/`` - derived files the store memory-maps (see :mod:`dashboard.dataset.index`); the importer writes
 them; a store refuses a build whose index is missing or stale, naming the command that rebuilds it.

@@ -123,9 +123,9 @@ class Store:
     @classmethod
     def load(cls, folder: str | Path) -> Store:
         """Load the build a dataset folder serves (:mod:`dashboard.dataset.builds`), pinned for as long as the store
-        lives: its files as written (``dataset.json`` ``files``: sizes and checksums), its index fresh for its
-        build. Anything else is a DatasetError naming the file and the command that rebuilds it; nothing is
-        written (a read-only host stays read-only)."""
+        lives: its dataset.json as written (its own checksum), its files as written (``dataset.json`` ``files``:
+        sizes and checksums), its index fresh for its build. Anything else is a DatasetError naming the file and the
+        command that rebuilds it; nothing is written (a read-only host stays read-only)."""
         folder = Path(folder).resolve()
         build, pin = builds.pinned(folder)
         try:
@@ -139,6 +139,9 @@ class Store:
     @classmethod
     def _load_build(cls, folder: Path, build: Path) -> Store:
         meta = read_meta(build)
+        changed = integrity.meta_problem(meta, build)  # first: the files' checksums are among what it says
+        if changed:
+            raise DatasetError(f"{changed}; {integrity.fix_hint(meta, folder)}")
         recorded = integrity.recorded_files(meta, build)
         if recorded:
             found = integrity.problems(build, recorded)
@@ -146,6 +149,11 @@ class Store:
                 raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
         else:
             log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked", build)
+        if recorded and not integrity.records_meta_checksum(meta, build):
+            log.warning(
+                "%s: dataset.json records no checksum of its own (written by an older citemap); its fields not checked",
+                build,
+            )
         counts = {}
         for name in (PAPERS_FILE, CITATIONS_FILE):
             path = build / name

@@ -136,6 +136,7 @@ def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], No
             "build_id": index_write.write_index_from(tmp, source, tables),
         }
         full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
+        full_meta = integrity.seal(full_meta)  # and its own checksum, of all of the above
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
         builds.publish(out, tmp, full_meta["build_id"])
     return out
