@@ -1,4 +1,5 @@
-"""Hosting: gunicorn with the project's settings, a read-only dataset, a killed worker, a bad dataset."""
+"""Hosting: gunicorn with the project's settings, a read-only dataset, a killed worker, a killed master, a bad
+dataset."""
 
 from __future__ import annotations
 
@@ -110,6 +111,58 @@ def test_killing_a_worker_loses_only_requests_in_flight() -> None:
         assert requests.get(server.url + "/health", timeout=10).ok
     finally:
         server.stop()
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie, dead but not yet reaped by whoever adopted it, is not)."""
+    import psutil
+
+    running = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                running.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return running
+
+
+def test_a_killed_master_takes_its_workers_and_a_new_server_gets_the_port(tmp_path: Path) -> None:
+    """What a supervisor's restart needs (deploy/systemd/citemap@.service): SIGKILL the master alone (a crash, an
+    OOM kill), and its sync workers go within seconds, each through its orderly exit, freeing the listening socket
+    they inherited; a new server then binds the same port at once and answers."""
+    port = servers.free_port()
+    cmd = [sys.executable, "-m", "dashboard", "serve", "--production", "--data", str(seed_data())]
+    cmd += ["--port", str(port), "--workers", "2"]
+    first = servers.Server(cmd, port, log=tmp_path / "first.log", group=True)
+    second = None
+    try:
+        deadline = time.monotonic() + 20
+        for _ in range(400):
+            if len(first.workers()) == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        workers = first.workers()
+        assert len(workers) == 2
+        os.kill(first.proc.pid, signal.SIGKILL)
+        first.proc.wait(10)
+        deadline = time.monotonic() + 5  # a worker left alone notices only after half the worker timeout (15 s)
+        for _ in range(100):
+            if not alive(workers) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert alive(workers) == []
+        log = first.log.read_text()
+        assert all(f"Worker exiting (pid: {pid})" in log for pid in workers), log[-2000:]
+        second = servers.Server(cmd, port, log=tmp_path / "second.log", group=True, timeout=60)
+        assert requests.get(second.url + "/health", timeout=10).json()["papers"] == 156
+        assert not set(second.workers()) & set(workers)
+        assert "Connection in use" not in second.log.read_text()  # bound at the first try, no retry
+    finally:
+        for server in (second, first):
+            if server is not None:
+                server.stop()
+    assert "Traceback" not in (tmp_path / "first.log").read_text() + (tmp_path / "second.log").read_text()
 
 
 def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
