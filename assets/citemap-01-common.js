@@ -5,7 +5,7 @@
    page runs. Each file adds its clientside callbacks to window.dash_clientside.citemap (namespace "citemap",
    dashboard/web/callbacks/), whatever the order. Globals shared between files: eslint.config.js.
 
-   This file: what the others share (the app's URL prefix, reduced motion, the Cytoscape instance). */
+   This file: what the others share (the app's URL prefix, reduced motion, the Cytoscape instance, GET /graph). */
 
 function citemapPrefix() {
   var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
@@ -25,4 +25,20 @@ function citemapCy() {
     }, 25);
     if (window.cy) { clearInterval(timer); resolve(window.cy); }
   });
+}
+
+/* GET /graph?<query>: a view's payload (dashboard/view/payload.py). A replica that dies under the request shows as
+   a network error, or as 502, 503 or 504 from nginx in front; the request is idempotent, so it is asked once more,
+   a moment later (nginx then picks a live replica, or a restarted one). What the second try gets is the answer:
+   its response, or its rejection. */
+var CITEMAP_GRAPH_RETRY_MS = 500;
+function citemapFetchGraph(query) {
+  var url = citemapPrefix() + "graph" + query, options = {headers: {Accept: "application/json"}};
+  function again() {
+    return new Promise(function (resolve) { setTimeout(resolve, CITEMAP_GRAPH_RETRY_MS); })
+      .then(function () { return fetch(url, options); });
+  }
+  return fetch(url, options).then(function (response) {
+    return [502, 503, 504].indexOf(response.status) >= 0 ? again() : response;
+  }, again);
 }

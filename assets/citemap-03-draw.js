@@ -126,7 +126,7 @@ function citemapFirstView(query) {  /* the first payload if it is the view of ``
 }
 (function () {
   if (!document.getElementById("_dash-config")) { return; }  /* not the app's page */
-  citemapFirst = fetch(citemapPrefix() + "graph" + window.location.search, {headers: {Accept: "application/json"}})
+  citemapFirst = citemapFetchGraph(window.location.search)
     .then(function (r) { return r.ok ? r.text() : null; }).catch(function () { return null; });
   citemapFirst.then(async function (text) {
     if (!text) { return; }
@@ -148,7 +148,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       if (typeof query !== "string") { return [nu, nu, nu]; }
       var text = await citemapFirstView(query);
       if (text === null) {
-        var response = await fetch(citemapPrefix() + "graph" + query, {headers: {Accept: "application/json"}});
+        var response = await citemapFetchGraph(query);
         if (!response.ok) {
           citemapPlotlyMayStart();  /* no map to wait for */
           throw new Error("graph request failed: HTTP " + response.status);

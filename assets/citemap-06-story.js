@@ -94,7 +94,7 @@ function citemapPrefetchNext(story, query) {
   }
   setTimeout(function () {  /* once presenting has been set up (another callback of the same change) */
     if (!document.documentElement.classList.contains("presenting") || typeof q !== "string") { return; }
-    fetch(citemapPrefix() + "graph" + q, {headers: {Accept: "application/json"}}).catch(function () {});
+    citemapFetchGraph(q).catch(function () {});
   }, 150);
 }
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,78 @@ def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
         shot = Path(os.environ.get("CITEMAP_SCREENSHOTS", "/tmp")) / "citemap-gunicorn-csp.png"
         p.page.screenshot(path=str(shot))
         assert csp_reports == []
+
+
+class DyingReplica:
+    """What the page meets when a replica dies under its GET /graph: the first request for each view fails, in
+    turn with 502 (nginx: the replica closed the connection), a reset connection (no proxy in front), 503 and 504;
+    a later request for the same view goes through to the app. ``requests``: per URL, the seconds since the start
+    at which each request came."""
+
+    FAILURES = ("502", "reset", "503", "504")
+
+    def __init__(self) -> None:
+        self.requests: dict[str, list[float]] = {}
+        self.failed: list[str] = []
+        self.start = time.monotonic()
+
+    def __call__(self, route) -> None:
+        url = route.request.url
+        self.requests.setdefault(url, []).append(time.monotonic() - self.start)
+        if len(self.requests[url]) > 1:
+            route.continue_()
+            return
+        failure = self.FAILURES[len(self.failed) % len(self.FAILURES)]
+        self.failed.append(failure)
+        if failure == "reset":
+            route.abort("connectionreset")
+        else:
+            body = json.dumps({"error": "the replica died", "status": int(failure)})
+            route.fulfill(status=int(failure), content_type="application/json", body=body)
+
+
+def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, gunicorn_server) -> None:
+    """Every view's first GET /graph fails (502, a reset connection, 503, 504), and the page still draws each view:
+    it asks once more, a moment later. A failure the retry meets too is the answer, and only those four failures
+    are retried."""
+    with Page(browser, gunicorn_server.url) as p:
+        dying = DyingReplica()
+        p.page.route(lambda url: "/graph?" in url, dying)
+        p.open("?seeds=2110.10090&selected=2110.10090")
+        assert len(p.node_ids()) == 94
+        p.page.click("#radio-color >> text=year")
+        p.page.wait_for_function("() => window.location.search.includes('color=year')")
+        p.settle()
+        p.tap("2106.03764")  # 41 papers of its own to add
+        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
+        p.page.click("#radio-layout >> text=timeline")
+        p.page.wait_for_function("() => window.location.search.includes('layout=timeline')")
+        p.settle()
+        assert set(dying.failed) == set(DyingReplica.FAILURES)  # each kind of failure met at least once
+        for url, times in dying.requests.items():
+            assert len(times) == 2 and times[1] - times[0] >= 0.45, (url, times)  # once more, after a pause
+        # the browser logs each failed request in the console: those, and nothing else
+        failed = [e for e in p.errors if "Failed to load resource" in e]
+        assert len(failed) == len(dying.failed), p.errors
+        p.errors.clear()
+
+        def fetch(query: str) -> str:
+            return p.page.evaluate("q => citemapFetchGraph(q).then(r => String(r.status), e => 'rejected')", query)
+
+        def always(status: int) -> None:
+            def answer(route) -> None:
+                dying.requests.setdefault(route.request.url, []).append(time.monotonic() - dying.start)
+                if status:
+                    route.fulfill(status=status, content_type="application/json", body="{}")
+                else:
+                    route.abort("connectionreset")
+
+            p.page.unroute_all()
+            p.page.route(lambda url: "/graph?" in url, answer)
+
+        for status, said, asked in ((502, "502", 2), (0, "rejected", 2), (500, "500", 1), (404, "404", 1)):
+            always(status)
+            query = f"?seeds=2110.10090&probe={status}"
+            assert fetch(query) == said
+            assert len(dying.requests[gunicorn_server.url + "/graph" + query]) == asked, status
+        p.errors.clear()  # the failed loads just made
