@@ -80,9 +80,10 @@ function citemapStoryStep(story, query) {
   return {step: story.steps[index], index: index};
 }
 
-/* Presenting: the next step's map is asked for while this one is shown. /graph answers are public for an hour, so the
-   browser's cache keeps it and Right draws the next step without waiting for the server (a presenter's slides are
-   ready before they are shown). Nothing is drawn here; a failure changes nothing. */
+/* Presenting: the next step's map is asked for while this one is shown. The browser's cache keeps the answer; on Right
+   the browser only revalidates it ("no-cache": the server answers an unchanged map with a bodiless 304 at once), so
+   the next step is drawn without waiting for the server to build and send it (a presenter's slides are ready before
+   they are shown). Nothing is drawn here; a failure changes nothing. */
 function citemapPrefetchNext(story, query) {
   var cur = citemapStoryStep(story, query);
   if (!cur || cur.index + 1 >= story.steps.length) { return; }

@@ -1,7 +1,11 @@
-"""Render deploy/nginx.conf.template into a complete nginx.conf for citemap replicas (stdlib only).
+"""Render deploy/nginx.conf.template (and the files it includes) into a complete nginx config for citemap
+replicas (stdlib only).
 
     python deploy/render.py --listen 8080 --upstream 127.0.0.1:8051 --upstream 127.0.0.1:8052 --root /srv/nginx
     nginx -p /srv/nginx -c /srv/nginx/nginx.conf -e /srv/nginx/error.log -g 'daemon off;'
+
+With ``--tls-listen 443 --tls-cert FULLCHAIN.pem --tls-key KEY.pem`` the app is served over HTTPS, with HSTS, and
+plain HTTP on ``--listen`` redirects there.
 
 ``--root`` is the directory nginx writes (pid file, temporary files, cache, logs); nginx needs no other writable
 path, so it runs as any user. The official nginx Docker image fills the same template with envsubst instead
@@ -15,9 +19,18 @@ import re
 import string
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
-TEMPLATE = Path(__file__).resolve().with_name("nginx.conf.template")
+HERE = Path(__file__).resolve().parent  # the templates: nginx.conf.template and the files it includes
 RATE, BURST, CONN_LIMIT = "20r/s", 40, 20  # per client address (see the template)
+
+
+class Tls(NamedTuple):
+    """HTTPS: what to listen on (a port, or "address:port") and the certificate chain and key files (PEM)."""
+
+    listen: int | str
+    cert: Path
+    key: Path
 
 
 class _Braced(string.Template):
@@ -43,20 +56,24 @@ def render(
     rate: str = RATE,
     burst: int = BURST,
     conn_limit: int = CONN_LIMIT,
-) -> str:
-    """The nginx.conf text: listen on ``listen`` (a port, or "address:port"), proxy to ``upstreams`` ("host:port"
-    each), write state under ``root`` (and logs under ``log_dir``, default ``root``)."""
+    tls: Tls | None = None,
+) -> dict[str, str]:
+    """The files of the config, by name (nginx.conf and the files it includes): listen on ``listen`` (a port, or
+    "address:port") for HTTP, and with ``tls`` on ``tls.listen`` for HTTPS (HTTP then redirects there); proxy to
+    ``upstreams`` ("host:port" each); write state under ``root`` (and logs under ``log_dir``, default ``root``)."""
     if not upstreams:
         raise ValueError("at least one upstream is needed")
-    for u in [str(listen), *upstreams]:
+    for u in [str(listen), *upstreams, *([str(tls.listen)] if tls else [])]:
         if not re.fullmatch(r"[\w.\-\[\]:]+", u):
             raise ValueError(f"not an address: {u!r}")
     if not re.fullmatch(r"\d+r/[sm]", rate):
         raise ValueError(f"not an nginx rate (like 20r/s): {rate!r}")
-    for p in (root, log_dir or root):
+    for p in (root, log_dir or root, *((tls.cert, tls.key) if tls else ())):
         if not Path(p).is_absolute() or re.search(r"[\s;{}'\"$]", str(p)):
             raise ValueError(f"not an absolute path nginx can take as is: {p}")
+    site = "https" if tls else "http"
     values = {
+        "SITE": site,
         "LISTEN": str(listen),
         "UPSTREAMS": "\n        ".join(f"server {u};" for u in upstreams),
         "STATE_DIR": str(root),
@@ -65,10 +82,22 @@ def render(
         "BURST": str(int(burst)),
         "CONN_LIMIT": str(int(conn_limit)),
     }
-    try:
-        return _Braced(TEMPLATE.read_text()).substitute(values)
-    except (KeyError, ValueError) as e:
-        raise ValueError(f"{TEMPLATE}: placeholder not filled: {e}") from e
+    if tls:
+        port = str(tls.listen).rsplit(":", 1)[-1]
+        values |= {
+            "TLS_LISTEN": str(tls.listen),
+            "TLS_CERT": str(tls.cert),
+            "TLS_KEY": str(tls.key),
+            "HTTPS_PORT": "" if port == "443" else f":{port}",
+        }
+    out = {}
+    for name in ("nginx.conf", "citemap-app.conf", f"citemap-{site}.conf"):
+        template = HERE / f"{name}.template"
+        try:
+            out[name] = _Braced(template.read_text()).substitute(values)
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"{template}: placeholder not filled: {e}") from e
+    return out
 
 
 def write(
@@ -80,18 +109,19 @@ def write(
     rate: str = RATE,
     burst: int = BURST,
     conn_limit: int = CONN_LIMIT,
+    tls: Tls | None = None,
 ) -> Path:
-    """Render into ``root``/nginx.conf (``root`` created) and return its path."""
-    text = render(listen, upstreams, root, log_dir=log_dir, rate=rate, burst=burst, conn_limit=conn_limit)
+    """Render into ``root`` (created) and return the path of its nginx.conf."""
+    files = render(listen, upstreams, root, log_dir=log_dir, rate=rate, burst=burst, conn_limit=conn_limit, tls=tls)
     root.mkdir(parents=True, exist_ok=True)
-    conf = root / "nginx.conf"
-    conf.write_text(text)
-    return conf
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root / "nginx.conf"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--listen", required=True, help="port, or address:port")
+    ap.add_argument("--listen", required=True, help="port, or address:port, for HTTP")
     ap.add_argument("--upstream", action="append", required=True, help="a replica's host:port (repeat)")
     ap.add_argument("--root", required=True, type=Path, help="directory nginx writes; nginx.conf goes there")
     ap.add_argument("--log-dir", type=Path, default=None, help="access.log and error.log (default: --root)")
@@ -103,17 +133,24 @@ def main(argv: list[str] | None = None) -> int:
         default=CONN_LIMIT,
         help=f"requests in progress per client address (default {CONN_LIMIT})",
     )
-    ap.add_argument("--stdout", action="store_true", help="print the config instead of writing ROOT/nginx.conf")
+    ap.add_argument("--tls-listen", help="port, or address:port, for HTTPS (HTTP then redirects there)")
+    ap.add_argument("--tls-cert", type=Path, help="the certificate chain (PEM) for --tls-listen")
+    ap.add_argument("--tls-key", type=Path, help="its private key (PEM)")
+    ap.add_argument("--stdout", action="store_true", help="print the files instead of writing them under ROOT")
     a = ap.parse_args(argv)
     root = a.root.resolve()
     log_dir = a.log_dir.resolve() if a.log_dir else None
+    given = [x is not None for x in (a.tls_listen, a.tls_cert, a.tls_key)]
+    if any(given) and not all(given):
+        ap.error("--tls-listen, --tls-cert and --tls-key go together")
+    tls = Tls(a.tls_listen, a.tls_cert.resolve(), a.tls_key.resolve()) if all(given) else None
+    options = {"log_dir": log_dir, "rate": a.rate, "burst": a.burst, "conn_limit": a.conn_limit, "tls": tls}
     try:
         if a.stdout:
-            sys.stdout.write(
-                render(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst, conn_limit=a.conn_limit)
-            )
+            for name, text in render(a.listen, a.upstream, root, **options).items():
+                sys.stdout.write(f"# ---- {name}\n{text}")
             return 0
-        conf = write(a.listen, a.upstream, root, log_dir=log_dir, rate=a.rate, burst=a.burst, conn_limit=a.conn_limit)
+        conf = write(a.listen, a.upstream, root, **options)
     except ValueError as e:
         print(f"render.py: {e}", file=sys.stderr)
         return 2

@@ -207,8 +207,9 @@ def render_module() -> ModuleType:
 
 class Nginx:
     """nginx with deploy/nginx.conf.template (rendered by deploy/render.py) on a free loopback port, in front of
-    ``upstreams`` ("host:port"). Its files (config, pid, temporary files, cache, logs) go to a fresh directory
-    that nginx's workers can reach when nginx starts as root (they run as nobody then)."""
+    ``upstreams`` ("host:port"); with ``tls`` (certificate, key) HTTPS on ``tls_port`` too. Its files (config, pid,
+    temporary files, cache, logs) go to a fresh directory that nginx's workers can reach when nginx starts as root
+    (they run as nobody then)."""
 
     def __init__(
         self,
@@ -217,6 +218,7 @@ class Nginx:
         rate: str | None = None,
         burst: int | None = None,
         conn_limit: int | None = None,
+        tls: tuple[Path, Path] | None = None,
         timeout: float = 20,
     ) -> None:
         render = render_module()
@@ -224,7 +226,10 @@ class Nginx:
         self.root.chmod(0o755)
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
+        self.tls_port = free_port() if tls else None
         options = {k: v for k, v in {"rate": rate, "burst": burst, "conn_limit": conn_limit}.items() if v is not None}
+        if tls:  # (certificate chain, key): HTTPS on tls_port, and HTTP redirects there
+            options["tls"] = render.Tls(f"{HOST}:{self.tls_port}", *tls)
         self.conf = render.write(f"{HOST}:{self.port}", upstreams, self.root, **options)
         self.error_log = self.root / "error.log"
         self.access_log = self.root / "access.log"
@@ -548,3 +553,25 @@ def run_load(
             on_tick(time.monotonic() - t0)
         time.sleep(0.1)
     return stats, time.monotonic() - t0
+
+
+def reload_master(server: Server, timeout: float = 60) -> Any:
+    """gunicorn's zero-downtime reload of ``server`` (docs/hosting.md): USR2 makes a new master (a child of the old
+    one) that loads the dataset afresh; once its workers are up, QUIT sends the old master away. Returns the new
+    master (a psutil.Process), which the caller stops."""
+    import psutil
+
+    old = psutil.Process(server.proc.pid)
+    children = {p.pid for p in old.children()}
+    workers = len(children)
+    os.kill(server.proc.pid, signal.SIGUSR2)
+    deadline = time.monotonic() + timeout
+    new_master = None
+    while new_master is None:
+        assert time.monotonic() < deadline, f"no new master with {workers} workers in {timeout:.0f} s"
+        fresh = [p for p in old.children() if p.pid not in children]
+        new_master = next((p for p in fresh if len(p.children()) == workers), None)
+        time.sleep(0.1)
+    server.proc.send_signal(signal.SIGQUIT)  # the old master finishes its requests and goes
+    server.proc.wait(30)
+    return new_master

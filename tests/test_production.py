@@ -235,7 +235,6 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
     """The documented reload: import into the folder a server serves, then USR2 the master (a new master loads
     the new build) and QUIT the old one. Until then every answer comes from the old build, even after two
     imports; after, from the new one; the old build goes at the next prune, once nothing reads it."""
-    import psutil
 
     data = tmp_path / "d"
     write_records(data, *world("a", "Kernels", 20))
@@ -252,17 +251,7 @@ def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_pat
         for _ in range(6):  # both workers, more than once each
             assert answers(server) == before
         assert any(n.endswith(first[:12]) for n in os.listdir(data / builds.BUILDS))  # pinned: not pruned
-        children = {p.pid for p in psutil.Process(server.proc.pid).children()}
-        os.kill(server.proc.pid, signal.SIGUSR2)
-        deadline = time.time() + 60
-        while time.time() < deadline and new_master is None:
-            fresh = [p for p in psutil.Process(server.proc.pid).children() if p.pid not in children]
-            if fresh and any("gunicorn" in " ".join(p.cmdline()) and len(p.children()) == 2 for p in fresh):
-                new_master = next(p for p in fresh if len(p.children()) == 2)
-            time.sleep(0.2)
-        assert new_master is not None
-        server.proc.send_signal(signal.SIGQUIT)  # the old master finishes its requests and goes
-        server.proc.wait(30)
+        new_master = servers.reload_master(server)
         after = answers(server)
         assert after[0] == newest and after[1] == sorted(f"b-{k}" for k in range(8)) and "a-3" not in after[2]
         removed, in_use = builds.prune(data)

@@ -82,10 +82,12 @@ def create_app(
     @app.server.get("/graph")
     def graph() -> Response:
         """The graph payload of the view in the query string (the browser fetches it after every change).
-        A GET, so that browsers and proxies may cache it: a view of one dataset build never changes."""
+        A GET, so that browsers and proxies may keep it. A view of one dataset build never changes, but a reload
+        may bring another build: caches must ask again each time ("no-cache"), with the ETag, which names the
+        build and the view, and get a bodiless 304 while both are the same."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         etag = f"{build_id}-{encode_query(state)}"
-        headers = {"Cache-Control": "public, max-age=3600", "ETag": quote_etag(etag)}
+        headers = {"Cache-Control": "public, no-cache", "ETag": quote_etag(etag)}
         if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
             return Response(status=304, headers=headers)
         return Response(graph_json(store, state), mimetype="application/json", headers=headers)
