@@ -63,6 +63,20 @@ def store() -> Store:
     return Store.load(seed_data())
 
 
+@pytest.fixture(scope="module")
+def app():
+    """The app on the seed pages' dataset (a test module may define its own)."""
+    from dashboard.web.app import create_app
+
+    return create_app(seed_data())
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    """Flask's test client of :func:`app`."""
+    return app.server.test_client()
+
+
 @pytest.fixture(scope="session")
 def default_store() -> Store:
     """The default dataset: the seed pages merged with arxiv-2023, built from data/."""

@@ -29,6 +29,7 @@ import pytest
 
 from tests import servers
 from tests.conftest import DEFAULT_DATA, ROOT
+from tests.test_request_bodies import chunked
 
 pytestmark = [
     pytest.mark.slow,  # nginx and gunicorn processes, a 30 s attack: not in the mutation run
@@ -345,15 +346,15 @@ def test_body_limits_per_location_match_the_apps(stack: Stack) -> None:
     at_limit = get(stack.port, "/_dash-update-component", method="POST", body=b" " * (256 * 1024), timeout=10)
     assert at_limit.status == 400 and json.loads(at_limit.body)["error"].startswith("body is not valid JSON")
     # a body sent in chunks, with no length to refuse it by, is cut at the same limit
-    chunked = get(
+    in_chunks = get(
         stack.port,
         "/_dash-update-component",
         method="POST",
-        body=b"".join(b"%x\r\n%s\r\n" % (100_000, b" " * 100_000) for _ in range(3)) + b"0\r\n\r\n",
+        body=chunked(b" " * 300_000, 100_000),
         headers={"Transfer-Encoding": "chunked"},
         timeout=10,
     )
-    assert chunked.status == 413
+    assert in_chunks.status == 413
     # a body where the app takes none is read by nginx and passed on whole: the app answers; no replica fails
     seen = len(stack.nginx.error_log.read_text())
     for method, path in (("GET", "/"), ("POST", "/"), ("GET", "/health"), ("POST", "/graph?seeds=1706.03762")):

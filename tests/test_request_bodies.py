@@ -22,7 +22,6 @@ import pytest
 from werkzeug.serving import DechunkedInput
 
 from dashboard.view.library import MAX_BYTES
-from dashboard.web.app import create_app
 from dashboard.web.security import MAX_BODY, read_body, unreadable
 from tests import servers
 from tests.conftest import SEED_IDS, seed_data
@@ -49,16 +48,6 @@ def chunked(body: bytes, size: int = 65536) -> bytes:
 
 
 # -- Flask's test client: the WSGI input as gunicorn or the development server hands it over --------------------------
-@pytest.fixture(scope="module")
-def app():
-    return create_app(seed_data())
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.server.test_client()
-
-
 def post_stream(client, path: str, stream: io.RawIOBase | io.BytesIO, *, length: int | None = None):
     """A POST whose WSGI input is ``stream``: with a Content-Length when ``length`` is given, else chunked, the input
     ending where the server's dechunking says (``wsgi.input_terminated``, as gunicorn and werkzeug's server set it)."""

@@ -31,16 +31,6 @@ chart_selections = (
 
 
 @pytest.fixture(scope="module")
-def app():
-    return create_app(seed_data())
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.server.test_client()
-
-
-@pytest.fixture(scope="module")
 def ping_app():
     """The app as the benchmarks serve it: with the no-op ``store-ping -> store-pong`` callback, the simplest request
     the endpoint takes (one input, no state, one output)."""
