@@ -28,17 +28,24 @@ function citemapCy() {
 }
 
 /* GET /graph?<query>: a view's payload (dashboard/view/payload.py). A replica that dies under the request shows as
-   a network error, or as 502, 503 or 504 from nginx in front; the request is idempotent, so it is asked once more,
-   a moment later (nginx then picks a live replica, or a restarted one). What the second try gets is the answer:
-   its response, or its rejection. */
+   a network error, or as 502 or 503 from nginx in front; the request is idempotent, so it is asked once more, a
+   moment later (nginx then picks a live replica, or a restarted one). Only a failure that came quickly is asked
+   again: a view that ran until a timeout (504, or a 502 after gunicorn killed the worker) would only take a worker
+   of the other replica the same way. What the second try gets is the answer: its response, or its rejection. */
 var CITEMAP_GRAPH_RETRY_MS = 500;
+var CITEMAP_GRAPH_RETRY_WITHIN_MS = 10000;
 function citemapFetchGraph(query) {
   var url = citemapPrefix() + "graph" + query, options = {headers: {Accept: "application/json"}};
+  var started = Date.now();
+  function quick() { return Date.now() - started < CITEMAP_GRAPH_RETRY_WITHIN_MS; }
   function again() {
     return new Promise(function (resolve) { setTimeout(resolve, CITEMAP_GRAPH_RETRY_MS); })
       .then(function () { return fetch(url, options); });
   }
   return fetch(url, options).then(function (response) {
-    return [502, 503, 504].indexOf(response.status) >= 0 ? again() : response;
-  }, again);
+    return (response.status === 502 || response.status === 503) && quick() ? again() : response;
+  }, function (error) {
+    if (quick()) { return again(); }
+    throw error;
+  });
 }

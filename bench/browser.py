@@ -20,8 +20,9 @@ missed.
 ``--story``: for each step of the default dataset's story after the first, the time from pressing Right
 (presenting step k-1) until step k is drawn (its papers on the map, those that stay beginning their glide) and
 until they have stopped gliding, against the time the explorer takes to draw the same view when the page moves to
-it (the view's own URL set in the page, as a click on a link does; its map comes from the browser's cache, as the
-bench has drawn it just before) and against opening the step's URL in a new page, at 1920x1080. Prints the medians
+it (the view's own URL set in the page, as a click on a link does; its map comes from the browser's cache after a
+304 revalidation, as the bench has drawn it just before) and against opening the step's URL in a new page, at
+1920x1080. Prints the medians
 and the ratios; target: a step change drawn in at most 1.5x the in-page load of its view. The glide is a fixed
 GLIDE_MS on top: the second ratio says what it adds.
 

@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     given = [x is not None for x in (a.tls_listen, a.tls_cert, a.tls_key)]
     if any(given) and not all(given):
         ap.error("--tls-listen, --tls-cert and --tls-key go together")
-    tls = Tls(a.tls_listen, a.tls_cert.resolve(), a.tls_key.resolve()) if all(given) else None
+    # absolute, links kept: Let's Encrypt's live/ names link to the newest certificate, which nginx reads at reload
+    tls = Tls(a.tls_listen, a.tls_cert.absolute(), a.tls_key.absolute()) if all(given) else None
     options = {"log_dir": log_dir, "rate": a.rate, "burst": a.burst, "conn_limit": a.conn_limit, "tls": tls}
     try:
         if a.stdout:

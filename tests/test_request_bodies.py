@@ -22,14 +22,14 @@ import pytest
 from werkzeug.serving import DechunkedInput
 
 from dashboard.view.library import MAX_BYTES
-from dashboard.web.security import MAX_BODY, read_body, unreadable
+from dashboard.web.security import MAX_BODY, TOO_LARGE, read_body, unreadable
 from tests import servers
 from tests.conftest import SEED_IDS, seed_data
 
 URL = "/_dash-update-component"
 LIBRARY = "/library?name=library.bib"
 LIBRARY_TOO_LARGE = {"error": "library.bib is larger than 2 MiB, the most this server reads", "status": 413}
-CALLBACK_TOO_LARGE = {"error": "request body too large", "status": 413}
+CALLBACK_TOO_LARGE = {"error": TOO_LARGE, "status": 413}
 # two of the seed pages' papers, by arXiv id, and one the dataset does not hold
 BIB = b"""@article{a, title = {First}, year = {2021}, eprint = {2106.03764}, archivePrefix = {arXiv}}
 @article{b, title = {Second}, year = {2021}, eprint = {2110.10090}, archivePrefix = {arXiv}}

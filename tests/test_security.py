@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from dashboard.view.payload import payload_nodes
 from dashboard.web.app import create_app
-from dashboard.web.security import MAX_BODY, MAX_DEPTH, output_specs, validate_update
+from dashboard.web.security import MAX_BODY, MAX_DEPTH, TOO_LARGE, output_specs, validate_update
 from tests.conftest import seed_data
 from tests.servers import dash_payload
 
@@ -178,7 +178,7 @@ def test_validate_update_unit(ping_app) -> None:
     assert MAX_BODY == 256 * 1024
     padded = good + b" " * (256 * 1024 - len(good))
     assert validate_update(padded, ping_app.callback_map) is None
-    assert validate_update(padded + b" ", ping_app.callback_map) == "request body too large"
+    assert validate_update(padded + b" ", ping_app.callback_map) == TOO_LARGE
 
 
 def test_body_limit_over_http(ping_app) -> None:
@@ -187,7 +187,7 @@ def test_body_limit_over_http(ping_app) -> None:
     resp = post(client, good + b" " * (256 * 1024 - len(good)))
     assert resp.status_code == 200 and resp.get_json()["response"]["store-pong"]["data"] == 7
     resp = post(client, good + b" " * (256 * 1024 - len(good) + 1))
-    assert resp.status_code == 413 and resp.get_json()["error"] == "request body too large"
+    assert resp.status_code == 413 and resp.get_json()["error"] == TOO_LARGE
 
 
 def test_etag_names_the_dataset_build(client) -> None:

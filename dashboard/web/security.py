@@ -24,7 +24,7 @@ from werkzeug.wsgi import get_content_length, get_input_stream
 log = logging.getLogger("citemap.security")
 
 MAX_BODY = 256 * 1024  # bytes of a callback request; a real one is far smaller
-TOO_LARGE = "request body too large"
+TOO_LARGE = "request body too large: a callback request may be at most 256 kB"  # nginx says the same
 ENDED_EARLY = "it ended before its Content-Length"
 READ_STEP = 1 << 16  # bytes asked of the WSGI input at a time
 MAX_LIST = 2000  # items of a pattern-matching input list
