@@ -7,6 +7,18 @@
 
    This file: what the others share (the app's URL prefix, reduced motion, the Cytoscape instance, GET /graph). */
 
+/* dash-cytoscape always hands Cytoscape a wheelSensitivity (its default prop, 1), and Cytoscape warns whenever one is
+   given ("You have set a custom wheel sensitivity ..."), although the page sets none (its wheel zoom is
+   citemap-04-viewport.js's). That one message is dropped; every other warning reaches the console. This file runs
+   before Dash draws the map. */
+(function () {
+  var warn = console.warn;
+  console.warn = function (first) {
+    if (typeof first === "string" && first.indexOf("You have set a custom wheel sensitivity") === 0) { return; }
+    return warn.apply(console, arguments);
+  };
+})();
+
 function citemapPrefix() {
   var config = JSON.parse(document.getElementById("_dash-config").textContent || "{}");
   return config.requests_pathname_prefix || "/";

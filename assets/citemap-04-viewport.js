@@ -132,3 +132,26 @@ function citemapWatchCaption() {
   citemapCaptionWatched = el;
   new ResizeObserver(function () { if (window.cy) { citemapRefit(window.cy); } }).observe(el);
 }
+
+/* The mouse wheel zooms gently, CITEMAP_WHEEL_STEP a notch, around the pointer. Cytoscape's own wheel zoom is 2.5x a
+   notch, and slowing it with its wheelSensitivity option makes Cytoscape warn in the console on every load; so the
+   wheel is taken on its way to the map (capture phase, on the map's parent) and Cytoscape never sees it. Pinching on
+   a touch screen stays Cytoscape's. */
+var CITEMAP_WHEEL_STEP = 1.26;
+(function () {
+  if (!document.getElementById("_dash-config")) { return; }  /* not the app's page */
+  citemapCy().then(function (cy) {
+    var box = cy.container();
+    if (!box || !box.parentNode) { return; }
+    box.parentNode.addEventListener("wheel", function (event) {
+      if (!box.contains(event.target)) { return; }
+      event.preventDefault();
+      event.stopPropagation();
+      if (!cy.zoomingEnabled() || !cy.userZoomingEnabled()) { return; }
+      var pixels = event.deltaY * (event.deltaMode === 1 ? 33 : event.deltaMode === 2 ? 800 : 1);
+      var level = cy.zoom() * Math.pow(CITEMAP_WHEEL_STEP, -pixels / 100), rect = box.getBoundingClientRect();
+      level = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), level));
+      cy.zoom({level: level, renderedPosition: {x: event.clientX - rect.left, y: event.clientY - rect.top}});
+    }, {capture: true, passive: false});
+  }).catch(function () {});
+})();

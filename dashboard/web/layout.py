@@ -14,16 +14,12 @@ from dashboard.web.components import checkbox_menu, labelled_upload, radio_group
 
 cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
 
-# Cytoscape zooms by 10 ** (0.4 * sensitivity) per mouse-wheel notch (deltaY 100): 0.25 -> 1.26x a notch
-WHEEL_SENSITIVITY = 0.25
-
 STYLESHEET: list[dict] = [
     {
         "selector": "node",
         "style": {
             "width": "data(size)",
             "height": "data(size)",
-            "background-color": "data(color)",
             # no label unless assets/citemap-09-labels.js chose to draw it (class lbl): drawn labels never collide
             "label": "",
             "font-size": 12,
@@ -42,6 +38,8 @@ STYLESHEET: list[dict] = [
             "text-background-shape": "roundrectangle",
         },
     },
+    # papers have a colour; the timeline's axis ticks have none (a mapping to a missing field makes Cytoscape warn)
+    {"selector": "node[color]", "style": {"background-color": "data(color)"}},
     {"selector": "node.lbl", "style": {"label": "data(label)", "z-index": 15}},
     {"selector": "node.reference", "style": {"shape": "round-rectangle"}},
     {"selector": "node.citer", "style": {"shape": "ellipse"}},
@@ -621,7 +619,6 @@ def _map() -> dcc.Loading:
                 style={"width": "100%", "height": "100%"},
                 minZoom=0.05,
                 maxZoom=4,
-                wheelSensitivity=WHEEL_SENSITIVITY,
                 boxSelectionEnabled=False,  # resizes: assets/citemap-04-viewport.js (citemapOnResize)
                 autoRefreshLayout=False,
                 className="graph-citations",

@@ -207,7 +207,6 @@ PERMISSIONS_POLICY = ", ".join(
                 "payment",
                 "usb",
                 "serial",
-                "bluetooth",
                 "midi",
                 "magnetometer",
                 "gyroscope",

@@ -79,7 +79,7 @@ WATCH_ERROR_NOTICES = """
 
 
 class Page:
-    """A page of the app with the console errors, page errors and error-id notices it showed, and helpers
+    """A page of the app with the console errors and warnings, page errors and error-id notices it showed, and helpers
     to drive the graph. ``with Page(...) as p:`` (or the ``page`` fixture) fails the test on any of them."""
 
     def __init__(
@@ -99,11 +99,18 @@ class Page:
         self.errors: list[str] = []
         self.page.expose_function("__citemapErrorNotice", lambda text: self.errors.append(f"notice: {text}"))
         self.page.add_init_script(WATCH_ERROR_NOTICES)
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
+    def _console(self, message) -> None:
+        """A console error, or a warning (``warning: ...``): a clean page logs neither."""
+        if message.type == "error":
+            self.errors.append(message.text)
+        elif message.type == "warning":
+            self.errors.append(f"warning: {message.text}")
+
     def problems(self) -> list[str]:
-        """Console errors, uncaught page errors, and error-id notices seen so far, in order."""
+        """Console errors and warnings, uncaught page errors, and error-id notices seen so far, in order."""
         return list(self.errors)
 
     def assert_clean(self) -> None:

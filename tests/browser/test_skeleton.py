@@ -65,7 +65,8 @@ def test_a_paper_with_nothing_more_to_show_says_so(page: Page) -> None:
 
 
 def test_the_error_watch_sees_what_a_visitor_would(browser, server) -> None:
-    """The check every browser test ends with does fail: on a console error, a page error, an error-id notice."""
+    """The check every browser test ends with does fail: on a console error or warning, a page error, an error-id
+    notice."""
     p = Page(browser, server.url)
     try:
         p.open("?seeds=2006.04862")
@@ -75,14 +76,16 @@ def test_the_error_watch_sees_what_a_visitor_would(browser, server) -> None:
             "'Something went wrong while updating the view (error id 0123456789)'; }"
         )
         p.page.evaluate("() => { console.error('boom in the console'); }")
+        p.page.evaluate("() => { console.warn('a warning in the console'); }")
         p.page.evaluate("() => { setTimeout(() => { throw new Error('uncaught boom'); }, 0); }")
         p.page.wait_for_function("() => true")  # a round trip: the console event is in
         for _ in range(100):
-            if len(p.problems()) >= 3:
+            if len(p.problems()) >= 4:
                 break
             p.page.wait_for_timeout(100)
         found = p.problems()
         assert "boom in the console" in found and any("uncaught boom" in e for e in found)
+        assert "warning: a warning in the console" in found
         assert "notice: Something went wrong while updating the view (error id 0123456789)" in found
         try:
             p.assert_clean()
