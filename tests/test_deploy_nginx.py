@@ -183,10 +183,13 @@ def test_slow_header_clients_do_not_stop_the_site(stack: Stack, tmp_path: Path) 
 
 def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
     """SIGKILL one replica (master and workers) during four streams of GETs: nginx passes every request that met
-    the dead replica (refused, or reset in flight) to the other one; every answer is 200."""
+    the dead replica before its answer began (refused, or reset in flight) to the other one. An answer cut after
+    nginx began to send it cannot be passed on; the client asks again once, as the page does
+    (assets/citemap-01-common.js). Every request ends in a 200, and at most one needed asking again."""
     victim = stack.replicas[0]
     seeds = [n[0] for n in json.loads(get(stack.port, "/graph?seeds=1706.03762").body)["nodes"]][:200]
     results: list[tuple[str, int | str]] = []
+    asked_again: list[str] = []
     lock = threading.Lock()
     start = time.monotonic()
     served_before_kill: list[int] = []
@@ -195,10 +198,16 @@ def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
         rng = random.Random(k)
         while time.monotonic() - start < 6.0:
             path = rng.choice(["/health", "/", "/_dash-layout", f"/graph?seeds={rng.choice(seeds)}"])
-            try:
-                status: int | str = get(stack.port, path, f"127.0.0.{10 + k}", timeout=10).status
-            except (OSError, http.client.HTTPException) as e:
-                status = type(e).__name__
+            status: int | str = ""
+            for attempt in range(2):
+                try:
+                    status = get(stack.port, path, f"127.0.0.{10 + k}", timeout=10).status
+                    break
+                except (OSError, http.client.HTTPException) as e:
+                    status = type(e).__name__
+                    if attempt == 0:
+                        with lock:
+                            asked_again.append(f"{path}: {status}")
             with lock:
                 results.append((path, status))
             time.sleep(0.08)  # some 10 requests/s a stream: under the per-address rate
@@ -216,12 +225,13 @@ def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
     retried = [line for line in access.splitlines() if re.search(r"upstream=\S+, \S+", line)]
     print(
         f"\nkilled replica {victim.address} (pids {pids}) after {before} requests; {len(results)} in all; "
-        f"{len(retried)} passed on to the other replica"
+        f"{len(retried)} passed on to the other replica; asked again by the client: {asked_again}"
     )
     try:
         assert served_before_kill[0] > 10  # the victim was serving its share
         assert len(results) - before > 50
         assert [r for r in results if r[1] != 200] == []
+        assert len(asked_again) <= 1, asked_again
         assert retried  # the kill was felt: requests met the dead replica and went on
     finally:  # the replica back (same port), for the tests after this one
         stack.replicas[0] = servers.Gunicorn(DEFAULT_DATA, 2, stack.logs / "replica-1b.log", port=victim.port)
