@@ -1,6 +1,7 @@
 /* The map's labels (window.citemapLabels). */
 
-/* Labels that never collide. After every change of the elements, zoom or pan, the papers in the viewport are
+/* Labels that never collide. After every change of the elements, of their classes (a paper selected, from
+   wherever it was chosen; the library's filter), of the zoom or of the pan, the papers in the viewport are
    ranked (selected, seeds, expanded, most cited in the dataset, then by citers in the dataset) and each one's
    label box is measured on screen (the font measured on a canvas, as Cytoscape does); a label is drawn only if
    its box overlaps no label drawn before it (a grid of accepted boxes, as Sigma.js does). Drawn labels have one
@@ -103,7 +104,12 @@ window.citemapLabels = (function () {
     });
     return chosen;
   }
+  var applying = false;  /* the label classes this file sets are no reason to choose again */
   function apply(cy) {
+    applying = true;
+    try { place(cy); } finally { applying = false; }
+  }
+  function place(cy) {
     var chosen = choose(cy), keep = new Set();
     cy.batch(function () {
       chosen.forEach(function (c) {
@@ -138,7 +144,7 @@ window.citemapLabels = (function () {
       pending = setTimeout(function () { pending = null; window.requestAnimationFrame(function () { apply(cy); }); }, 60);
     };
     cy.on("zoom pan add remove layoutstop", schedule);
-    cy.on("class", "node.lib-hidden", schedule);
+    cy.on("class", "node.paper", function () { if (!applying) { schedule(); } });
     window.addEventListener("resize", schedule);
     schedule();
   }

@@ -111,3 +111,21 @@ def test_a_label_is_left_out_only_for_a_more_important_one(browser, default_serv
         checked = p.page.evaluate(BLOCKED)
         assert len(checked) == 40 and all(ok for _, ok in checked), [pid for pid, ok in checked if not ok]
         assert len(got["ids"]) >= 10
+
+
+def test_a_paper_chosen_from_the_search_is_named_on_the_map(browser, default_server) -> None:
+    """Choosing a paper of the map from the search suggestions selects it (a class change, no new elements): its
+    label is chosen again and drawn, as if it had been clicked or named in the URL."""
+    with Page(browser, default_server.url) as p:
+        p.open()
+        before = labels(p)
+        assert "1706.03762" in p.node_ids() and "1706.03762" not in before["ids"]  # in the map, not named
+        runs_before = runs(p)
+        p.page.fill("#input-search", "attention is all")
+        p.page.wait_for_selector(".search-item")
+        p.page.click(".search-select >> nth=0")
+        p.page.wait_for_function("() => window.location.search.includes('selected=1706.03762')")
+        p.settle()
+        after = labels(p, runs_before)
+        assert "1706.03762" in after["ids"] and after["overlaps"] == [] and after["outside"] == 0
+        assert p.page.evaluate("() => cy.getElementById('1706.03762').hasClass('selected')")
