@@ -44,6 +44,26 @@ function citemapKeepPlaces(p, nodes, before) {
   return [xs, ys];
 }
 
+/* A timeline drawn to the map's shape. The server lays it out 3.5 times as wide as high (dashboard/graph/layouts.py),
+   a wide screen's shape; in a map about as high as wide, or higher (a laptop's side panels, a phone), it was a
+   strip. Its heights (citers, log scale) are stretched so that the papers span about as much of the map's height as
+   of its width: TIMELINE_FILL of the height the map's shape gives them, no less high than the server made them.
+   Stretching only moves papers apart (their sizes stay), so no two come to overlap. The citer ticks stretch with
+   them; the year ticks stay below the lowest paper. Returns the factor (1: as the server made it). */
+var CITEMAP_TIMELINE_FILL = 0.8;
+function citemapStretchTimeline(ys, axis, box) {
+  var lo = Infinity, hi = -Infinity, i;
+  for (i = 0; i < ys.length; i++) { if (ys[i] < lo) { lo = ys[i]; } if (ys[i] > hi) { hi = ys[i]; } }
+  if (!box || !box.width || !box.height || !(hi > lo) || !box.modelWidth) { return 1; }
+  var k = Math.min(8, Math.max(1, CITEMAP_TIMELINE_FILL * (box.height / box.width) * box.modelWidth / (hi - lo)));
+  if (k === 1) { return 1; }
+  for (i = 0; i < ys.length; i++) { ys[i] *= k; }
+  axis.forEach(function (ax) {  /* year ticks ("y..." ids) sit as far below the lowest paper as the server put them */
+    ax.y = ax.id.charAt(0) === "y" ? ax.y - hi + hi * k : ax.y * k;
+  });
+  return k;
+}
+
 /* Papers from which a view is big: fainter edges without arrows (dashboard/web/layout.py, edge.big), and Cytoscape hides
    edges and draws a texture while the map is panned or zoomed. */
 var CITEMAP_BIG_VIEW = 1500;
@@ -184,6 +204,11 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       mark(p.expanded, 1); mark(p.truncated, 8); mark(p.top, 4); mark(p.seeds, 4 | 16); mark(p.expanded, 4);
       var sel = p.selected, tail = p.layout === "timeline" ? " tl" : "";
       var xy = citemapKeepPlaces(p, nodes, before);
+      if (p.layout === "timeline") {
+        var map = document.getElementById("graph-citations"), r = map ? map.getBoundingClientRect() : null;
+        var xlo = Math.min.apply(null, xy[0].length ? xy[0] : [0]), xhi = Math.max.apply(null, xy[0].length ? xy[0] : [0]);
+        citemapStretchTimeline(xy[1], p.axis, r && {width: r.width, height: r.height, modelWidth: xhi - xlo});
+      }
       for (i = 0; i < nodes.length; i++) {
         var n = nodes[i], f = flags[i], role = ROLE[p.role[i]];
         if (n.id === sel) { f |= 2 | 4; }

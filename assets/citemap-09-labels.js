@@ -72,8 +72,8 @@ window.citemapLabels = (function () {
         (a.id() < b.id() ? -1 : 1);
     });
     var grid = new Map(), chosen = [];
-    cy.nodes(".axis").forEach(function (n) {  /* a timeline's tick labels are there first: papers' labels avoid them */
-      var f = Math.min(90, Math.max(14, citemapTickPx() / z)), w = textWidth(n.data("label") || "", true) * f / 100;
+    cy.nodes(".axis").not(".axis-thinned").forEach(function (n) {  /* a timeline's ticks are there first */
+      var f = citemapTickPx() / z, w = textWidth(n.data("label") || "", true) * f / 100;
       var p = n.position();
       var b = {x1: p.x - w / 2 - 2 / z, x2: p.x + w / 2 + 2 / z, y1: p.y - f * 0.6, y2: p.y + f * 0.6};
       for (var gx = Math.floor(b.x1 / cell); gx <= Math.floor(b.x2 / cell); gx++) {
@@ -104,6 +104,22 @@ window.citemapLabels = (function () {
     });
     return chosen;
   }
+  /* A timeline's ticks have one size on screen (citemapTickPx) whatever the zoom. The year ticks are thinned to
+     every second, fifth, ... year when they would touch: at a phone's zoom a year is a few pixels wide. */
+  function thinTicks(cy) {
+    var z = cy.zoom() || 1, px = citemapTickPx(), ticks = cy.nodes(".axis");
+    ticks.style({"font-size": px / z});
+    var years = ticks.filter(function (n) { return n.id().indexOf("axis-y") === 0; }).toArray()
+      .sort(function (a, b) { return a.position("x") - b.position("x"); });
+    if (years.length < 2) { return; }
+    var gap = (years[1].position("x") - years[0].position("x")) * z, widest = 0;
+    years.forEach(function (n) { widest = Math.max(widest, textWidth(n.data("label") || "", true) * px / 100); });
+    var every = [1, 2, 5, 10, 20, 50].find(function (k) { return k * gap >= widest + 8; }) || 100;
+    years.forEach(function (n, i) {
+      var thin = i % every !== 0;
+      if (thin !== n.hasClass("axis-thinned")) { n.toggleClass("axis-thinned", thin); }
+    });
+  }
   var applying = false;  /* the label classes this file sets are no reason to choose again */
   function apply(cy) {
     applying = true;
@@ -122,7 +138,7 @@ window.citemapLabels = (function () {
         if (!n.hasClass("lbl")) { n.addClass("lbl"); }
       });
       cy.nodes(".lbl").forEach(function (n) { if (!keep.has(n.id())) { n.removeClass("lbl"); } });
-      cy.nodes(".axis").style({"font-size": Math.min(90, Math.max(14, citemapTickPx() / (cy.zoom() || 1)))});
+      thinTicks(cy);
     });
     /* the estimate is a little generous; Cytoscape's own boxes have the last word, in the same order */
     var ext = cy.extent(), kept = [], opts = {includeLabels: true, includeNodes: false, includeOverlays: false};

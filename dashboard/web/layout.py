@@ -105,6 +105,8 @@ STYLESHEET: list[dict] = [
             "events": "no",
         },
     },
+    # year ticks left out where they would touch at this zoom (assets/citemap-09-labels.js)
+    {"selector": "node.axis-thinned", "style": {"display": "none"}},
     {
         "selector": "edge",
         "style": {

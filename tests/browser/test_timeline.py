@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from tests.browser.conftest import Page
 
 MEASURE = """() => {
@@ -47,3 +49,31 @@ def test_a_1500_paper_timeline_is_dated_spread_and_readable(browser, default_ser
         assert len(ticks) >= 5
         assert all(a["x2"] <= b["x1"] for a, b in itertools.pairwise(ticks))  # ticks apart, readable
         assert all(t["x1"] >= 0 and t["x2"] <= got["canvas"] and t["y2"] <= got["height"] for t in ticks)
+
+
+FILLS = """() => {
+  const rb = cy.nodes('.paper').renderedBoundingBox({includeLabels: false, includeOverlays: false});
+  const ticks = cy.nodes('.axis').not('.axis-thinned').toArray();
+  const years = ticks.filter(n => n.id().startsWith('axis-y')).map(n => {
+    const b = n.renderedBoundingBox({includeLabels: true, includeNodes: false});
+    return [b.x1, b.x2];
+  }).sort((a, b) => a[0] - b[0]);
+  return {w: rb.w / cy.width(), h: rb.h / cy.height(), years: years,
+          px: ticks.map(n => parseFloat(n.style('font-size')) * cy.zoom())};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("size", "wide", "high"), [((1280, 800), 0.7, 0.55), ((1920, 1080), 0.8, 0.6), ((390, 844), 0.55, 0.45)]
+)
+def test_the_timeline_fills_the_map_and_its_ticks_are_readable(browser, default_server, size, wide, high) -> None:
+    """The default view's timeline, drawn in a map about as high as wide (or higher, on a phone): its heights are
+    stretched to the map's shape, so the papers span most of the map both ways (the server lays it out 3.5 times as
+    wide as high: a strip); its ticks are 15 px on screen, and year ticks are thinned rather than drawn touching."""
+    with Page(browser, default_server.url, size) as p:
+        p.open("?layout=timeline")
+        got = p.page.evaluate(FILLS)
+        assert got["w"] >= wide and got["h"] >= high, got
+        assert min(got["px"]) >= 11, got["px"]
+        assert len(got["years"]) >= 3
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(got["years"])), got["years"]
