@@ -29,6 +29,10 @@ function citemapReducedMotion() {
 }
 
 /* The Cytoscape instance, once dash-cytoscape has made it. */
+/* An area as the page names it: papers without one are stored as "unknown" and named NO_AREA
+   (dashboard/view/naming.py). */
+function citemapAreaLabel(area) { return area === "unknown" ? "no area given" : area; }
+
 function citemapCy() {
   return new Promise(function (resolve, reject) {
     var waited = 0, timer = setInterval(function () {

@@ -32,7 +32,7 @@ function citemapLegendItems(cy, meta) {
       if (area !== undefined && !seen.has(area)) { seen.set(area, node.data("color")); }
     });
     var named = Object.keys(pal.area || {}).filter(function (a) { return seen.has(a); }).slice(0, 10);
-    named.forEach(function (a) { items.push({label: a, color: seen.get(a)}); });
+    named.forEach(function (a) { items.push({label: citemapAreaLabel(a), color: seen.get(a)}); });
     if (seen.size > named.length) { items.push({label: "other areas", color: pal.unknown || "#c0c0c0"}); }
   }
   return items;

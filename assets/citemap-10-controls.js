@@ -12,7 +12,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       }
       if (!data || !data.title) { return ""; }
       var year = data.year === null || data.year === undefined ? "?" : data.year;
-      var areas = (data.areas || []).join(", ");
+      var areas = (data.areas || []).map(citemapAreaLabel).join(", ");
       var authors = (data.authors || []).join(", ");
       var counts = Number(data.in_cited || 0).toLocaleString("en") + " citing in dataset" +
         (data.cited_by === null || data.cited_by === undefined ? "" :

@@ -10,6 +10,7 @@ import numpy as np
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
 from dashboard.view import colors
+from dashboard.view.naming import area_label
 
 FONT = {"family": "Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12, "color": "#1d2430"}
 
@@ -101,12 +102,12 @@ def citations_by_year(store: Store, row: int, state: ViewState) -> tuple[dict, s
                         "type": "bar",
                         "x": all_years,
                         "y": ys,
-                        "name": area,
+                        "name": area_label(area),
                         "marker": {
                             "color": colors.area_color(store.area_names, area),
                             "opacity": _opacity(all_years, state),
                         },
-                        "hovertemplate": f"%{{x}}: %{{y}} citing papers in {area}<extra></extra>",
+                        "hovertemplate": f"%{{x}}: %{{y}} citing papers, {area_label(area)}<extra></extra>",
                     }
                 )
         else:
@@ -150,9 +151,9 @@ def overview(store: Store, rows: np.ndarray, state: ViewState) -> dict:
                     "type": "bar",
                     "x": all_years,
                     "y": [by_area[area].get(y, 0) for y in all_years],
-                    "name": area,
+                    "name": area_label(area),
                     "marker": {"color": colors.area_color(store.area_names, area)},
-                    "hovertemplate": f"%{{x}}: %{{y}} papers in {area}<extra></extra>",
+                    "hovertemplate": f"%{{x}}: %{{y}} papers, {area_label(area)}<extra></extra>",
                 }
             )
     else:

@@ -6,11 +6,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from dashboard.dataset.index import UNKNOWN_AREA
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
 
+NO_AREA = "no area given"  # how the papers without an area (stored as UNKNOWN_AREA) are named on the page
+
 TITLE_SEEDS = 3  # seed titles named in an image's title line; the others are counted
 TITLE_CHARS = 60  # each cut to this many characters
+
+
+def area_label(area: str) -> str:
+    """How an area is named on the page: the dataset's own name, or :data:`NO_AREA` for the papers without one (the
+    URL and the exports keep the stored name)."""
+    return NO_AREA if area == UNKNOWN_AREA else area
 
 
 def file_stem(seeds: Sequence[str], n: int) -> str:

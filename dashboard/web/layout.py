@@ -7,7 +7,7 @@ from dash import dcc, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import LAYOUTS
-from dashboard.view.naming import about_line
+from dashboard.view.naming import about_line, area_label
 from dashboard.view.stories import StoryError, read_story, story_names
 from dashboard.view.years import year_floor
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
@@ -183,7 +183,10 @@ def _filters(store: Store) -> html.Div:
                 ),
             ),
             checkbox_menu(
-                "dropdown-areas", "Areas", [(a, f"{a} ({n:,})") for a, n in area_counts.items()], "All areas"
+                "dropdown-areas",
+                "Areas",
+                [(a, f"{area_label(a)} ({n:,})") for a, n in area_counts.items()],
+                "All areas",
             ),
             html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
             dcc.Input(

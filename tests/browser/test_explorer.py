@@ -112,7 +112,7 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     overview = page.page.evaluate(
         "() => document.getElementById('graph-overview').querySelector('.js-plotly-plot').data.map(t => t.name)"
     )
-    assert overview == ["cs.LG", "unknown"]  # two seeds have no area; every other paper is cs.LG
+    assert overview == ["cs.LG", "no area given"]  # two seeds have no area; every other paper is cs.LG
     # minimum citations, typed
     page.page.fill("#input-min-citations", "2")
     wait_query(page, "min_citations=2")
@@ -231,7 +231,7 @@ def test_exports(page: Page, tmp_path) -> None:
     assert title.startswith("mlsanity") and "seeds: O(n) Connections are Expressive" in title
     assert title.endswith("31 papers")
     legend = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[1])
-    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => n.data('areas')[0])"))
+    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => citemapAreaLabel(n.data('areas')[0]))"))
     assert (
         legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"]
         and set(legend[3:]) <= areas | {"other areas"}

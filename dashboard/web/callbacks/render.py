@@ -14,6 +14,7 @@ from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
 from dashboard.view import colors, figures
 from dashboard.view.describe import map_summary
 from dashboard.view.library import MAX_ENTRIES
+from dashboard.view.naming import area_label
 from dashboard.view.panel import SORTS, ListEntry, PaperList, paper_panel
 from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label, shown_areas, view_years
 from dashboard.web.callbacks.common import read_state
@@ -88,7 +89,7 @@ def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
         items.append(
             html.Div(
                 className="legend-item",
-                children=[html.Span(className="swatch", style={"backgroundColor": color}), html.Span(name)],
+                children=[html.Span(className="swatch", style={"backgroundColor": color}), html.Span(area_label(name))],
             )
         )
     return items
@@ -209,7 +210,7 @@ def paper_facts(p: dict) -> list:
         )
     facts += [
         html.Li(f"First posted {p['posted']}" if p["posted"] else f"Year {p['year'] or 'unknown'}"),
-        html.Li("Areas: " + ", ".join(p["areas"])),
+        html.Li("Areas: " + ", ".join(area_label(a) for a in p["areas"])),
         html.Li(f"Cited by {p['in_cited']:,} papers in this dataset", className="fact-in-dataset"),
     ]
     if p["cited_by"] is not None:
@@ -369,7 +370,8 @@ def register(app: Dash, store: Store) -> None:
         panel = paper_panel(store, row, build_subgraph(store, state), state, sort if sort in SORTS else "citations")
         p = panel.paper
         facts = paper_facts(p)
-        badge = "seed" if panel.is_seed else ("selected" if state.selected else "first seed")
+        # what the paper shown is in this view: a seed, the paper chosen, or a path's start (shown when neither)
+        badge = "seed" if panel.is_seed else ("selected" if state.selected else "path start")
         head = html.Div(
             className="paper-head",
             children=[
