@@ -67,6 +67,12 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         window.dash_clientside.set_props("div-hover", {children: ""});
       }
     });
+    /* Citations are drawn faint (dashboard/web/layout.py), but those of the paper under the pointer stand out, as
+       the selected paper's do: a reader follows one paper's links, not the whole web. */
+    cy.on("mouseover", "node.paper", function (e) { e.target.connectedEdges().addClass("near"); });
+    cy.on("mouseout", "node.paper", function (e) { e.target.connectedEdges().removeClass("near"); });
+    var box = cy.container();  /* a pointer that leaves the map in one move gives no mouseout of the paper */
+    if (box) { box.addEventListener("mouseleave", function () { cy.edges(".near").removeClass("near"); }); }
   }
   function clearChartYears() {
     if (window.dash_clientside && window.dash_clientside.set_props) {

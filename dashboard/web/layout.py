@@ -116,7 +116,8 @@ STYLESHEET: list[dict] = [
             "target-arrow-shape": "triangle",
             "target-arrow-color": "#b9c1cd",
             "arrow-scale": 0.7,
-            "opacity": 0.75,
+            # faint: the links of the selected paper (touching) and of the paper under the pointer (near) stand out
+            "opacity": 0.4,
         },
     },
     # a big view (assets/citemap-03-draw.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
@@ -129,7 +130,14 @@ STYLESHEET: list[dict] = [
         "selector": "edge.touching",
         "style": {"line-color": "#e11d48", "target-arrow-color": "#e11d48", "width": 2, "opacity": 1, "z-index": 10},
     },
-    {"selector": "edge.big.touching", "style": {"curve-style": "straight", "target-arrow-shape": "triangle"}},
+    {
+        "selector": "edge.near",
+        "style": {"line-color": "#1d4ed8", "target-arrow-color": "#1d4ed8", "width": 2, "opacity": 1, "z-index": 9},
+    },
+    {
+        "selector": "edge.big.touching, edge.big.near",
+        "style": {"curve-style": "straight", "target-arrow-shape": "triangle"},
+    },
     # a similarity map's links (dashboard/graph/similarity.py): no direction, width by strength; hover says why
     {
         "selector": "edge.similar",

@@ -126,3 +126,32 @@ def test_colour_by_year_uses_viridis_over_the_years_in_view(page: Page) -> None:
     assert {c for y, c in got if y == lo} == {"#440154"} and {c for y, c in got if y == hi} == {"#fde725"}
     legend = page.text("#div-legend")
     assert "Colour: year (the papers in view)" in legend and str(lo) in legend and str(hi) in legend
+
+
+def test_the_paper_under_the_pointer_brings_out_its_citations(page: Page) -> None:
+    """Citations are faint; those of the paper under the pointer stand out (class near) until the pointer leaves."""
+    page.open()
+    # the paper with the most citations drawn among those with no other paper within 25 px on screen
+    seed, x, y, degree = page.page.evaluate(
+        """() => { const b = cy.container().getBoundingClientRect(), ps = cy.nodes('.paper').toArray();
+                   const free = ps.filter(n => ps.every(o => o === n ||
+                     Math.hypot(o.renderedPosition().x - n.renderedPosition().x,
+                                o.renderedPosition().y - n.renderedPosition().y) > 25));
+                   free.sort((a, c) => c.connectedEdges().length - a.connectedEdges().length);
+                   const n = free[0], p = n.renderedPosition();
+                   return [n.id(), b.left + p.x, b.top + p.y, n.connectedEdges().length]; }"""
+    )
+    assert degree >= 2
+    faint = page.page.evaluate("() => parseFloat(cy.edges().not('.touching')[0].style('opacity'))")
+    page.page.mouse.move(x - 40, y - 40)
+    page.page.mouse.move(x, y, steps=5)  # a pointer that travels to the paper, as a hand does
+    page.page.wait_for_function("id => cy.getElementById(id).connectedEdges('.near').length > 0", arg=seed)
+    near = page.page.evaluate(
+        """id => { const n = cy.getElementById(id);
+                   return [n.connectedEdges('.near').length, n.connectedEdges().length, cy.edges('.near').length,
+                           parseFloat(n.connectedEdges()[0].style('opacity'))]; }""",
+        seed,
+    )
+    assert near[0] == near[1] == near[2] and near[3] == 1 and faint < 0.5
+    page.page.mouse.move(5, 5)  # away from the map
+    page.page.wait_for_function("() => cy.edges('.near').length === 0")
