@@ -19,7 +19,7 @@ import re
 import string
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent  # the templates: nginx.conf.template and the files it includes
 RATE, BURST, CONN_LIMIT = "20r/s", 40, 20  # per client address (see the template)
@@ -100,19 +100,10 @@ def render(
     return out
 
 
-def write(
-    listen: int | str,
-    upstreams: list[str],
-    root: Path,
-    *,
-    log_dir: Path | None = None,
-    rate: str = RATE,
-    burst: int = BURST,
-    conn_limit: int = CONN_LIMIT,
-    tls: Tls | None = None,
-) -> Path:
-    """Render into ``root`` (created) and return the path of its nginx.conf."""
-    files = render(listen, upstreams, root, log_dir=log_dir, rate=rate, burst=burst, conn_limit=conn_limit, tls=tls)
+def write(listen: int | str, upstreams: list[str], root: Path, **options: Any) -> Path:
+    """Render into ``root`` (created; ``options``: the keywords :func:`render` takes) and return the path of its
+    nginx.conf."""
+    files = render(listen, upstreams, root, **options)
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (root / name).write_text(text)
