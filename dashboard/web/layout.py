@@ -466,6 +466,8 @@ def _help(store: Store) -> html.Details:
             ),
             html.Div(
                 className="help-card",
+                tabIndex="0",  # it scrolls on a short window: the keyboard can scroll it too
+                **{"role": "region", "aria-label": "Help"},
                 children=[
                     html.P(about_line(store), className="about", id="p-about"),
                     html.P(
@@ -491,6 +493,24 @@ def _help(store: Store) -> html.Details:
                             ),
                             html.Li(
                                 "Filters narrow the map by years, areas and citations; the chart's bars select years."
+                            ),
+                            html.Li(
+                                '"Map of: similar papers" shows the papers that share references and citers with the '
+                                'seeds (hover a link: why); "Colour by: cluster" colours the map\'s groups of papers '
+                                "that cite each other, each named by its words."
+                            ),
+                            html.Li(
+                                '"Connect to" in the panel draws the shortest chains of citations from the paper to '
+                                'a seed; "Show more" brings in papers a capped list left out.'
+                            ),
+                            html.Li(
+                                '"My library" reads your .bib, .ris or CSL JSON file in this page and rings the '
+                                "papers of the map it holds; nothing is sent anywhere but this site, or kept."
+                            ),
+                            html.Li(
+                                '"Stories and presenting" steps through saved views full screen (arrow keys), and '
+                                'makes your own; "Export" saves the map (PNG, SVG) and its papers (CSV, BibTeX, JSON, '
+                                "GraphML)."
                             ),
                             html.Li(
                                 "The address bar holds the whole view: copy it to share or bookmark exactly this map."
