@@ -207,6 +207,19 @@ LINES = st.one_of(
 )
 
 
+def test_a_count_of_commas_alone_is_refused_naming_the_file(tmp_path: Path) -> None:
+    """A list entry whose count is only separators ("cited by ,") is not a count: an InputError naming the file,
+    not a ValueError from deep inside (found by the property test below)."""
+    path = tmp_path / "page.txt"
+    path.write_text("mlsanityData to 7 Oct 2026\nReferences·0\n0. 00000cited by ,\n")
+    try:
+        parse_page(path)
+    except InputError as e:
+        assert str(path) in str(e)
+    else:
+        raise AssertionError("the page was read")
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["# A paper", "mlsanityData to 7 Oct 2026", ""]), st.lists(LINES, max_size=12))
 def test_page_parser_property(tmp_path: Path, first: str, lines: list[str]) -> None:

@@ -32,24 +32,24 @@ SOURCE = "mlsanity pages"  # how a paper's list of sources names these pages
 
 MD_TITLE = re.compile(r"^# (?P<title>.+?)\s*$")
 MD_ARXIV = re.compile(r"arxiv\.org/abs/(?P<id>[^\s/·)]+)")
-MD_SECTION = re.compile(r"^## (?P<name>Builds on|Built on by)\b(?:.*?(?P<shown>\d+) of (?P<total>[\d,]+))?")
+MD_SECTION = re.compile(r"^## (?P<name>Builds on|Built on by)\b(?:.*?(?P<shown>\d+) of (?P<total>\d[\d,]*))?")
 MD_ITEM = re.compile(r"^- \[(?P<title>.+)\]\((?P<url>[^)\s]+)\)\s*(?:\((?P<year>\d{4})\))?\s*$")
 URL_ID = re.compile(r"/paper/(?P<id>[^/?#]+)/?$")
 
 TXT_HEADER = re.compile(r"^mlsanity\s*Data to (?P<date>\d{1,2} \w{3,9} \d{4})")
 TXT_ID_LINE = re.compile(
     r"^arXiv\s+(?P<id>\S+?)\s*↗?\s*First posted (?P<date>\d{1,2} \w{3,9} \d{4})"
-    r"(?P<areas>.*?)cited by (?P<cited>[\d,]+)\s*$"
+    r"(?P<areas>.*?)cited by (?P<cited>\d[\d,]*)\s*$"
 )
-TXT_REFS = re.compile(r"^References\s*·\s*(?P<n>[\d,]+)\s*$")
+TXT_REFS = re.compile(r"^References\s*·\s*(?P<n>\d[\d,]*)\s*$")
 TXT_CITERS = re.compile(r"^Built on by\s*$")
 TXT_ITEM_START = re.compile(r"^\s*\d+\.\s")
-TXT_ITEM = re.compile(r"^\s*\d+\.\s+(?P<year>\d{4})(?P<title>.+?)cited by (?P<cited>[\d,]+)\s*$")
-TXT_SHOWN = re.compile(r"^(?P<shown>\d+) most cited of (?P<total>[\d,]+)")
+TXT_ITEM = re.compile(r"^\s*\d+\.\s+(?P<year>\d{4})(?P<title>.+?)cited by (?P<cited>\d[\d,]*)\s*$")
+TXT_SHOWN = re.compile(r"^(?P<shown>\d+) most cited of (?P<total>\d[\d,]*)")
 TXT_PER_YEAR = re.compile(r"^Citing papers per year:\s*(?P<pairs>.+?)\.?\s*$")
 
-CITED_BY = re.compile(r"Cited by (?P<n>[\d,]+) papers")
-BUILDS_ON = re.compile(r"Builds on (?P<x>[\d,]+) of its (?P<y>[\d,]+) references")
+CITED_BY = re.compile(r"Cited by (?P<n>\d[\d,]*) papers")
+BUILDS_ON = re.compile(r"Builds on (?P<x>\d[\d,]*) of its (?P<y>\d[\d,]*) references")
 POSTED = re.compile(r"First posted on arXiv (?P<date>\d{1,2} \w{3,9} \d{4})")
 DATA_THROUGH = re.compile(r"data through (?P<date>\d{1,2} \w{3,9} \d{4})")
 
@@ -209,7 +209,7 @@ def parse_text(path: Path, lines: list[tuple[int, str]]) -> Page:
 def _per_year(pairs: str, path: Path, line: int) -> dict[int, int]:
     out: dict[int, int] = {}
     for part in pairs.split(";"):
-        m = re.fullmatch(r"\s*(\d{4})\s*:\s*([\d,]+)\s*", part)
+        m = re.fullmatch(r"\s*(\d{4})\s*:\s*(\d[\d,]*)\s*", part)
         if not m:
             raise InputError(
                 path, f"cannot read {part.strip()!r} as 'YEAR: COUNT'", line=line, field="citing papers per year"
