@@ -722,6 +722,7 @@ def test_a_reload_behind_nginx_serves_no_old_map(tmp_path: Path) -> None:
     from dashboard.dataset.format import read_meta
     from tests.conftest import write_records
     from tests.test_builds import world
+    from tests.test_production import answers
 
     data = tmp_path / "d"
     write_records(data, *world("a", "Kernels", 20))
@@ -731,33 +732,23 @@ def test_a_reload_behind_nginx_serves_no_old_map(tmp_path: Path) -> None:
     nginx = None
     try:
         nginx = servers.Nginx([r.address for r in replicas], rate="1000r/s", burst=1000)  # one client, many asks
-        view = "/graph?seeds=a-3&expand=a-2"
-
-        def answers() -> tuple[str, str, list[str], list[str]]:
-            graph = get(nginx.port, view)
-            found = servers.DashClient(nginx.url).call("div-search-results", {"input-search.value": "kernels"}).text
-            return (
-                json.loads(get(nginx.port, "/health").body)["build"],
-                graph.headers["ETag"],
-                sorted(n[0] for n in json.loads(graph.body)["nodes"]),
-                sorted(set(re.findall(r"\b[ab]-\d+\b", found))),
-            )
-
-        before = answers()
-        assert before[0] == first and first in before[1] and before[2] == ["a-1", "a-2", "a-3", "a-4"]
+        view = "/graph?seeds=a-3&expand=a-2"  # the view test_production's answers() asks for
+        before = answers(nginx)  # (the build /health names, search suggestions, the view's papers)
+        old_etag = get(nginx.port, view).headers["ETag"]
+        assert before[0] == first and first in old_etag and before[2] == "a-1 a-2 a-3 a-4"
         write_records(data, *world("b", "Kernels", 5))
         write_records(data, *world("b", "Kernels", 8))
         newest = read_meta(data)["build_id"]
         for _ in range(6):
-            assert answers() == before  # until the reload, the old build, whichever replica answers
+            assert answers(nginx) == before  # until the reload, the old build, whichever replica answers
+            assert get(nginx.port, view).headers["ETag"] == old_etag
         for r in replicas:
             masters.append(servers.reload_master(r))
         reloaded = time.monotonic()
         for _ in range(10):  # both replicas, more than once each
-            build, etag, papers, found = answers()
-            assert build == newest and newest in etag and "a-3" not in papers
-            assert found == sorted(f"b-{k}" for k in range(8))
-            revalidated = get(nginx.port, view, headers={"If-None-Match": before[1]})
+            build, found, papers = answers(nginx)
+            assert build == newest and "a-3" not in papers and found == sorted(f"b-{k}" for k in range(8))
+            revalidated = get(nginx.port, view, headers={"If-None-Match": old_etag})
             assert revalidated.status == 200 and newest in revalidated.headers["ETag"]
         print(
             f"\n10 rounds of answers through nginx after the reload, all of the new build, "

@@ -220,7 +220,7 @@ def test_reload_onto_a_bad_dataset_keeps_the_old_server(tmp_path: Path) -> None:
         server.stop()
 
 
-def answers(server: servers.Server) -> tuple[str, list[str], str]:
+def answers(server: servers.Server | servers.Nginx) -> tuple[str, list[str], str]:
     """What a visitor of ``server`` gets: the build /health names, the ids a search for "kernels" suggests (a
     server callback, as the page calls it), and the papers of the view ``?seeds=a-3&expand=a-2`` (a seed and an
     expanded paper: the expand a click asks for; or its notice)."""
