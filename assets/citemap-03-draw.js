@@ -2,11 +2,16 @@
    elementsFromPayload, labels cut, places kept), drawn in slices (citemapDraw); the first view fetched early; the
    clientside callback loadGraph. */
 
-/* A node label: the title cut to LABEL_CHARS (dashboard/view/payload.py) with an ellipsis. */
-var CITEMAP_LABEL_CHARS = 42;
+/* A node label: the title on one line (assets/citemap-09-labels.js wraps and cuts it to the room it has). */
 function citemapLabel(title) {
-  title = String(title || "").replace(/\s+/g, " ").trim();
-  return title.length <= CITEMAP_LABEL_CHARS ? title : title.slice(0, CITEMAP_LABEL_CHARS - 1).trimEnd() + "…";
+  return String(title || "").replace(/\s+/g, " ").trim();
+}
+/* A paper's drawn size, model units, by its citers in the dataset; seeds at least SEED_SIZE (the same rule as
+   node_radius in dashboard/graph/layouts.py, which keeps papers from overlapping). */
+var CITEMAP_SEED_SIZE = 28;
+function citemapNodeSize(inCited, seed) {
+  var size = Math.round((9 + 4 * Math.log10(1 + Math.max(inCited, 0))) * 10) / 10;
+  return seed ? Math.max(size, CITEMAP_SEED_SIZE) : size;
 }
 /* Where to draw the papers of a new force-layout view: a paper already on the map stays where it is drawn (also
    where the visitor dragged it); a new one goes where the server put it, moved as the paper it links to that was
@@ -220,8 +225,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
           (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + (mine ? " lib" : "") +
           (hide ? " lib-hidden" : "") + (before !== null && !before.has(n.id) ? " new" : "") + tail;
         now.add(n.id);
-        var size = Math.round((14 + 5.5 * Math.log10(1 + Math.max(n.in_cited, 0))) * 10) / 10;  /* in-dataset count */
-        if (f & 16) { size = Math.max(size, 42); }
+        var size = citemapNodeSize(n.in_cited, (f & 16) !== 0);
         var color = p.color === "year"
           ? (n.year === null ? pal.unknown : (pal.year[n.year - pal.year0] || pal.unknown))
           : p.color === "cluster" ? ((pal.cluster || [])[p.cluster[i]] || pal.unknown)

@@ -135,3 +135,61 @@ def test_the_layout_follows_the_views_limit(default_store: Store) -> None:
         rows, xy = force_layout.force(default_store, sub)
         at = {r: k for k, r in enumerate(chain.rows.tolist())}
         assert np.array_equal(xy, chain.xy[[at[r] for r in rows.tolist()]])
+
+
+VIEWS_ANY_LAYOUT = [
+    ViewState(("2106.03764", "2006.04862", "2110.10090")),  # the default view
+    ViewState((ATTENTION,)),
+    ViewState((BERT,), limit=1462),
+    ViewState((ATTENTION, BERT), expand=(LUONG,)),
+    ViewState((ATTENTION,), layout="concentric"),
+    ViewState((ATTENTION,), layout="timeline"),
+    ViewState(("2106.03764", "2006.04862", "2110.10090"), mode="similar"),
+]
+
+
+@pytest.mark.parametrize("state", VIEWS_ANY_LAYOUT, ids=lambda s: f"{s.layout}-{s.mode}-{len(s.seeds)}-{s.limit}")
+def test_no_two_papers_overlap_and_titles_have_room(default_store: Store, state: ViewState) -> None:
+    """Bodies (drawn sizes, node_radius, with their border) never overlap; in force layouts, the room under each
+    seed for its title (title_rooms) holds no paper that was placed with it or after it (the first seed's room: no
+    paper at all)."""
+    from scipy.spatial import cKDTree
+
+    from dashboard.graph.geometry import NODE_GAP, in_rooms, title_rooms
+    from dashboard.graph.layouts import node_radius
+
+    force_layout._CACHE.clear()
+    view = compute_view(default_store, state)
+    rows = np.array([default_store.row(p) for p in view.ids])
+    xy = np.column_stack([view.payload["x"], view.payload["y"]])
+    seed = np.zeros(len(rows), dtype=bool)
+    seed[view.payload["seeds"]] = True
+    r = node_radius(default_store.in_cited[rows], seed) + 0.75  # the border
+    pairs = cKDTree(xy).query_pairs(float(2 * r.max()), output_type="ndarray")
+    gap = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T) - r[pairs[:, 0]] - r[pairs[:, 1]]
+    if len(pairs):
+        assert gap.min() >= -0.05, view.ids[pairs[np.argmin(gap), 0]]
+    if state.layout == "force" and state.mode == "citations":
+        first = title_rooms(xy, np.array([0]))  # the walk puts the seeds first
+        inside = np.flatnonzero(in_rooms(xy, first))
+        assert inside.tolist() == [], [view.ids[i] for i in inside]
+        assert 2 * float(r.max()) < NODE_GAP  # layouts keep papers a gap apart: bodies are smaller than it
+
+
+def test_clear_rooms_moves_only_what_may_move_out_of_the_rooms(default_store: Store) -> None:
+    """On a crowd: afterwards no movable point lies in an owner's room or nearer than three quarters of the gap to
+    another, and the points that may not move stay where they were."""
+    from dashboard.graph.geometry import NODE_GAP, clear_rooms, in_rooms, title_rooms
+
+    rng = np.random.default_rng(7)
+    xy = rng.uniform(-400, 400, size=(300, 2))
+    movable = np.ones(len(xy), dtype=bool)
+    movable[:50] = False
+    owners = np.array([0, 60, 70])
+    out = clear_rooms(xy, owners, movable, NODE_GAP * 0.6)
+    assert np.array_equal(out[~movable], xy[~movable])
+    rooms = title_rooms(out, owners)
+    others = movable.copy()
+    others[owners] = False
+    assert not in_rooms(out[others], rooms).any()
+    assert (np.abs(out - xy).sum(axis=1) > 0).sum() > 20  # a crowd: many had to move

@@ -38,7 +38,19 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from dashboard.dataset.store import Store
-from dashboard.graph.geometry import NODE_GAP, arc_xy, free_arc_xy, nearest_distances, push_apart, settle
+from dashboard.graph.geometry import (
+    NODE_GAP,
+    arc_xy,
+    clear_rooms,
+    free_arc_xy,
+    in_rooms,
+    nearest_distances,
+    push_apart,
+    room_points,
+    settle,
+    title_owners,
+    title_rooms,
+)
 from dashboard.graph.neighbourhood import Subgraph, step_from
 from dashboard.graph.state import DEFAULT_LIMIT, LIMIT_STEP
 
@@ -112,7 +124,7 @@ def seed_chain(store: Store, seeds: Sequence[int], limit: int) -> Chain:
         return edges[0]
 
     for k in range(done, len(steps)):
-        chain = _place_step(chain, steps[k], rows[: ends[k]], edges_among, k)
+        chain = _place_step(chain, steps[k], rows[: ends[k]], edges_among, k, store.in_cited[rows[: ends[k]]])
         with _LOCK:
             _CACHE[(store, steps[: k + 1])] = chain
             while len(_CACHE) > CACHE_SIZE:
@@ -137,10 +149,15 @@ def _chain_rows(store: Store, steps: Sequence[Step]) -> tuple[np.ndarray, list[i
 
 
 def _place_step(
-    chain: Chain, step: Step, rows: np.ndarray, edges_among: Callable[[], tuple[np.ndarray, np.ndarray]], index: int
+    chain: Chain,
+    step: Step,
+    rows: np.ndarray,
+    edges_among: Callable[[], tuple[np.ndarray, np.ndarray]],
+    index: int,
+    weights: np.ndarray,
 ) -> Chain:
     """The chain after one more step: ``rows`` = the chain's rows then the step's new ones; ``edges_among()``: the
-    citations among the rows of the whole chain, as positions."""
+    citations among the rows of the whole chain, as positions; ``weights``: each row's citers in the dataset."""
     seed = step[0]
     old, n = len(chain.rows), len(rows)
     if n == old:
@@ -178,7 +195,7 @@ def _place_step(
         else:
             reach = float(np.hypot(*(chain.xy - middle).T).max()) + 4 * NODE_GAP
             xy[at] = np.asarray(middle) + reach * np.asarray(_turn(index))
-        xy[at] = _apart_from_seeds(xy[at], chain, index)
+        xy[at] = _room_near(_apart_from_seeds(xy[at], chain, index), chain)
     done = ~np.isnan(xy[:, 0])
     first = 1 if old == 0 else old  # what stays put: the papers placed before (the first seed: the middle)
     fixed = chain.tree if old else cKDTree(xy[:1])
@@ -211,9 +228,43 @@ def _place_step(
             spent += iters * cost(len(local), len(li))
     if old:  # where the pull and the force put a paper on one already drawn: back towards its free place
         xy[todo] = settle(fixed, xy[todo], free, NODE_GAP * 0.6)
+    movable = np.zeros(n, dtype=bool)
+    movable[first:] = True
     xy[first:] = push_apart(fixed, xy[first:], NODE_GAP * 0.6)
+    xy = clear_rooms(xy, _title_owners(rows, weights, chain, at), movable, NODE_GAP * 0.6)
     xy.setflags(write=False)
     return Chain(rows=rows, xy=xy, scale=scale, spent=spent, around=tuple(around.items()))
+
+
+def _title_owners(rows: np.ndarray, weights: np.ndarray, chain: Chain, at: int) -> np.ndarray:
+    """The papers whose titles get room under them (:func:`title_owners`): the seeds placed so far, then the most
+    cited (``weights``: citers in the dataset of each row)."""
+    return title_owners(weights, np.flatnonzero(np.isin(rows, [r for r, _ in chain.around] + [int(rows[at])])))
+
+
+def _room_near(at: np.ndarray, chain: Chain) -> np.ndarray:
+    """The place nearest ``at`` (on rings around it) with room for a new seed's title under it: no paper placed
+    before in that room, and ``SEED_GAP`` from the seeds placed before. ``at`` if there is none within reach."""
+    seeds = chain.xy[np.flatnonzero(np.isin(chain.rows, [r for r, _ in chain.around]))]
+    for cand in at + _SPIRAL:
+        if len(seeds) and np.hypot(*(seeds - cand).T).min() < SEED_GAP:
+            continue
+        if not in_rooms(chain.xy, title_rooms(cand[None, :], np.zeros(1, np.int64)), NODE_GAP * 0.3).any():
+            return cand
+    return at
+
+
+def _spiral(step: float, reach: float) -> np.ndarray:
+    """Offsets on rings ``step`` apart out to ``reach``, nearest first (the first is no offset)."""
+    out = [np.zeros((1, 2))]
+    for r in np.arange(step, reach + step, step):
+        m = max(6, int(2 * math.pi * r / step))
+        a = 2 * math.pi * np.arange(m) / m
+        out.append(np.column_stack([r * np.cos(a), r * np.sin(a)]))
+    return np.vstack(out)
+
+
+_SPIRAL = _spiral(NODE_GAP / 2, 12 * NODE_GAP)
 
 
 def _apart_from_seeds(at: np.ndarray, chain: Chain, index: int) -> np.ndarray:
@@ -350,6 +401,8 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
             where.append(int(at_paper[0]) if len(at_paper) else -1)
         around = dict(chain.around)
         taken: list = [chain.tree if len(chain.rows) > 32 else chain.xy]  # a few points: compared directly
+        seeds = np.flatnonzero(np.isin(chain.rows, [r for r, _ in chain.around]))
+        taken.append(room_points(title_rooms(chain.xy, seeds)))  # the seeds' titles keep their room
         last: np.ndarray | None = None  # the group placed last, a tree once a next group needs it
         for g, k in zip(groups, where, strict=True):
             if k < 0 or not done[k]:

@@ -210,3 +210,142 @@ def _away(d: np.ndarray, dist: np.ndarray, i: np.ndarray, j: np.ndarray, gap: fl
     dist[same] = 1.0
     step = (gap - np.where(same, 0.0, dist)) / dist * share
     return d * step[:, None]
+
+
+TITLE_ROOM = (300.0, 56.0)  # px: under a paper, two lines of its title at the zoom a map is usually fitted to
+
+
+TITLED = 12  # the most cited papers of a map that get room for their titles (after the seeds)
+
+
+def title_owners(weights: np.ndarray, seeds: np.ndarray, k: int = TITLED) -> np.ndarray:
+    """The papers (indices) whose titles get room under them, most important first: ``seeds``, then the ``k`` with
+    the greatest ``weights`` (citers in the dataset)."""
+    top = np.argsort(-weights, kind="stable")[:k]
+    seeds = np.asarray(seeds, dtype=np.int64)
+    return np.concatenate([seeds, top[~np.isin(top, seeds)]]).astype(np.int64)
+
+
+def title_rooms(xy: np.ndarray, owners: np.ndarray, room: tuple[float, float] = TITLE_ROOM) -> np.ndarray:
+    """(k, 4) boxes x1, y1, x2, y2: the room under each of ``owners`` where its title goes."""
+    w, h = room
+    x, y = xy[owners, 0], xy[owners, 1]
+    return np.column_stack([x - w / 2, y + NODE_GAP * 0.2, x + w / 2, y + NODE_GAP * 0.2 + h])
+
+
+def room_points(rooms: np.ndarray, step: float = NODE_GAP * 0.5) -> np.ndarray:
+    """Points filling ``rooms`` ``step`` apart (edges included): rooms as places taken, for placings that keep a
+    gap from taken points (:func:`free_arc_xy`)."""
+    out = [np.empty((0, 2))]
+    for x1, y1, x2, y2 in rooms.tolist():
+        gx = np.linspace(x1, x2, max(2, math.ceil((x2 - x1) / step) + 1))
+        gy = np.linspace(y1, y2, max(2, math.ceil((y2 - y1) / step) + 1))
+        out.append(np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2))
+    return np.vstack(out)
+
+
+def in_rooms(points: np.ndarray, rooms: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """For each point, whether it lies in one of ``rooms`` (grown by ``margin``)."""
+    if not len(rooms) or not len(points):
+        return np.zeros(len(points), dtype=bool)
+    px, py = points[:, 0, None], points[:, 1, None]
+    x1, y1, x2, y2 = (rooms[:, k][None, :] for k in range(4))
+    return ((px > x1 - margin) & (px < x2 + margin) & (py > y1 - margin) & (py < y2 + margin)).any(axis=1)
+
+
+def in_rooms_each(points: np.ndarray, rooms: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """For each room, whether one of ``points`` lies in it (grown by ``margin``)."""
+    if not len(rooms) or not len(points):
+        return np.zeros(len(rooms), dtype=bool)
+    px, py = points[:, 0, None], points[:, 1, None]
+    x1, y1, x2, y2 = (rooms[:, k][None, :] for k in range(4))
+    return ((px > x1 - margin) & (px < x2 + margin) & (py > y1 - margin) & (py < y2 + margin)).any(axis=0)
+
+
+def clear_rooms(
+    xy: np.ndarray, owners: np.ndarray, movable: np.ndarray, gap: float, room: tuple[float, float] = TITLE_ROOM
+) -> np.ndarray:
+    """``xy`` with its ``movable`` points (a boolean mask) moved out of the rooms for the titles of ``owners``
+    (:func:`title_rooms`; most important first): first each owner out of the others' rooms, to a place whose own
+    room holds no point that cannot move, then every other point out of all of them, then one of each pair still
+    nearer than three quarters of ``gap`` (as nudging may leave a few). A point goes to the nearest place on rings
+    around it that is in none of those rooms and at least ``gap`` from every other point; with no such place within
+    reach it stays."""
+    xy = np.array(xy, dtype=float)
+    owners = np.asarray(owners, dtype=np.int64)
+    if not len(owners):
+        return xy
+    margin = NODE_GAP * 0.3
+    tree = cKDTree(xy)
+    placed: list[np.ndarray] = []
+    fixed_xy = xy[~movable]
+    for _ in range(3):  # an owner moved may bring its room onto one placed before it: again, a few times
+        moved = False
+        for k, o in enumerate(owners):
+            if not movable[o]:
+                continue
+            others = title_rooms(xy, np.delete(owners, k), room)
+            own = title_rooms(xy, owners[k : k + 1], room)
+            if in_rooms(xy[o : o + 1], others, margin)[0] or in_rooms(fixed_xy, own, margin).any():
+                moved |= _to_free_place(xy, o, others, margin, tree, placed, gap, keep_clear=(fixed_xy, room))
+        if not moved:
+            break
+    rooms = title_rooms(xy, owners, room)
+    todo = movable.copy()
+    todo[owners] = False
+    for i in np.flatnonzero(todo & in_rooms(xy, rooms, margin)):
+        _to_free_place(xy, i, rooms, margin, tree, placed, gap)
+    pairs = cKDTree(xy).query_pairs(gap * 0.75, output_type="ndarray")  # what nudging left too near: set apart
+    for i, j in pairs.tolist():
+        k = j if todo[j] else i if todo[i] else j if movable[j] else i if movable[i] else -1
+        if k >= 0 and np.hypot(*(xy[i] - xy[j])) < gap * 0.75:
+            near = cKDTree(xy)
+            if not _to_free_place(xy, k, rooms, margin, near, placed, gap):  # papers apart come before rooms
+                _to_free_place(xy, k, rooms[:0], margin, near, placed, gap)
+    return xy
+
+
+def _to_free_place(
+    xy: np.ndarray,
+    i: int,
+    rooms: np.ndarray,
+    margin: float,
+    tree: cKDTree,
+    placed: list[np.ndarray],
+    gap: float,
+    keep_clear: tuple[np.ndarray, tuple[float, float]] | None = None,
+) -> bool:
+    """Point ``i`` of ``xy`` moved to the nearest place on rings around it clear of ``rooms`` and ``gap`` from the
+    points of ``tree`` (their places before any moved; itself aside) and from those ``placed`` since (which it
+    joins); ``keep_clear`` (points, room): also a place whose own room holds none of those points. It stays if there
+    is no such place. Returns whether it moved."""
+    for ring in (_ROOM_RING, _FAR_RING):  # near first; further only if need be
+        cand = xy[i] + ring * gap
+        ok = ~in_rooms(cand, rooms, margin)
+        if keep_clear is not None and len(keep_clear[0]):
+            own = title_rooms(cand, np.arange(len(cand)), keep_clear[1])
+            ok &= ~in_rooms_each(keep_clear[0], own, margin)
+        dist, idx = tree.query(cand, k=2, distance_upper_bound=gap)
+        ok &= np.isinf(np.where(idx == i, np.inf, dist)).all(axis=1)
+        if placed:
+            near = np.hypot(*(cand[:, None, :] - np.asarray(placed)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            ok &= near >= gap
+        if ok.any():
+            xy[i] = cand[int(ok.argmax())]
+            placed.append(xy[i].copy())
+            return True
+    return False
+
+
+def _rings_out(reach: int) -> np.ndarray:
+    """Offsets on rings of radius 0.5, 1, 1.5, ... ``reach`` (in units of the gap), nearest first."""
+    out = []
+    for r in np.arange(0.5, reach + 0.5, 0.5):
+        m = max(8, int(2 * math.pi * r * 2))
+        a = 2 * math.pi * np.arange(m) / m + r
+        out.append(np.column_stack([r * np.cos(a), r * np.sin(a)]))
+    return np.vstack(out)
+
+
+_ROOM_RING = _rings_out(8)
+_FAR_RING = _rings_out(20)[len(_ROOM_RING) :]

@@ -24,7 +24,7 @@ import numpy as np
 
 from dashboard.dataset.store import Store
 from dashboard.graph.force_layout import force, fruchterman_reingold, scale_to_px
-from dashboard.graph.geometry import NODE_GAP, push_apart
+from dashboard.graph.geometry import NODE_GAP, clear_rooms, push_apart, title_owners
 from dashboard.graph.neighbourhood import Subgraph
 
 Positions = dict[int, tuple[float, float]]
@@ -37,10 +37,11 @@ def _placed(pos: Positions) -> Placed:
 
 
 def node_radius(in_cited: int | np.ndarray, seed: bool | np.ndarray) -> float | np.ndarray:
-    """Half the drawn size of a node, or of each of arrays of them (assets/citemap-03-draw.js:
-    14 + 5.5 log10(1 + citers), seeds at least 42)."""
-    size = 14 + 5.5 * np.log10(1 + np.maximum(in_cited, 0))
-    return np.where(seed, np.maximum(size, 42), size) / 2
+    """Half the drawn size of a node, or of each of arrays of them (assets/citemap-03-draw.js, citemapNodeSize:
+    9 + 4 log10(1 + citers), seeds at least 28). Small against the layouts' gaps, so papers never overlap and
+    there is room for titles between them."""
+    size = 9 + 4 * np.log10(1 + np.maximum(in_cited, 0))
+    return np.where(seed, np.maximum(size, 28), size) / 2
 
 
 def month_of(store: Store, rows: np.ndarray) -> np.ndarray:
@@ -215,7 +216,8 @@ def concentric(store: Store, sub: Subgraph) -> Placed:
 
 def similar_force(store: Store, sub: Subgraph) -> Placed:
     """A similarity map: a force layout of its similarity links (stronger links pull harder: edges repeated by
-    strength), the first seed in the middle, scaled like the citation maps and pushed apart where bodies meet."""
+    strength), the first seed in the middle, scaled like the citation maps, pushed apart where bodies meet, with
+    room for the titles of the seeds and the most cited (:func:`clear_rooms`)."""
     rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
     n = len(rows)
     if n <= 1:
@@ -227,7 +229,11 @@ def similar_force(store: Store, sub: Subgraph) -> Placed:
     start = np.column_stack([np.cos(angle), np.sin(angle)]) * np.sqrt(np.arange(n) + 1.0)[:, None]
     coords = fruchterman_reingold(n, i, j, start, 300)
     xy, _ = scale_to_px(coords, sub.edge_i, sub.edge_j)
-    return rows, push_apart(None, xy, NODE_GAP, rounds=3)
+    xy = push_apart(None, xy, NODE_GAP, rounds=3)
+    movable = np.ones(n, dtype=bool)
+    movable[0] = False  # the first seed, in the middle
+    owners = title_owners(store.in_cited[rows], np.flatnonzero(np.isin(rows, list(sub.seeds))), k=max(12, n // 2))
+    return rows, clear_rooms(xy, owners, movable, NODE_GAP * 0.6)
 
 
 def path_force(store: Store, sub: Subgraph) -> Placed:
