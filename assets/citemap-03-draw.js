@@ -63,8 +63,8 @@ function citemapStretchTimeline(ys, axis, box) {
   var k = Math.min(8, Math.max(1, CITEMAP_TIMELINE_FILL * (box.height / box.width) * box.modelWidth / (hi - lo)));
   if (k === 1) { return 1; }
   for (i = 0; i < ys.length; i++) { ys[i] *= k; }
-  axis.forEach(function (ax) {  /* year ticks ("y..." ids) sit as far below the lowest paper as the server put them */
-    ax.y = ax.id.charAt(0) === "y" ? ax.y - hi + hi * k : ax.y * k;
+  axis.forEach(function (ax) {  /* the year row (ids "y...", and the unit "cunit") stays as far below the lowest paper */
+    ax.y = ax.id.charAt(0) === "y" || ax.id === "cunit" ? ax.y - hi + hi * k : ax.y * k;
   });
   return k;
 }
@@ -241,7 +241,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       for (i = 0; i < p.axis.length; i++) {
         var ax = p.axis[i];
         out.push({data: {id: "axis-" + ax.id, label: ax.label}, position: {x: ax.x, y: ax.y},
-                  classes: "axis", selectable: false, grabbable: false});
+                  classes: ax.id.charAt(0) === "c" ? "axis axis-c" : "axis", selectable: false, grabbable: false});
       }
       var src = p.edges.source, dst = p.edges.target, big = nodes.length > CITEMAP_BIG_VIEW ? " big" : "";
       var kind = p.edges.kind || "citations", weight = p.edges.weight, why = p.edges.why;

@@ -12,19 +12,25 @@ function citemapFitPlaces(cy, elements) {
   });
   if (x1 === Infinity) { return; }
   var axis = elements.filter(function (el) { return (el.classes || "").indexOf("axis") >= 0; });
-  if (axis.length) {  /* a timeline: room for its tick labels (citemapRoom; centred on their place) */
-    var chars = Math.max.apply(null, axis.map(function (el) { return el.data.label.length; }));
-    citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, {axis: chars});
+  if (axis.length) {  /* a timeline: room for its tick labels (citemapRoom) */
+    var widest = axis.filter(function (el) { return el.data.id.indexOf("axis-c") === 0; })
+      .map(function (el) { return el.data.label; })
+      .sort(function (a, b) { return b.length - a.length; })[0] || "";
+    citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, {axis: widest});
     return;
   }
-  citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false);
+  /* a few papers: room at the sides for the titles centred under the outermost ones */
+  var few = elements.filter(function (el) { return el.position; }).length <= CITEMAP_FEW;
+  citemapViewport(cy, {x1: x1, y1: y1, w: x2 - x1, h: y2 - y1}, false, few ? {left: 110, right: 110} : undefined);
 }
+var CITEMAP_FEW = 12;
 
 /* Fit the papers (not their labels, which follow the zoom; not the edges, which lie between papers: measuring either
-   for thousands of elements took most of a second) with 40 px around. */
+   for thousands of elements took most of a second) with the room of the view's first fit around. */
 function citemapFit(cy, animate) {
-  citemapViewport(cy, cy.nodes().not(".lib-hidden").boundingBox({includeLabels: false, includeOverlays: false}),
-                  animate);
+  var f = cy.__citemapFitted;  /* the room the view was first fitted with (a timeline's ticks, a few papers' titles) */
+  citemapViewport(cy, cy.nodes().not(".lib-hidden, .callout").boundingBox({includeLabels: false, includeOverlays: false}),
+                  animate, f ? f.room : undefined);
 }
 
 /* Show the box bb (model coordinates) with room around it on screen (``spec``: see citemapRoom; kept, not the px it
@@ -98,16 +104,19 @@ function citemapRefit(cy) {
 }
 
 /* The room around a fitted map, px on screen: ``spec`` {left, right, top, bottom} (40 each unless given), or
-   {axis: n} for a timeline whose longest tick label has n characters (the ticks lie left of and under the papers,
-   their labels centred there, at citemapTickPx). While presenting, the caption over the bottom of the map is added
-   under it: no paper, no tick sits behind the caption. */
+   {axis: text} for a timeline whose widest citer tick label is ``text`` (those labels end at their place, left of
+   the papers; the year ticks are centred under the papers; all at citemapTickPx). While presenting, the caption
+   over the bottom of the map is added under it: no paper, no tick sits behind the caption. */
 function citemapRoom(cy, spec) {
   spec = spec || {};
   var room = {left: spec.left || 40, right: spec.right || 40, top: spec.top || 40, bottom: spec.bottom || 40};
-  if (spec.axis) {
-    var s = citemapTickPx() / 15;  /* the room below was measured for 15 px ticks */
-    room.left = 40 + 5 * spec.axis * s;
-    room.bottom = 56 * s;
+  if (spec.axis !== undefined) {
+    var px = citemapTickPx(), labels = window.citemapLabels;
+    var wide = labels ? labels.textWidth(String(spec.axis), true) * px / 100 : String(spec.axis).length * px * 0.62;
+    room.left = 16 + wide;  /* the label, its margin, a little air */
+    room.right = 16;
+    room.top = 24;
+    room.bottom = 56 * px / 15;  /* measured for 15 px ticks */
   }
   room.bottom += citemapCaptionCover(cy);
   return room;

@@ -276,8 +276,10 @@ def test_timeline_is_date_by_citations_and_no_two_papers_overlap(default_store: 
     years = [a for a in axis if a["id"].startswith("y")]
     assert [int(a["label"]) for a in years] == sorted(int(a["label"]) for a in years) and len(years) >= 5
     assert all(a["y"] > xy[:, 1].max() for a in years)  # along the bottom
-    ticks = {a["label"] for a in axis if a["id"].startswith("c")}
-    assert {"1 citing", "10 citing", "100 citing"} <= ticks and "0 citing" not in ticks
+    ticks = {a["label"]: a for a in axis if a["id"].startswith("c")}
+    assert {"1", "10", "100", "citing"} <= set(ticks) and "0" not in ticks  # the unit once, in the corner
+    assert ticks["citing"]["y"] == years[0]["y"] and ticks["citing"]["x"] == ticks["1"]["x"] < xy[:, 0].min()
+    assert ticks["100"]["y"] < ticks["10"]["y"] < ticks["1"]["y"]  # more citers higher
 
 
 def test_concentric_puts_more_cited_papers_nearer_the_centre(store: Store) -> None:
@@ -376,12 +378,20 @@ def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:
 
 def test_timeline_ticks_share_the_layouts_scale_under_filters(default_store: Store) -> None:
     """A filter hides papers and never moves them; the year and citer ticks stay where the papers are measured
-    (a view with no capped list: its layout rows are the same with and without the filter)."""
+    (a view with no capped list: its layout rows are the same with and without the filter). A years filter narrows
+    the year axis to its years, and the citer column stands beside the papers left in view."""
     plain = compute_view(default_store, ViewState(("2110.10090",), layout="timeline"))
     filtered = compute_view(default_store, ViewState(("2110.10090",), layout="timeline", years=(2022, 2023)))
     assert not plain.sub.truncated
     assert len(filtered.sub.rows) < len(plain.sub.rows)
-    assert filtered.payload["axis"] == plain.payload["axis"]
+    before = {a["id"]: a for a in plain.payload["axis"]}
+    after = {a["id"]: a for a in filtered.payload["axis"]}
+    assert sorted(k for k in after if k.startswith("y")) == ["y2022", "y2023"]
+    assert len([k for k in before if k.startswith("y")]) > 5
+    assert all(after[k] == before[k] for k in after if k.startswith("y"))  # same places
+    assert all(after[k]["y"] == before[k]["y"] for k in after if k.startswith("c"))
+    assert min(a["x"] for k, a in after.items() if k.startswith("c")) > before["c1"]["x"]  # nearer the papers
+    assert after["c1"]["x"] < filtered.payload["x"].min()
     where = dict(
         zip(plain.ids, zip(plain.payload["x"].tolist(), plain.payload["y"].tolist(), strict=True), strict=True)
     )

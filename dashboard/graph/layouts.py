@@ -72,8 +72,9 @@ CITES_TICKS = (1, 10, 100, 1000, 10000)
 
 def timeline_scale(n: int, span: float, top: int) -> tuple[float, float]:
     """(px per year, px per decade of citers) of a timeline of n papers over ``span`` years whose most cited has
-    ``top`` citers: 3.5 times as wide as its citation scale is high, as most papers crowd the lower part."""
-    height = max(900.0, 26.0 * math.sqrt(max(n, 1)))
+    ``top`` citers: 3.5 times as wide as its citation scale is high, as most papers crowd the lower part; high in
+    proportion to the square root of n, so that papers keep one size on screen from small to big timelines."""
+    height = max(300.0, 26.0 * math.sqrt(max(n, 1)))
     return 3.5 * height / max(span, 1.0), height / (math.log10(1 + max(top, 1)) + 0.3)
 
 
@@ -167,26 +168,31 @@ def _take(col: tuple[list[float], list[float]], a: float, b: float, slack: float
     ends[k:m] = [b]
 
 
-def timeline_axis(store: Store, rows: np.ndarray, xy: np.ndarray) -> list[dict]:
-    """Tick labels of a timeline (not papers: class ``axis``): years along the bottom, citer counts on the left.
-    ``rows``, ``xy``: what :func:`timeline` placed (the layout's rows, so that the ticks share its scale)."""
-    if not np.any(store.year[rows] >= 0):
+def timeline_axis(
+    store: Store, rows: np.ndarray, xy: np.ndarray, shown: np.ndarray, years: tuple[int, int] | None = None
+) -> list[dict]:
+    """Tick labels of a timeline (not papers: class ``axis``): years along the bottom, citer counts in a column at the
+    left (``c...`` ids; their labels end at their place) with the unit ``citing`` in the corner under them.
+    ``rows``, ``xy``: what :func:`timeline` placed (the layout's rows, so that the ticks share its scale); ``shown``:
+    the places of the papers in view; ``years``: a years filter, whose years alone get ticks (the map fits them)."""
+    if not np.any(store.year[rows] >= 0) or not len(shown):
         return []
     lo, hi, px_year, px_decade = timeline_frame(store, rows)
+    first, last = (max(lo, years[0]), min(hi - 1, years[1])) if years else (lo, hi - 1)
     top = int(store.in_cited[rows].max(initial=0))
     bottom = float(xy[:, 1].max()) + 70.0
-    step = max(1, math.ceil((hi - lo) / 14))  # at most ~14 year ticks
+    step = max(1, math.ceil((last + 1 - first) / 14))  # at most ~14 year ticks
     out = [
         {"id": f"y{y}", "label": str(y), "x": round((y + 0.5 - lo) * px_year, 1), "y": round(bottom, 1)}
-        for y in range(lo, hi, step)
+        for y in range(first, last + 1, step)
     ]
-    left = float(xy[:, 0].min()) - 140.0
+    left = float(shown[:, 0].min()) - 24.0
+    highest = float(shown[:, 1].min())
     for c in CITES_TICKS:
-        if 0 < c <= max(top, 1):  # no "0": a hair below "1", their labels would touch; the bottom row is 0
-            label = f"{c:,} citing"
-            out.append(
-                {"id": f"c{c}", "label": label, "x": round(left, 1), "y": round(-math.log10(1 + c) * px_decade, 1)}
-            )
+        y = -math.log10(1 + c) * px_decade
+        if 0 < c <= max(top, 1) and y >= highest - px_decade / 2:  # no "0": the bottom row is 0
+            out.append({"id": f"c{c}", "label": f"{c:,}", "x": round(left, 1), "y": round(y, 1)})
+    out.append({"id": "cunit", "label": "citing", "x": round(left, 1), "y": round(bottom, 1)})
     return out
 
 

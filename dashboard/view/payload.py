@@ -146,7 +146,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn], "kind": sub.kind},
         "edges_total": len(sub.edge_i),
-        "axis": timeline_axis(store, *placed) if state.layout == "timeline" and len(placed[0]) else [],
+        "axis": timeline_axis(store, *placed, xy, state.years) if state.layout == "timeline" and len(rows) else [],
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }

@@ -105,6 +105,8 @@ STYLESHEET: list[dict] = [
             "events": "no",
         },
     },
+    # the citer ticks' labels end at their place, left of the papers (dashboard/graph/layouts.py, timeline_axis)
+    {"selector": "node.axis-c", "style": {"text-halign": "left", "text-margin-x": -6}},
     # year ticks left out where they would touch at this zoom (assets/citemap-09-labels.js)
     {"selector": "node.axis-thinned", "style": {"display": "none"}},
     {
