@@ -57,7 +57,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
   function attach(cy) {
     if (cy.__citemapControls) { return; }
     cy.__citemapControls = true;
-    cy.on("add", function () {  /* the map of the new state is drawn: bring the chosen paper into view */
+    cy.on("add", "node.paper", function () {  /* the map of the new state is drawn: bring the chosen paper into view */
       if (!centreOn) { return; }
       var id = centreOn;
       setTimeout(function () { centreOn = null; centre(cy, id); }, 120);

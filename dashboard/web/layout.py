@@ -40,7 +40,7 @@ STYLESHEET: list[dict] = [
     },
     # papers have a colour; the timeline's axis ticks have none (a mapping to a missing field makes Cytoscape warn)
     {"selector": "node[color]", "style": {"background-color": "data(color)"}},
-    {"selector": "node.lbl", "style": {"label": "data(label)", "z-index": 15}},
+    {"selector": "node.lbl", "style": {"label": "data(wrapped)", "text-wrap": "wrap", "z-index": 15}},
     {"selector": "node.reference", "style": {"shape": "round-rectangle"}},
     {"selector": "node.citer", "style": {"shape": "ellipse"}},
     {
@@ -66,8 +66,6 @@ STYLESHEET: list[dict] = [
             "text-valign": "center",
             "text-margin-x": 6,
             "text-margin-y": 0,
-            "text-wrap": "ellipsis",
-            "text-max-width": "260px",
         },
     },
     {"selector": "node:active", "style": {"overlay-opacity": 0.15}},
@@ -152,6 +150,34 @@ STYLESHEET: list[dict] = [
         },
     },
     {"selector": "edge.similar:active", "style": {"overlay-opacity": 0.2}},
+    # a title set apart from its paper (assets/citemap-09-labels.js): no body, a thin line to the paper
+    {
+        "selector": "node.callout",
+        "style": {
+            "width": 1,
+            "height": 1,
+            "background-opacity": 0,
+            "border-width": 0,
+            "label": "data(wrapped)",
+            "text-wrap": "wrap",
+            "text-valign": "center",
+            "text-halign": "center",
+            "text-margin-y": 0,
+            "events": "no",
+            "z-index": 15,
+        },
+    },
+    {
+        "selector": "edge.leader",
+        "style": {
+            "width": 1,
+            "line-color": "#1d2430",
+            "opacity": 0.7,
+            "target-arrow-shape": "none",
+            "curve-style": "straight",
+            "events": "no",
+        },
+    },
     {"selector": "node.similar", "style": {"shape": "diamond"}},
     {"selector": "node.onpath", "style": {"shape": "hexagon"}},
     {

@@ -1,35 +1,64 @@
-"""Labels never collide: at the fit zoom and after zooming, no two drawn label boxes overlap (Cytoscape's own
-label bounding boxes on the real page), the most important papers get theirs, and their size on screen is fixed."""
+"""The map's titles, measured on the real page from Cytoscape's own boxes: no title over another title or over a
+paper, no two papers over each other, the papers that matter always named, titles wrapped to two lines, one size on
+screen whatever the zoom, and enough of them to read a picture."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import Page
 
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = "2106.03764,2006.04862,2110.10090"
+SIZES = {"laptop": ((1280, 800), False), "projector": ((1920, 1080), False), "phone": ((390, 844), True)}
+
+# Titles are drawn beside their paper (class lbl) or set apart with a line to it (a node "callout"). For each:
+# its box, whose paper it names, and its font size on screen; then every pair of titles that overlap, every title
+# over a paper's body (its own paper aside for a title beside it), every pair of papers whose bodies overlap.
 MEASURE = """() => {
-  const ns = cy.nodes('.lbl').toArray();
-  const bs = ns.map(n => n.boundingBox({includeLabels: true, includeNodes: false, includeOverlays: false}));
-  const bad = [];
-  for (let i = 0; i < bs.length; i++) for (let j = i + 1; j < bs.length; j++) {
-    const a = bs[i], b = bs[j];
-    if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) bad.push([ns[i].id(), ns[j].id()]);
+  const opts = {includeLabels: true, includeNodes: false, includeOverlays: false};
+  const body = {includeLabels: false, includeOverlays: false};
+  const ov = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const z = cy.zoom(), ext = cy.extent();
+  const inView = n => { const p = n.position(); return p.x > ext.x1 && p.x < ext.x2 && p.y > ext.y1 && p.y < ext.y2; };
+  const titles = cy.nodes('.lbl, .callout').toArray().map(n => ({
+    node: n, of: n.hasClass('callout') ? n.data('of') : n.id(), box: n.boundingBox(opts),
+    px: parseFloat(n.style('font-size')) * z, text: n.data('wrapped') || ''}));
+  const papers = cy.nodes('.paper').not('.lib-hidden').toArray();
+  const boxes = papers.map(q => q.boundingBox(body));
+  const overlaps = [], covers = [], touching = [];
+  for (let i = 0; i < titles.length; i++) for (let j = i + 1; j < titles.length; j++)
+    if (ov(titles[i].box, titles[j].box)) overlaps.push([titles[i].of, titles[j].of]);
+  titles.forEach(t => papers.forEach((q, k) => {
+    if (q.id() === t.of && !t.node.hasClass('callout')) return;
+    if (ov(t.box, boxes[k])) covers.push([t.of, q.id()]);
+  }));
+  for (let i = 0; i < papers.length; i++) for (let j = i + 1; j < papers.length; j++) {
+    const a = papers[i].position(), b = papers[j].position();
+    const r = (papers[i].outerWidth() + papers[j].outerWidth()) / 2;
+    if (Math.hypot(a.x - b.x, a.y - b.y) < r - 0.01) touching.push([papers[i].id(), papers[j].id()]);
   }
-  const ext = cy.extent(), z = cy.zoom();
-  const outside = bs.filter(b => b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2).length;
-  return {ids: ns.map(n => n.id()), overlaps: bad, outside: outside,
-          px: ns.map(n => parseFloat(n.style('font-size')) * z), papers: cy.nodes('.paper').length};
+  const outside = titles.filter(t => t.box.x1 < ext.x1 || t.box.x2 > ext.x2 || t.box.y1 < ext.y1 || t.box.y2 > ext.y2);
+  return {named: titles.map(t => t.of), texts: titles.map(t => t.text), px: titles.map(t => t.px),
+          overlaps: overlaps, covers: covers, touching: touching, outside: outside.map(t => t.of),
+          papers: papers.length, seeds: cy.nodes('.seed').filter(inView).map(n => n.id()),
+          selected: cy.nodes('.selected').filter(inView).map(n => n.id())};
 }"""
 
 
-def labels(p: Page, after: int = 0) -> dict:
-    """The drawn labels, once they have been chosen for the current view (more than ``after`` runs)."""
+def titles(p: Page, after: int = 0) -> dict:
+    """The titles drawn, once they have been chosen for the current view (more than ``after`` runs of the page's
+    labeller) and no later change (a fit, a second draw) is still being labelled."""
     p.page.wait_for_function("n => window.citemapLabels.runs > n", arg=after, timeout=15000)
-    for _ in range(20):  # and no later change (a fit, a second draw) is still being labelled: runs stay put
-        n = runs(p)
-        p.page.wait_for_timeout(300)
-        if runs(p) == n:
-            break
+    p.page.wait_for_function(
+        """() => new Promise(done => { const n = window.citemapLabels.runs;
+                                       setTimeout(() => done(window.citemapLabels.runs === n), 400); })""",
+        timeout=20000,
+        polling=100,
+    )
     return p.page.evaluate(MEASURE)
 
 
@@ -37,95 +66,157 @@ def runs(p: Page) -> int:
     return p.page.evaluate("() => window.citemapLabels.runs")
 
 
-@pytest.mark.parametrize(
-    ("query", "size", "at_least"),
-    [
-        ("", (1280, 800), 12),
-        ("", (1920, 1080), 25),
-        ("?seeds=1412.6980&limit=1200", (1280, 800), 10),
-        ("?seeds=1706.03762&layout=timeline", (1920, 1080), 10),
-    ],
-)
-def test_drawn_labels_never_overlap(browser, default_server, query: str, size: tuple[int, int], at_least: int) -> None:
-    with Page(browser, default_server.url, size) as p:
+def assert_legible(got: dict, px: float, named: bool = True) -> None:
+    """No title over a title or a paper, no paper over a paper, titles inside the map at one size on screen, and
+    (``named``) the seeds and the selected paper in view named."""
+    assert got["overlaps"] == [] and got["covers"] == [] and got["outside"] == [], got
+    assert got["touching"] == []
+    assert all(px - 0.01 <= size <= px + 1.01 for size in got["px"])  # one size on screen (seeds +1, bold)
+    if named:
+        assert set(got["seeds"]) | set(got["selected"]) <= set(got["named"]), "the papers that matter are named"
+
+
+VIEWS = {
+    "default": "",
+    "timeline": f"?seeds={SEEDS}&layout=timeline&color=year",
+    "concentric": f"?seeds={SEEDS}&layout=concentric",
+    "similar": f"?seeds={SEEDS}&mode=similar",
+    "path": f"?seeds={SEEDS}&path=2110.10090,2006.04862",
+    "selected": f"?seeds={SEEDS}&selected=1706.03762",
+    "big": "?seeds=1810.04805&limit=1462",
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_title_over_a_paper_at_the_apps_zoom_and_after_its_buttons(
+    browser, default_server, view: str, size: str
+) -> None:
+    """Every layout and mode, at the three sizes: at the zoom the app sets, after zooming in with its button, and
+    out again (the papers that matter named when they are in view; in a 1,500-paper view, papers fill the whole map
+    once zoomed in, and no place is left for a seed's title that covers none)."""
+    (w, h), touch = SIZES[size]
+    with Page(browser, default_server.url, (w, h), touch=touch) as p:
+        p.open(VIEWS[view])
+        px = 15 if w >= 1700 else 13
+        got = titles(p)
+        assert_legible(got, px)
+        for button in ("#button-zoom-in", "#button-zoom-out"):
+            before = runs(p)
+            p.page.click(button)
+            assert_legible(titles(p, before), px, named=view != "big")
+
+
+def story_views() -> list[str]:
+    story = json.loads((ROOT / "data" / "stories" / "seeds.json").read_text())
+    return [step["view"] for step in story["steps"]]
+
+
+@pytest.mark.parametrize("query", ["", *story_views()])
+def test_the_first_picture_and_every_story_step_read_as_a_picture(browser, default_server, query: str) -> None:
+    """At 1280x800: at least 15 titles (or every paper, in a smaller view), two lines where a title is long, no
+    title over a paper."""
+    with Page(browser, default_server.url, (1280, 800)) as p:
         p.open(query)
-        got = labels(p)
-        assert got["overlaps"] == [] and got["outside"] == 0
-        assert len(got["ids"]) >= at_least, got["ids"]
-        px = 15 if size[0] >= 1700 else 13
-        assert min(got["px"]) >= px - 0.01 and max(got["px"]) <= px + 1.01  # one size on screen (seeds +1, bold)
-        seeds = p.node_ids(".seed")
-        assert seeds <= set(got["ids"])  # seeds first
-        # zoom in around the centre: more room, more labels, still no overlap, same size on screen
+        got = titles(p)
+        assert_legible(got, 13)
+        assert len(set(got["named"])) >= min(15, got["papers"]), got["named"]
+        long = [t for t in got["texts"] if "\n" in t]
+        assert any(len(t) > 45 for t in long), "long titles wrap to two lines where there is room"
+        assert all(len(t.split("\n")) == 2 and len(t) <= 64 for t in long)  # about 60 characters, then an ellipsis
+
+
+def test_titles_wrap_to_more_on_a_projector_and_the_hover_card_has_it_whole(browser, default_server) -> None:
+    """Presenting: three lines at a projector's size; a title cut on the map is whole on the hover card."""
+    with Page(browser, default_server.url, (1920, 1080)) as p:
+        p.open()
+        got = titles(p)
+        cut = next(pid for pid, t in zip(got["named"], got["texts"], strict=True) if t.endswith("…"))
+        full = p.page.evaluate("id => cy.getElementById(id).data('title')", cut)
+        p.page.evaluate("id => cy.getElementById(id).emit('mouseover')", cut)
+        p.page.wait_for_function("t => document.getElementById('div-hover').textContent.includes(t)", arg=full)
+        before = runs(p)
+        p.page.evaluate("() => document.documentElement.classList.add('presenting')")
+        p.page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+        shown = titles(p, before)
+        assert max(len(t.split("\n")) for t in shown["texts"]) == 3
+        assert min(shown["px"]) >= 19 - 0.01
+
+
+def test_zooming_in_names_more_papers_at_one_size(browser, default_server) -> None:
+    with Page(browser, default_server.url) as p:
+        p.open("?seeds=1412.6980&limit=1200")
+        got = titles(p)
+        assert len(got["named"]) >= 5
         before = runs(p)
         p.page.evaluate(
             "() => cy.zoom({level: cy.zoom() * 2.5, renderedPosition: {x: cy.width() / 2, y: cy.height() / 2}})"
         )
-        zoomed = labels(p, before)
-        assert zoomed["overlaps"] == [] and zoomed["outside"] == 0
-        assert min(zoomed["px"]) >= px - 0.01 and max(zoomed["px"]) <= px + 1.01
-        assert set(zoomed["ids"]) - set(got["ids"])  # re-chosen on zoom: room for labels that were blocked
+        zoomed = titles(p, before)
+        assert_legible(zoomed, 13)
+        assert set(zoomed["named"]) - set(got["named"])  # chosen again on zoom: room for titles that were blocked
 
 
-# For the most important papers in view whose label is not drawn: draw it as the page would, and measure it. It
-# must overlap the label of a more important paper, or cross the viewport's edge: nothing less important took
-# its place.
+# For the most important papers in view with no title: its title drawn under it on one line, as the page draws a
+# title, must overlap a title of a more important paper, a paper's body, or cross the viewport's edge: nothing less
+# important took its place.
 BLOCKED = """() => {
   const rank = n => n.hasClass('selected') ? 0 : n.hasClass('seed') ? 1 : n.hasClass('expanded') ? 2
                     : n.hasClass('labelled') ? 3 : 4;
   const before = (a, b) => rank(a) - rank(b) || b.data('in_cited') - a.data('in_cited') || (a.id() < b.id() ? -1 : 1);
   const opts = {includeLabels: true, includeNodes: false, includeOverlays: false};
+  const body = {includeLabels: false, includeOverlays: false};
+  const ov = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
   const drawn = cy.nodes('.lbl').toArray();
-  const ext = cy.extent();
+  const ext = cy.extent(), z = cy.zoom();
   const inView = n => {
     const p = n.position();
     return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
   };
-  const plain = drawn.find(n => !n.hasClass('seed') && !n.hasClass('selected') && !n.hasClass('tl'));
+  const plain = drawn.find(n => !n.hasClass('seed') && !n.hasClass('selected'));
   const undrawn = cy.nodes('.paper').not('.lbl').not('.seed').not('.selected').filter(inView).toArray().sort(before)
                     .slice(0, 40);
   const out = [];
   for (const u of undrawn) {
-    const st = k => plain.style(k);
-    u.style({'font-size': st('font-size'), 'text-max-width': st('text-max-width'), 'text-margin-y': st('text-margin-y'),
-             'text-background-padding': st('text-background-padding')});
+    const text = window.citemapLabels.wrap(u.data('label'), false, window.citemapLabels.screenPx(), 1e9, 1).text;
+    u.data('wrapped', text);
+    u.style({'font-size': plain.style('font-size'), 'text-max-width': 1e6, 'text-valign': 'bottom',
+             'text-halign': 'center', 'text-margin-y': 4 / z, 'text-margin-x': 0,
+             'text-background-padding': plain.style('text-background-padding')});
     u.addClass('lbl');
-    const m = u.boundingBox(opts), t = 1.5 / cy.zoom();  // the page's estimate is ~1 px wider a side
-    const b = {x1: m.x1 - t, x2: m.x2 + t, y1: m.y1 - t, y2: m.y2 + t};
+    const b = u.boundingBox(opts);
     u.removeClass('lbl');
     const edge = b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2;
-    const by = drawn.filter(d => before(d, u) < 0).some(d => {
-      const a = d.boundingBox(opts);
-      return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
-    });
-    out.push([u.id(), edge || by]);
+    const byTitle = drawn.filter(d => before(d, u) < 0).some(d => ov(d.boundingBox(opts), b));
+    const byPaper = cy.nodes('.paper').some(q => q !== u && ov(q.boundingBox(body), b));
+    out.push([u.id(), edge || byTitle || byPaper]);
   }
   return out;
 }"""
 
 
-def test_a_label_is_left_out_only_for_a_more_important_one(browser, default_server) -> None:
+def test_a_title_is_left_out_only_for_a_more_important_one_or_a_paper(browser, default_server) -> None:
     with Page(browser, default_server.url) as p:
         p.open("?seeds=1412.6980&limit=1200")
-        got = labels(p)
+        titles(p)
         checked = p.page.evaluate(BLOCKED)
         assert len(checked) == 40 and all(ok for _, ok in checked), [pid for pid, ok in checked if not ok]
-        assert len(got["ids"]) >= 10
 
 
 def test_a_paper_chosen_from_the_search_is_named_on_the_map(browser, default_server) -> None:
     """Choosing a paper of the map from the search suggestions selects it (a class change, no new elements): its
-    label is chosen again and drawn, as if it had been clicked or named in the URL."""
+    title is chosen again and drawn, as if it had been clicked or named in the URL."""
     with Page(browser, default_server.url) as p:
         p.open()
-        before = labels(p)
-        assert "1706.03762" in p.node_ids() and "1706.03762" not in before["ids"]  # in the map, not named
+        before = titles(p)
+        assert "1706.03762" in p.node_ids() and "1706.03762" not in before["named"]  # in the map, not named
         runs_before = runs(p)
         p.page.fill("#input-search", "attention is all")
         p.page.wait_for_selector(".search-item")
         p.page.click(".search-select >> nth=0")
         p.page.wait_for_function("() => window.location.search.includes('selected=1706.03762')")
         p.settle()
-        after = labels(p, runs_before)
-        assert "1706.03762" in after["ids"] and after["overlaps"] == [] and after["outside"] == 0
+        after = titles(p, runs_before)
+        assert "1706.03762" in after["named"]
+        assert_legible(after, 13)
         assert p.page.evaluate("() => cy.getElementById('1706.03762').hasClass('selected')")
