@@ -113,7 +113,7 @@ function citemapRoom(cy, spec) {
   if (spec.axis !== undefined) {
     var px = citemapTickPx(), labels = window.citemapLabels;
     var wide = labels ? labels.textWidth(String(spec.axis), true) * px / 100 : String(spec.axis).length * px * 0.62;
-    room.left = 16 + wide;  /* the label, its margin, a little air */
+    room.left = 10 + wide;  /* the label, its margin, a little air */
     room.right = 16;
     room.top = 24;
     room.bottom = 56 * px / 15;  /* measured for 15 px ticks */
@@ -121,10 +121,12 @@ function citemapRoom(cy, spec) {
   room.bottom += citemapCaptionCover(cy);
   return room;
 }
-/* A timeline's tick labels, px on screen: 15, a projector's size while presenting (>= 18 at 1920x1080). */
+/* A timeline's tick labels, px on screen: 15 (13 on a phone), a projector's size while presenting (>= 18 at
+   1920x1080). */
 function citemapTickPx() {
   var presenting = document.documentElement.classList.contains("presenting");
-  return presenting && window.citemapLabels ? window.citemapLabels.screenPx() : 15;
+  if (presenting && window.citemapLabels) { return window.citemapLabels.screenPx(); }
+  return window.innerWidth < 600 ? 13 : 15;  /* a phone: 13 px, room for the papers */
 }
 /* How much of the map's box the caption and controls cover from its bottom edge up, px (0 unless presenting). */
 function citemapCaptionCover(cy) {

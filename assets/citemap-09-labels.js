@@ -240,7 +240,8 @@ window.citemapLabels = (function () {
     return {x1: x1 - 2 / z, x2: x1 + w + 2 / z, y1: p.y - f * 0.6, y2: p.y + f * 0.6};
   }
   /* A timeline's ticks have one size on screen (citemapTickPx) whatever the zoom. The year ticks are thinned to
-     every second, fifth, ... year when they would touch: at a phone's zoom a year is a few pixels wide. */
+     every second, fifth, ... year when they would touch (at a phone's zoom a year is a few pixels wide), and left
+     out where the unit "citing" or the map's edge is. */
   function thinTicks(cy) {
     var z = cy.zoom() || 1, px = citemapTickPx(), ticks = cy.nodes(".axis");
     ticks.style({"font-size": px / z});
@@ -253,8 +254,10 @@ window.citemapLabels = (function () {
     var every = [1, 2, 5, 10, 20, 50].find(function (k) { return k * gap >= widest + 8; }) || 100;
     var unit = ticks.filter(function (n) { return n.id() === "axis-cunit"; });
     var corner = unit.nonempty() ? tickBox(unit[0], z) : null;
+    var ext = cy.extent();
     years.forEach(function (n, i) {
-      var thin = i % every !== 0 || (corner !== null && overlaps(tickBox(n, z), corner));  /* not over "citing" */
+      var b = tickBox(n, z);  /* not over "citing", not cut by the map's edge */
+      var thin = i % every !== 0 || (corner !== null && overlaps(b, corner)) || b.x1 < ext.x1 || b.x2 > ext.x2;
       if (thin !== n.hasClass("axis-thinned")) { n.toggleClass("axis-thinned", thin); }
     });
   }

@@ -20,7 +20,7 @@ MEASURE = """() => {
       if (boxes[i][2] < boxes[j][3] && boxes[j][2] < boxes[i][3]) { overlapping++; }
     }
   }
-  const ticks = cy.nodes('.axis').filter(n => n.id().startsWith('axis-y')).toArray().map(n => {
+  const ticks = cy.nodes('.axis').not('.axis-thinned').filter(n => n.id().startsWith('axis-y')).toArray().map(n => {
     const b = n.renderedBoundingBox({includeLabels: true, includeNodes: false});
     return {label: n.data('label'), x1: b.x1, x2: b.x2, y1: b.y1, y2: b.y2};
   });
@@ -58,22 +58,28 @@ FILLS = """() => {
     const b = n.renderedBoundingBox({includeLabels: true, includeNodes: false});
     return [b.x1, b.x2];
   }).sort((a, b) => a[0] - b[0]);
-  return {w: rb.w / cy.width(), h: rb.h / cy.height(), years: years,
+  const labels = cy.nodes('.axis').filter(n => n.id().startsWith('axis-y')).map(n => n.data('label'));
+  return {w: rb.w / cy.width(), h: rb.h / cy.height(), years: years, labels: labels,
           px: ticks.map(n => parseFloat(n.style('font-size')) * cy.zoom())};
 }"""
 
 
-@pytest.mark.parametrize(
-    ("size", "wide", "high"), [((1280, 800), 0.7, 0.55), ((1920, 1080), 0.8, 0.6), ((390, 844), 0.55, 0.45)]
-)
-def test_the_timeline_fills_the_map_and_its_ticks_are_readable(browser, default_server, size, wide, high) -> None:
+@pytest.mark.parametrize("years", ["", "&years=2021-2024"])
+@pytest.mark.parametrize(("size", "touch"), [((1280, 800), False), ((1920, 1080), False), ((390, 844), True)])
+def test_the_timeline_fills_the_map_and_its_ticks_are_readable(browser, default_server, size, touch, years) -> None:
     """The default view's timeline, drawn in a map about as high as wide (or higher, on a phone): its heights are
-    stretched to the map's shape, so the papers span most of the map both ways (the server lays it out 3.5 times as
-    wide as high: a strip); its ticks are 15 px on screen, and year ticks are thinned rather than drawn touching."""
-    with Page(browser, default_server.url, size) as p:
-        p.open("?layout=timeline")
+    stretched to the map's shape, so the papers span at least 80 % of the map's width and 60 % of its height; its
+    ticks are at least 11 px on screen, year ticks thinned rather than drawn touching; a years filter narrows the
+    year axis to its years (the papers left fill the map as well)."""
+    with Page(browser, default_server.url, size, touch=touch) as p:
+        p.open("?layout=timeline" + years)
         got = p.page.evaluate(FILLS)
-        assert got["w"] >= wide and got["h"] >= high, got
+        assert got["w"] >= 0.8 and got["h"] >= 0.6, got
         assert min(got["px"]) >= 11, got["px"]
         assert len(got["years"]) >= 3
         assert all(a[1] <= b[0] for a, b in itertools.pairwise(got["years"])), got["years"]
+        labels = sorted(int(t) for t in got["labels"])
+        if years:
+            assert labels[0] >= 2021 and labels[-1] <= 2024
+        else:
+            assert labels[0] <= 2015 and labels[-1] >= 2025
