@@ -32,7 +32,7 @@ def test_the_biggest_view_adds_little_to_the_pages_longest_stall(browser, defaul
             small.append(stalls(p, SMALL))
         with Page(browser, default_server.url, (1280, 800)) as p:
             big.append(stalls(p, BIG))
-            drawn = p.page.evaluate("""() => ({papers: cy.nodes('.paper').length, edges: cy.edges().length,
+            drawn = p.page.evaluate("""() => ({papers: cy.nodes('.paper').length, edges: cy.edges(".cites").length,
                 big: cy.edges('.big').length, hide: cy.renderer().hideEdgesOnViewport})""")
             status = p.text("#span-status")
     print(

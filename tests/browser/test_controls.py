@@ -142,7 +142,7 @@ def test_the_paper_under_the_pointer_brings_out_its_citations(page: Page) -> Non
                    return [n.id(), b.left + p.x, b.top + p.y, n.connectedEdges().length]; }"""
     )
     assert degree >= 2
-    faint = page.page.evaluate("() => parseFloat(cy.edges().not('.touching')[0].style('opacity'))")
+    faint = page.page.evaluate("() => parseFloat(cy.edges().not('.touching, .leader')[0].style('opacity'))")
     page.page.mouse.move(x - 40, y - 40)
     page.page.mouse.move(x, y, steps=5)  # a pointer that travels to the paper, as a hand does
     page.page.wait_for_function("id => cy.getElementById(id).connectedEdges('.near').length > 0", arg=seed)
