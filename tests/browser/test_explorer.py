@@ -238,10 +238,11 @@ def test_exports(page: Page, tmp_path) -> None:
         and set(legend[3:]) <= areas | {"other areas"}
         and len(legend) > 3
     )
-    # the labels drawn on screen are in the image, at the screen's size (not the whole map at another zoom)
-    drawn = page.page.evaluate("() => cy.nodes('.lbl').map(n => n.data('label'))")
+    # the titles drawn on screen are in the image, line by line, at the screen's size (not the whole map at another
+    # zoom)
+    drawn = page.page.evaluate("() => cy.nodes('.lbl, .callout').map(n => n.data('wrapped').split('\\n'))")
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[0])
-    assert len(drawn) >= 5 and all(any(t.startswith(label[:20]) for t in texts) for label in drawn)
+    assert len(drawn) >= 5 and all(any(t.startswith(line) for t in texts) for lines in drawn for line in lines)
 
 
 def test_escape_clears_the_selection(page: Page) -> None:

@@ -220,3 +220,29 @@ def test_a_paper_chosen_from_the_search_is_named_on_the_map(browser, default_ser
         assert "1706.03762" in after["named"]
         assert_legible(after, 13)
         assert p.page.evaluate("() => cy.getElementById('1706.03762').hasClass('selected')")
+
+
+@pytest.mark.parametrize("route", ["click", "list", "keys"])
+def test_the_paper_chosen_is_named_whatever_the_route(browser, default_server, route: str) -> None:
+    """A paper chosen by a click on the map, from the panel's list or with the keyboard is named on the map, and
+    no title covers a paper."""
+    with Page(browser, default_server.url) as p:
+        p.open()
+        before = titles(p)
+        pid = "1706.03762"  # in the map, not named at first
+        assert pid in p.node_ids() and pid not in before["named"]
+        after = runs(p)
+        if route == "click":
+            p.tap(pid)
+        elif route == "list":  # the panel shows the first seed, whose references hold the paper
+            p.page.click(".list-references button:text-is('Attention Is All You Need')")
+            p.page.wait_for_function("id => window.location.search.includes('selected=' + id)", arg=pid)
+            p.settle()
+        else:  # the keyboard's focus on the paper (arrow keys move it; here set as they do)
+            p.page.focus("#div-map-region")
+            p.page.keyboard.press("ArrowRight")
+            pid = p.page.evaluate("() => window.citemapMapKeys.focused")
+            p.page.wait_for_function("() => window.citemapLabels.runs > 0")
+        got = titles(p, after)
+        assert pid in got["named"], (pid, got["named"])
+        assert_legible(got, 13)
