@@ -143,11 +143,12 @@ window.citemapLabels = (function () {
     }
     return {chosen: chosen, bodies: body, callouts: callouts};
   }
-  /* What lies over the map (its zoom buttons), as boxes in model coordinates: no label goes under them. */
+  /* What lies over the map (its zoom buttons, the legend while presenting), as boxes in model coordinates: no
+     title goes under them. */
   function overlays(cy) {
     var box = cy.container() && cy.container().getBoundingClientRect(), z = cy.zoom() || 1, pan = cy.pan(), out = [];
     if (!box) { return out; }
-    document.querySelectorAll(".zoom-controls").forEach(function (el) {
+    document.querySelectorAll(".zoom-controls, .map-legend").forEach(function (el) {  /* hidden: no box */
       var r = el.getBoundingClientRect();
       if (!r.width) { return; }
       out.push({x1: (r.left - box.left - pan.x) / z, x2: (r.right - box.left - pan.x) / z,
