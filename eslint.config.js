@@ -14,7 +14,7 @@ const globals = need("globals");
 /* Each file's globals used by other files (assets/citemap-01-common.js says in which order the files load). */
 const SHARED = {
   "assets/citemap-01-common.js": ["citemapPrefix", "citemapReducedMotion", "citemapCy", "citemapFetchGraph",
-                                  "citemapAreaLabel"],
+                                  "citemapAreaLabel", "citemapFigureSource"],
   "assets/citemap-02-charts.js": ["citemapPlotlyMayStart"],
   "assets/citemap-04-viewport.js": ["citemapFitPlaces", "citemapFit", "citemapCamera", "citemapCameraNow",
                                     "citemapRefit", "citemapWatchCaption", "citemapTickPx"],

@@ -33,6 +33,17 @@ function citemapReducedMotion() {
    (dashboard/view/naming.py). */
 function citemapAreaLabel(area) { return area === "unknown" ? "no area given" : area; }
 
+/* Whose figure a paper's own citation count (data cited_by) is, named as the page names sources
+   (dashboard/view/naming.py source_name): the dataset's one source of figures (div-figure-sources data-source),
+   else the sources of the view's papers that the server sends there ({names, of: {paper id: position}}). */
+function citemapFigureSource(id) {
+  var el = document.getElementById("div-figure-sources");
+  if (!el) { return "its source"; }
+  if (el.dataset.source) { return el.dataset.source; }
+  var sent = el.textContent ? JSON.parse(el.textContent) : {};  /* empty until the view's sources are sent */
+  return (sent.names || [])[(sent.of || {})[id]] || "its source";
+}
+
 function citemapCy() {
   return new Promise(function (resolve, reject) {
     var waited = 0, timer = setInterval(function () {

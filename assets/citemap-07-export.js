@@ -25,15 +25,17 @@ function citemapLegendItems(cy, meta) {
     var n = pal.year.length, step = Math.max(1, Math.ceil(n / 6));
     for (var k = 0; k < n; k += step) { items.push({label: String(pal.year0 + k), color: pal.year[k]}); }
     if ((n - 1) % step) { items.push({label: String(pal.year0 + n - 1), color: pal.year[n - 1]}); }
-  } else {
-    var seen = new Map();
-    cy.nodes(".paper").not(".lib-hidden").forEach(function (node) {
-      var area = (node.data("areas") || [])[0];
-      if (area !== undefined && !seen.has(area)) { seen.set(area, node.data("color")); }
+  } else {  /* as the page's legend (dashboard/view/colour_key.py): one entry a colour in view, in the palette's
+               order; the areas beyond the palette share one colour, "other areas" */
+    var colours = new Set(), shared = new Map();
+    cy.nodes(".paper").not(".lib-hidden").forEach(function (node) { colours.add(node.data("color")); });
+    Object.keys(pal.area || {}).forEach(function (a) { shared.set(pal.area[a], (shared.get(pal.area[a]) || 0) + 1); });
+    Object.keys(pal.area || {}).forEach(function (a) {
+      var c = pal.area[a];
+      if (!colours.has(c)) { return; }
+      colours.delete(c);
+      items.push({label: shared.get(c) > 1 ? "other areas" : citemapAreaLabel(a), color: c});
     });
-    var named = Object.keys(pal.area || {}).filter(function (a) { return seen.has(a); }).slice(0, 10);
-    named.forEach(function (a) { items.push({label: citemapAreaLabel(a), color: seen.get(a)}); });
-    if (seen.size > named.length) { items.push({label: "other areas", color: pal.unknown || "#c0c0c0"}); }
   }
   return items;
 }

@@ -16,7 +16,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var authors = (data.authors || []).join(", ");
       var counts = Number(data.in_cited || 0).toLocaleString("en") + " citing in dataset" +
         (data.cited_by === null || data.cited_by === undefined ? "" :
-          " · " + Number(data.cited_by).toLocaleString("en") + " per source");
+          " · " + Number(data.cited_by).toLocaleString("en") + " per " + citemapFigureSource(data.id));
       return data.title + (authors ? "\n" + authors : "") + "\n" + year + " · " + counts + " · " + areas +
         (data.lib ? "\nin your library" : "");
     }

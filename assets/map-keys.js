@@ -38,7 +38,7 @@ window.citemapMapKeys = (function () {
     var d = n.data(), role = ROLE[d.role] || "paper";
     var counts = Number(d.in_cited || 0).toLocaleString("en") + " citing in this dataset" +
       (d.cited_by === null || d.cited_by === undefined ? "" : ", " + Number(d.cited_by).toLocaleString("en") +
-        " according to its source");
+        " according to " + citemapFigureSource(d.id));
     var state = n.hasClass("selected") ? ", selected" : (n.hasClass("expanded") ? ", expanded" : "");
     var links = n.neighborhood("node.paper").length;
     return d.title + ", " + (d.year === null || d.year === undefined ? "year unknown" : d.year) + ", " + role +

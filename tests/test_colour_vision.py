@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from dashboard.dataset.store import Store
+from dashboard.graph.state import ViewState
 from dashboard.view import colors
+from dashboard.view.colour_key import colour_key
 from dashboard.view.colour_vision import closest_pair, delta_e2000, hex_to_rgb, simulate, to_lab
 
 MIN_DELTA_E = 12.0  # CIEDE2000; about 2 is just noticeable
@@ -15,16 +17,17 @@ VISIONS = [None, "deuteranopia", "protanopia"]
 
 
 def used_colours(store: Store) -> list[str]:
-    """Every colour the map can give a paper of this dataset by area: the legend of all its areas (the palette's
-    colours, "other areas" if it has more areas than colours) and the unknown area's grey."""
-    legend = colors.area_legend(store.area_names, list(store.area_names))
-    return sorted({c for _, c in legend} | {colors.UNKNOWN_COLOR})
+    """Every colour the map and its charts can give papers of this dataset by area: the colour key's categories (the
+    palette's colours, "other areas" if it has more areas than colours, "no area given"), and the colour of a
+    source's counts in the paper's chart."""
+    key = colour_key(store, ViewState(seeds=()), np.zeros(0, dtype=np.int64))
+    return sorted({c.color for c in key.categories} | {colors.SOURCE_COLOR})
 
 
 def test_the_default_dataset_uses_the_whole_palette(default_store: Store) -> None:
     used = used_colours(default_store)
     assert set(colors.AREA_PALETTE) <= set(used) and colors.OTHER_COLOR in used  # 41 areas: all 12 and "other"
-    assert len(used) == len(colors.AREA_PALETTE) + 2
+    assert len(used) == len(colors.AREA_PALETTE) + 3
 
 
 @pytest.mark.parametrize("vision", VISIONS, ids=lambda v: v or "normal")
@@ -36,7 +39,8 @@ def test_area_colours_stay_apart(default_store: Store, vision: str | None) -> No
 
 def test_the_cluster_colours_are_the_palette() -> None:
     assert [colors.cluster_color(k) for k in range(len(colors.AREA_PALETTE))] == colors.AREA_PALETTE
-    assert colors.cluster_color(-1) == colors.cluster_color(len(colors.AREA_PALETTE)) == colors.OTHER_COLOR
+    assert colors.cluster_color(len(colors.AREA_PALETTE)) == colors.OTHER_COLOR
+    assert colors.cluster_color(-1) == colors.UNKNOWN_COLOR  # as the map draws a paper of no named cluster
 
 
 @pytest.mark.parametrize("vision", VISIONS, ids=lambda v: v or "normal")

@@ -28,7 +28,7 @@ def test_the_selected_paper_with_both_counts_named(store: Store) -> None:
     assert p["in_cited"] == 30 and p["cited_by"] == 47
     assert text.endswith(
         "; selected: On the Expressive Power of Self-Attention Matrices, 2021, cited by 30 papers in "
-        "this dataset (47 according to mlsanity pages)"
+        "this dataset (47 according to mlsanity.com)"
     )
 
 

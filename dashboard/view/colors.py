@@ -27,7 +27,10 @@ AREA_PALETTE = [
     "#5A7878",
 ]
 OTHER_COLOR = "#505050"  # areas beyond the palette: dark grey
-UNKNOWN_COLOR = "#C0C0C0"  # no area: light grey
+UNKNOWN_COLOR = "#C0C0C0"  # no area (no year, no named cluster): light grey
+# a chart of counts that say nothing of area or cluster (a source's citations by year): the page's ink, apart from
+# every colour above
+SOURCE_COLOR = "#1D2430"
 # viridis, 9 stops
 YEAR_SCALE = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"]
 
@@ -43,22 +46,11 @@ def area_color(area_names: list[str], area: str) -> str:
 
 
 def cluster_color(label: int) -> str:
-    """A cluster's colour (clusters are numbered by size, 0 the largest); -1 (no named cluster): grey."""
-    return AREA_PALETTE[label] if 0 <= label < len(AREA_PALETTE) else OTHER_COLOR
-
-
-def area_legend(area_names: list[str], shown: list[str]) -> list[tuple[str, str]]:
-    """(name, colour) for the areas in view, in palette order; areas beyond the palette are "other"."""
-    out, other = [], False
-    for a in shown:
-        c = area_color(area_names, a)
-        if c == OTHER_COLOR:
-            other = True
-        else:
-            out.append((a, c))
-    if other:
-        out.append(("other areas", OTHER_COLOR))
-    return out
+    """A cluster's colour (clusters are numbered by size, 0 the largest); -1 (no named cluster): light grey, as the
+    map draws a paper of no named cluster; a number beyond the palette: dark grey."""
+    if label < 0:
+        return UNKNOWN_COLOR
+    return AREA_PALETTE[label] if label < len(AREA_PALETTE) else OTHER_COLOR
 
 
 def _hex(c: str) -> tuple[int, int, int]:

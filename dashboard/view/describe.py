@@ -6,6 +6,7 @@ from __future__ import annotations
 from dashboard.dataset.store import Store
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.state import ViewState
+from dashboard.view.naming import source_name
 
 
 def _plural(n: int, word: str) -> str:
@@ -13,21 +14,21 @@ def _plural(n: int, word: str) -> str:
 
 
 def paper_words(store: Store, row: int) -> str:
-    """``Attention Is All You Need, 2017, cited by 743 papers in this dataset (59,932 according to mlsanity
-    pages)``: the two counts, each named, never mixed."""
+    """``Attention Is All You Need, 2017, cited by 743 papers in this dataset (59,932 according to mlsanity.com)``:
+    the two counts, each named, never mixed."""
     p = store.paper(row)
     text = (
         f"{' '.join(str(p['title']).split())}, {p['year'] or 'year unknown'}, cited by "
         f"{_plural(p['in_cited'], 'paper')} in this dataset"
     )
     if p["cited_by"] is not None:
-        text += f" ({p['cited_by']:,} according to {p['cited_by_from'] or 'the source'})"
+        text += f" ({p['cited_by']:,} according to {source_name(p['cited_by_from'])})"
     return text
 
 
 def map_summary(store: Store, sub: Subgraph, state: ViewState) -> str:
     """``156 papers, 181 citations, 3 seeds; selected: <title>, 2021, cited by 30 papers in this dataset (47
-    according to mlsanity pages)``."""
+    according to mlsanity.com)``."""
     n, links = len(sub.rows), len(sub.edge_i)
     if sub.kind == "similar":
         head = f"{_plural(n - len(sub.seeds), 'similar paper')}, {_plural(links, 'similarity link')}"

@@ -1,11 +1,16 @@
-"""Names: of what a view exports (file stems, the title line an image of the map carries) and of the dataset the
-page shows (its about line)."""
+"""Names: of what a view exports (file stems, the title line an image of the map carries), of the dataset the page
+shows (its about line) and of the sources its facts come from, as a visitor reads them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
+import pyarrow.compute as pc
+
+from dashboard.dataset import index
 from dashboard.dataset.index import UNKNOWN_AREA
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
@@ -57,11 +62,99 @@ def _cut(title: str) -> str:
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
 
 
+# The importers' names of their sources (a paper's ``sources`` and ``cited_by_from``) as a visitor reads them: where
+# the facts come from. A name not listed (OpenAlex, Semantic Scholar, a CSV file's name) is shown as it is.
+MLSANITY = "mlsanity pages"  # dashboard/importers/mlsanity.py SOURCE
+SOURCE_NAMES = {MLSANITY: "mlsanity.com", "arxiv-2023": "arXiv citation dataset (2023)"}
+# the same in the about line's "from ..." (mlsanity.com's pages counted there)
+ABOUT_SOURCES = {"arxiv-2023": "an arXiv citation dataset (2023)"}
+# what the papers are, by the arXiv archive of their primary areas (``cs.LG`` -> cs) when nearly all share one
+ARXIV_FIELDS = {
+    "cs": "computer-science",
+    "math": "mathematics",
+    "stat": "statistics",
+    "physics": "physics",
+    "astro-ph": "astrophysics",
+    "q-bio": "biology",
+    "q-fin": "finance",
+    "econ": "economics",
+    "eess": "engineering",
+}
+ARXIV_CATEGORY = re.compile(r"^([a-z-]+)\.[A-Za-z-]+$")
+FIELD_SHARE = 0.9  # of all papers (those without an area included), the share one archive must hold to name them
+
+
+def source_name(source: str | None) -> str:
+    """A source as the page names it: ``mlsanity pages`` -> ``mlsanity.com``; none -> ``its source``."""
+    if not source:
+        return "its source"
+    return SOURCE_NAMES.get(source, source)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def papers_field(store: Store) -> str:
+    """What the papers are, when their areas say it: ``computer-science`` when nearly all papers have a primary
+    arXiv category of cs; else empty."""
+    names = store.area_names
+    counts = np.bincount(store.primary_area.astype(np.int64), minlength=len(names)) if store.n else []
+    archives: dict[str, int] = {}
+    for name, count in zip(names, counts, strict=False):
+        if name == UNKNOWN_AREA or not count:
+            continue
+        m = ARXIV_CATEGORY.match(name)
+        if not m:
+            return ""  # not arXiv categories
+        archives[m[1]] = archives.get(m[1], 0) + int(count)
+    if not archives:
+        return ""
+    archive, count = max(archives.items(), key=lambda kv: kv[1])
+    return ARXIV_FIELDS.get(archive, "") if count >= FIELD_SHARE * store.n else ""
+
+
+def _files_listed(meta_source: str, marker: str) -> int:
+    """How many files the dataset's ``source`` lists in its part that names ``marker``: ``saved mlsanity.com paper
+    pages: a.txt, b.txt`` -> 2 (0 if it lists none)."""
+    for part in meta_source.split(";"):
+        head, _, files = part.partition(": ")
+        if marker in head and files.strip():
+            return len([f for f in files.split(",") if f.strip()])
+    return 0
+
+
+def about_source(store: Store, source: str) -> str:
+    """One source in the about line's "from ...": ``3 paper pages of mlsanity.com``, ``an arXiv citation dataset
+    (2023)``, ``OpenAlex``."""
+    if source == MLSANITY:
+        pages = _files_listed(store.meta.get("source") or "", "mlsanity.com")
+        return f"{_plural(pages, 'paper page')} of mlsanity.com" if pages else "paper pages of mlsanity.com"
+    return ABOUT_SOURCES.get(source, source_name(source))
+
+
+@lru_cache(maxsize=8)  # per dataset: the page and its first paint ask for it
+def about_parts(store: Store) -> tuple[str, str]:
+    """What the page shows, in two parts: what and how many (``30,377 computer-science papers and the 280,748
+    citations among them``), and where they come from (``from an arXiv citation dataset (2023) and 3 paper pages of
+    mlsanity.com``; empty if the dataset does not say)."""
+    field = papers_field(store)
+    what = f"{_plural(store.n, (field + ' ' if field else '') + 'paper')} and the "
+    what += f"{_plural(store.n_citations, 'citation')} among them"
+    described = store.source_counts()  # papers each source describes: the biggest first
+    sources = [about_source(store, s) for s in sorted(described, key=lambda s: -described[s])]
+    if not sources and store.meta.get("source"):
+        sources = short_source(store.meta["source"]).split("; ")
+    if not sources:
+        return what, ""
+    return what, "from " + (", ".join(sources[:-1]) + " and " + sources[-1] if len(sources) > 1 else sources[0])
+
+
 def about_line(store: Store) -> str:
-    """What the page shows, in one line: ``arxiv-2023: 30,281 papers, 280,567 citations (from ...)``."""
-    name = store.meta.get("name") or store.folder.name
-    source = short_source(store.meta.get("source") or "")
-    return f"{name}: {store.n:,} papers, {store.n_citations:,} citations" + (f" (from {source})" if source else "")
+    """What the page shows, in one line: ``30,377 computer-science papers and the 280,748 citations among them, from
+    an arXiv citation dataset (2023) and 3 paper pages of mlsanity.com``."""
+    what, where = about_parts(store)
+    return f"{what}, {where}" if where else what
 
 
 def short_source(source: str) -> str:
@@ -75,3 +168,30 @@ def short_source(source: str) -> str:
         if part:
             parts.append(part)
     return "; ".join(parts)
+
+
+@lru_cache(maxsize=8)  # per dataset: read once
+def figure_sources(store: Store) -> tuple[str, ...]:
+    """The sources that give the papers' own citation figures (``cited_by_from``), most papers first."""
+    col = store.papers.column("cited_by_from").drop_null()
+    counts = pc.value_counts(col).to_pylist() if len(col) else []
+    return tuple(d["values"] for d in sorted(counts, key=lambda d: -d["counts"]))
+
+
+def figure_sources_of(store: Store, rows: np.ndarray) -> dict:
+    """Whose figure each paper of ``rows`` with one has, for the page: ``{"names": ["mlsanity.com", "OpenAlex"],
+    "of": {paper id: position in names}}`` (a dataset whose figures come from several sources)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    whose = index.take(index.column(store.papers.column("cited_by_from")), rows).to_pylist()
+    position: dict[str, int] = {}  # name -> its place in names
+    of = {}
+    for pid, source in zip(store.ids(rows), whose, strict=True):
+        if source is not None:
+            of[pid] = position.setdefault(source_name(source), len(position))
+    return {"names": list(position), "of": of}
+
+
+def one_figure_source(store: Store) -> str:
+    """The name of the one source that gives this dataset's own citation figures; empty if none or several."""
+    found = figure_sources(store)
+    return source_name(found[0]) if len(found) == 1 else ""

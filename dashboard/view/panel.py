@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dashboard.dataset import index
 from dashboard.dataset.store import Store
-from dashboard.graph.neighbourhood import Subgraph
+from dashboard.graph.neighbourhood import ROLES, Subgraph
 from dashboard.graph.state import ViewState
 
 LIST_SHOWN = 100  # entries rendered per list; the rest are counted
@@ -21,6 +22,7 @@ class ListEntry:
     in_cited: int  # citers in the dataset
     cited_by: int | None  # the source's own figure
     in_view: bool
+    cited_by_from: str | None = None  # the source whose figure ``cited_by`` is (as the dataset names it)
 
 
 @dataclass
@@ -31,6 +33,12 @@ class PaperList:
     more: int  # matching but not rendered
 
 
+@dataclass(frozen=True)
+class Badge:
+    text: str  # what the paper is in this view, in plain words
+    kind: str  # its look: class badge-<kind>
+
+
 @dataclass
 class PaperPanel:
     paper: dict
@@ -39,6 +47,7 @@ class PaperPanel:
     in_view: bool
     references: PaperList
     citers: PaperList
+    badges: list[Badge]
 
 
 def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int], sort: str) -> PaperList:
@@ -52,6 +61,7 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
     matching = len(rows)
     head = rows[:LIST_SHOWN]
     ids, titles, figures = store.ids(head), store.titles(head), store.cited_by(head).tolist()
+    whose = index.take(index.column(store.papers.column("cited_by_from")), head).to_pylist()
     entries = [
         ListEntry(
             ids[i],
@@ -60,6 +70,7 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
             int(store.in_cited[r]),
             figures[i] if figures[i] >= 0 else None,
             int(r) in shown,
+            whose[i] if figures[i] >= 0 else None,
         )
         for i, r in enumerate(head.tolist())
     ]
@@ -67,6 +78,30 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
 
 
 SORTS = ("citations", "source", "year")  # in the dataset, the source's own figure, newest first
+
+
+def paper_badges(row: int, pid: str, sub: Subgraph, state: ViewState) -> list[Badge]:
+    """What the panel's paper is in this view, in plain words: a seed, the paper selected, an end of the chains of
+    citations, a paper on them or similar to the seeds, expanded, or not in the map at all."""
+    where = np.flatnonzero(sub.rows == row)
+    role = ROLES[int(sub.roles[where[0]])] if len(where) else None
+    out = []
+    if pid in state.seeds:  # on a map of chains the seeds' map is one click away (the sidebar's ×)
+        out.append(Badge("★ seed" if sub.kind == "path" else "★ seed: the map starts from it", "seed"))
+    if pid == state.selected:
+        out.append(Badge("selected", "selected"))
+    if state.path and pid in state.path:
+        end = "start" if pid == state.path[0] else "end"
+        out.append(Badge(f"{end} of the chains of citations", f"path-{end}"))
+    elif role == "onpath":
+        out.append(Badge("on a chain of citations", "onpath"))
+    elif role == "similar":
+        out.append(Badge("similar to the seeds", "similar"))
+    if sub.kind == "citations" and pid not in state.seeds and row in sub.expanded:
+        out.append(Badge("expanded: its references and citers are shown", "expanded"))
+    if role is None:
+        out.append(Badge("not in the map", "hidden"))
+    return out
 
 
 def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: str = "citations") -> PaperPanel:
@@ -79,4 +114,5 @@ def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: s
         in_view=row in shown,
         references=_paper_list(store, store.references(row), state, shown, sort),
         citers=_paper_list(store, store.citers(row), state, shown, sort),
+        badges=paper_badges(row, pid, sub, state),
     )

@@ -191,14 +191,6 @@ def compute_view(store: Store, state: ViewState) -> View:
     )
 
 
-def shown_areas(store: Store, sub: Subgraph) -> list[str]:
-    """The primary areas of the papers in view, in the dataset's order (most frequent first)."""
-    if not len(sub.rows):
-        return []
-    codes = np.unique(store.primary_area[sub.rows])
-    return [store.area_names[c] for c in sorted(codes.tolist()) if c >= 0]
-
-
 # Per-worker caches, keyed by the (frozen, canonical) state: the callbacks that draw one state share the
 # subgraph; the graph is kept as its JSON text only (a View holds thousands of small objects, and keeping
 # many alive costs more in allocation and garbage collection than it saves).

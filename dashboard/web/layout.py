@@ -7,7 +7,7 @@ from dash import dcc, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import LAYOUTS
-from dashboard.view.naming import about_line, area_label
+from dashboard.view.naming import about_line, about_parts, area_label, one_figure_source
 from dashboard.view.stories import StoryError, read_story, story_names
 from dashboard.view.years import year_floor
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
@@ -431,10 +431,17 @@ def _header(store: Store) -> html.Header:
                 className="brand",
                 children=[
                     html.Span("citemap", className="logo"),
-                    # the About line: dataset, size and sources (cut to the room there is; all of it on hover and in
-                    # "?")
+                    # the About line: what the papers are, how many, and where they come from, in two lines (on a
+                    # phone a row of its own); all of it on hover and in "?"
                     html.Span(
-                        about_line(store), className="dataset-name", id="span-dataset-name", title=about_line(store)
+                        [  # one line each; on a phone one paragraph (the space between them)
+                            html.Span(about_parts(store)[0], className="about-what"),
+                            " ",
+                            html.Span(about_parts(store)[1], className="about-where"),
+                        ],
+                        className="dataset-name",
+                        id="span-dataset-name",
+                        title=about_line(store),
                     ),
                 ],
             ),
@@ -638,6 +645,8 @@ def _graph_area() -> html.Main:
                             ),
                         ],
                     ),
+                    # the map's colours over its top left corner while presenting (the sidebar's legend is hidden)
+                    html.Div(id="div-map-legend", className="map-legend"),
                 ],
             ),
             html.Div(id="div-hover", className="hover-card", **{"aria-hidden": "true"}),  # the map's text says it all
@@ -689,7 +698,14 @@ def _map() -> dcc.Loading:
     )
 
 
-def _panel() -> html.Aside:
+def _figure_words(store: Store) -> str:
+    """The sources' own citation figures, as a choice of sort: ``per mlsanity.com`` (a dataset's one source of
+    them), else ``source's figure``."""
+    one = one_figure_source(store)
+    return f"per {one}" if one else "source's figure"
+
+
+def _panel(store: Store) -> html.Aside:
     return html.Aside(
         className="panel",
         children=[
@@ -714,7 +730,8 @@ def _panel() -> html.Aside:
             radio_group(
                 "radio-list-sort",
                 "Sort lists by",
-                [("citations", "citing in dataset"), ("source", "source's figure"), ("year", "year")],
+                # the source's own figure, named as the lists name it ("59,932 per mlsanity.com")
+                [("citations", "citing in dataset"), ("source", _figure_words(store)), ("year", "year")],
                 "citations",
                 className="list-sort",
             ),
@@ -745,13 +762,16 @@ def make_layout(store: Store, library: dict | None = None, *, bench_ping: bool =
             html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
             html.Div(id="div-rendered-panel", hidden=True),
             html.Div(id="div-rendered-side", hidden=True),
+            # whose figure a paper's own citation count is, for the hover card (assets/citemap-01-common.js
+            # citemapFigureSource): the one source of them, else the view's (dashboard/web/callbacks/render.py)
+            html.Div(id="div-figure-sources", hidden=True, **{"data-source": one_figure_source(store)}),
             _header(store),
             html.Div(
                 className="body",
                 children=[
                     html.Nav(className="sidebar", children=_filters(store)),
                     _graph_area(),
-                    _panel(),
+                    _panel(store),
                 ],
             ),
             _tabs(),

@@ -44,8 +44,8 @@ def test_clicking_a_shared_paper_expands_it_and_its_panel_keeps_the_counts_apart
     assert "expanded" in dpage.classes("1706.03762") and "expand=1706.03762" in dpage.query()
     panel = dpage.text("#div-paper")
     assert "Cited by 743 papers in this dataset" in panel
-    assert "Cited by 59,932 papers according to mlsanity pages (its own figure)" in panel
-    assert "Sources: mlsanity pages, arxiv-2023" in panel
+    assert "Cited by 59,932 papers according to mlsanity.com (its own figure)" in panel
+    assert "Sources: mlsanity.com, arXiv citation dataset (2023)" in panel
     # sizes follow the citers in the dataset: BERT (1,671 here) is drawn bigger than Attention (743), though the
     # pages' own figures say the opposite (40,204 against 59,932)
     w = dpage.page.evaluate("() => ['1706.03762', '1810.04805'].map(id => cy.getElementById(id).width())")

@@ -160,8 +160,8 @@ def test_path_draws_a_shortest_chain_between_two_distant_papers(dpage: Page, def
     dpage.open(f"?path={a},{b}")
     assert f"path={a},{b}" in dpage.query()
     assert dpage.node_ids(".seed") == {a, b}
-    badge = dpage.page.evaluate("() => document.querySelector('.badges .badge').textContent")
-    assert badge == "path start"  # the panel's paper: what it is in this view (drawn in capitals)
+    badges = dpage.page.evaluate("() => [...document.querySelectorAll('.badges .badge')].map(b => b.textContent)")
+    assert badges == ["start of the chains of citations"]  # the panel's paper: what it is in this view
     ids = dpage.node_ids()
     assert dpage.node_ids(".onpath") == ids - {a, b} and len(ids) >= steps + 1
     assert dpage.text("#span-status").startswith(f"3 shortest chains of {steps} steps · {len(ids)} papers")

@@ -38,17 +38,17 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     assert "Builds on 43 of its 79 references in this dataset" in head
     refs = list_entries(page, "references")
     assert len(refs) == 43 and refs[1][0] == "Attention Is All You Need"
-    assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per source"  # the two counts, each named
+    assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per mlsanity.com"  # the two counts, each named
     counts = [int(m.split(" · ")[1].split(" citing")[0].replace(",", "")) for _, m in refs]
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
-    page.page.click("#radio-list-sort >> text=source's figure")
+    page.page.click("#radio-list-sort >> text=per mlsanity.com")  # the sort names the source as the lists do
     page.page.wait_for_function(
-        "() => document.querySelector('.list-references li.entry .meta').innerText.endsWith('59,932 per source')"
+        "() => document.querySelector('.list-references li.entry .meta').innerText.endsWith('59,932 per mlsanity.com')"
     )
     figures = [
         int(m.split(" · ")[2].split(" per")[0].replace(",", ""))
         for _, m in list_entries(page, "references")
-        if m.endswith("per source")
+        if m.endswith("per mlsanity.com")
     ]
     assert figures == sorted(figures, reverse=True) and len(figures) > 20
     assert "Built on by · 50" in page.text("#div-lists")

@@ -85,7 +85,9 @@ def test_the_map_by_keyboard_alone(page: Page) -> None:
     # as a tap: a seed (expanded already) is selected; another paper is selected and expanded
     assert (f"expand={third}" in page.query()) == (third not in SEED_IDS), page.query()
     title = page.page.evaluate("id => cy.getElementById(id).data('title')", third)
-    assert page.text("#paper-title") == title and page.text("#div-paper .badge").lower() in ("selected", "seed")
+    assert page.text("#paper-title") == title
+    badges = page.page.evaluate("() => [...document.querySelectorAll('#div-paper .badge')].map(b => b.textContent)")
+    assert "selected" in badges and ("★ seed: the map starts from it" in badges) == (third in SEED_IDS), badges
     assert f"selected: {' '.join(title.split())}" in page.page.text_content("#div-map-summary")
     assert page.page.evaluate("() => document.activeElement.id") == "div-map-region" and focused(page) == third
 

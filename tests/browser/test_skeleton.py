@@ -36,8 +36,8 @@ def test_tapping_a_seed_selects_it(page: Page) -> None:
     assert page.text("#paper-title") == "Inductive Biases and Variable Creation in Self-Attention Mechanisms"
     panel = page.text("#div-paper")
     assert "Cited by 50 papers in this dataset" in panel
-    assert "Cited by 144 papers according to mlsanity pages (its own figure)" in panel
-    assert "Sources: mlsanity pages" in panel
+    assert "Cited by 144 papers according to mlsanity.com (its own figure)" in panel
+    assert "Sources: mlsanity.com" in panel
     assert len(page.node_ids()) == 156  # a seed is already expanded: nothing added
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
+import numpy as np
 from dash import Dash, Input, Output, html
 
 from dashboard.dataset.store import Store
@@ -11,12 +13,14 @@ from dashboard.graph.discovery import view_clusters
 from dashboard.graph.neighbourhood import Subgraph, filter_fn
 from dashboard.graph.similarity import prior_derivative
 from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
-from dashboard.view import colors, figures
+from dashboard.view import figures
+from dashboard.view.colour_key import Category, ColourKey, colour_key
 from dashboard.view.describe import map_summary
+from dashboard.view.figures import chart_only_categories
 from dashboard.view.library import MAX_ENTRIES
-from dashboard.view.naming import area_label
+from dashboard.view.naming import area_label, figure_sources, figure_sources_of, source_name
 from dashboard.view.panel import SORTS, ListEntry, PaperList, paper_panel
-from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label, shown_areas, view_years
+from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label
 from dashboard.web.callbacks.common import read_state
 
 DISCOVERY_SHOWN = 10  # prior and derivative works listed
@@ -57,8 +61,42 @@ def more_papers(store: Store, sub: Subgraph, state: ViewState) -> int:
     return max(0, len(bigger.rows) - len(sub.rows))
 
 
-def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
-    if state.color == "cluster":
+def panel_paper(state: ViewState) -> str:
+    """The paper the panel shows: the one selected, else a path's start, else the first seed (a paper of the map)."""
+    return state.selected or (state.path[0] if state.path else state.seeds[0])
+
+
+def _swatch(category: Category) -> html.Span:
+    return html.Span(className="swatch", style={"backgroundColor": category.color})
+
+
+def _entry(category: Category) -> html.Div:
+    return html.Div(className="legend-item", children=[_swatch(category), html.Span(category.name)])
+
+
+def _year_scale(key: ColourKey) -> list:
+    """By year: the scale, one step of colour a year from the first to the last year in view, the two ends named."""
+    years = key.categories[: key.unknown]
+    if not years:
+        return []
+    return [
+        html.Div(
+            className="year-bar",
+            children=[
+                html.Span(className="year-step", title=c.name, style={"backgroundColor": c.color}) for c in years
+            ],
+        ),
+        html.Div(className="year-ends", children=[html.Span(years[0].name), html.Span(years[-1].name)]),
+    ]
+
+
+def legend(store: Store, sub: Subgraph, state: ViewState, key: ColourKey | None = None) -> list:
+    """The legend beside the map: every colour of the map and of the charts, named (the colour key's categories of
+    the papers in view, then those only the paper's chart shows)."""
+    key = key or colour_key(store, state, sub.rows)
+    in_view = [key.categories[k] for k in key.in_view(sub.rows)]
+    unknown = [_entry(c) for c in in_view if c == key.categories[key.unknown]]  # no named cluster, no year
+    if key.by == "cluster":
         found = view_clusters(store, state)
         items = [html.Div("Colour: cluster (click to show only some)", className="legend-title")]
         for k, name in found.names.items():
@@ -69,30 +107,30 @@ def legend(store: Store, sub: Subgraph, state: ViewState) -> list:
                     id={"type": "cluster-toggle", "index": str(k)},
                     n_clicks=0,
                     title="show only the clusters picked",
-                    children=[
-                        html.Span(className="swatch", style={"backgroundColor": colors.cluster_color(k)}),
-                        html.Span(f"{name} ({found.sizes[k]:,})"),
-                    ],
+                    children=[_swatch(key.categories[k]), html.Span(f"{name} ({found.sizes[k]:,})")],
                 )
             )
         if not found.names:
             items.append(html.Div("No cluster of 3 or more papers in this map.", className="legend-item"))
-        return items
-    if state.color == "year":
-        lo, hi = view_years(store, sub.rows)
-        return [
-            html.Div("Colour: year (the papers in view)", className="legend-title"),
-            html.Div(className="year-bar", children=[html.Span(str(lo)), html.Span(str(hi))]),
-        ]
-    items = [html.Div("Colour: primary area", className="legend-title")]
-    for name, color in colors.area_legend(store.area_names, shown_areas(store, sub)):
-        items.append(
-            html.Div(
-                className="legend-item",
-                children=[html.Span(className="swatch", style={"backgroundColor": color}), html.Span(area_label(name))],
-            )
-        )
+        items += unknown
+    elif key.by == "year":
+        items = [html.Div("Colour: year (the papers in view)", className="legend-title"), *_year_scale(key), *unknown]
+    else:
+        items = [html.Div("Colour: primary area", className="legend-title"), *(_entry(c) for c in in_view)]
+    extra = chart_only_categories(store, sub.rows, store.row(panel_paper(state)), state, key)
+    if extra:
+        items.append(html.Div("Only in the chart of citations by year", className="legend-subtitle"))
+        items += [_entry(c) for c in extra]
     return items
+
+
+def map_legend(key: ColourKey, rows: np.ndarray) -> list:
+    """The compact legend over the map while presenting (the sidebar is hidden): the map's colours only."""
+    in_view = [key.categories[k] for k in key.in_view(rows)]
+    title = html.Div(f"Colour: {'primary area' if key.by == 'area' else key.by}", className="legend-title")
+    if key.by == "year":
+        return [title, *_year_scale(key), *(_entry(c) for c in in_view if c == key.categories[key.unknown])]
+    return [title, html.Div(className="map-legend-items", children=[_entry(c) for c in in_view])]
 
 
 def seeds_list(store: Store, state: ViewState) -> list:
@@ -179,9 +217,10 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
 
 
 def entry_meta(e: ListEntry) -> str:
-    """``2017 · 512 in dataset · 120,345 per source``: the two counts, each named."""
+    """``2017 · 512 citing in dataset · 120,345 per mlsanity.com``: the two counts, each named (the second by its
+    source)."""
     text = f"{e.year or '?'} · {e.in_cited:,} citing in dataset"
-    return text + (f" · {e.cited_by:,} per source" if e.cited_by is not None else "")
+    return text + (f" · {e.cited_by:,} per {source_name(e.cited_by_from)}" if e.cited_by is not None else "")
 
 
 def paper_facts(p: dict) -> list:
@@ -214,7 +253,7 @@ def paper_facts(p: dict) -> list:
         html.Li(f"Cited by {p['in_cited']:,} papers in this dataset", className="fact-in-dataset"),
     ]
     if p["cited_by"] is not None:
-        source = p["cited_by_from"] or "the source"
+        source = source_name(p["cited_by_from"])
         facts.append(
             html.Li(
                 f"Cited by {p['cited_by']:,} papers according to {source} (its own figure)",
@@ -224,7 +263,7 @@ def paper_facts(p: dict) -> list:
     of = f"of its {p['reference_count']:,} " if p["reference_count"] is not None else ""
     facts.append(html.Li(f"Builds on {p['in_refs']:,} {of}references in this dataset"))
     if p["sources"]:
-        facts.append(html.Li("Sources: " + ", ".join(p["sources"]), className="fact-sources"))
+        facts.append(html.Li("Sources: " + ", ".join(map(source_name, p["sources"])), className="fact-sources"))
     return facts
 
 
@@ -316,12 +355,29 @@ def register_ping(app: Dash) -> None:
         return data if isinstance(data, int) and abs(data) < 2**53 else None
 
 
+def register_figure_sources(app: Dash, store: Store) -> None:
+    """Whose figure each paper's own citation count is, for the hover card: the page carries the name of a dataset's
+    one source of figures (``div-figure-sources``, layout.py); with several, each view sends its papers' sources."""
+    if len(figure_sources(store)) < 2:
+        return
+
+    @app.callback(
+        Output("div-figure-sources", "children"), Input("store-view-state", "data"), prevent_initial_call=True
+    )
+    def view_figure_sources(query):
+        state, _ = read_state(store, query)
+        return json.dumps(figure_sources_of(store, build_subgraph(store, state).rows), separators=(",", ":"))
+
+
 def register(app: Dash, store: Store) -> None:
+    register_figure_sources(app, store)
+
     @app.callback(
         Output("span-status", "children"),
         Output("button-show-more", "style"),
         Output("button-show-more", "children"),
         Output("div-legend", "children"),
+        Output("div-map-legend", "children"),
         Output("graph-overview", "figure"),
         Output("div-seeds", "children"),
         Output("div-rendered-side", "children"),
@@ -333,6 +389,7 @@ def register(app: Dash, store: Store) -> None:
     def render_side(query):  # what goes around the graph: needs the papers in view, not their positions
         state, _ = read_state(store, query)
         sub = build_subgraph(store, state)
+        key = colour_key(store, state, sub.rows)
         added = more_papers(store, sub, state)
         more_style = {"display": "inline-block"} if added else {"display": "none"}
         more_label = f"Show {added:,} more"
@@ -343,8 +400,9 @@ def register(app: Dash, store: Store) -> None:
             status_text(store, sub),
             more_style,
             more_label,
-            legend(store, sub, state),
-            figures.overview(store, sub.rows, state),
+            legend(store, sub, state, key),
+            map_legend(key, sub.rows),
+            figures.overview(store, sub.rows, key),
             seeds_list(store, state),
             query,
             f"{click} · Esc: clear · arrows: move · wheel, + −: zoom",
@@ -365,20 +423,18 @@ def register(app: Dash, store: Store) -> None:
     def render_panel(query, sort, library):
         mine = library_ids(library)
         state, _ = read_state(store, query)
-        pid = state.selected or (state.path[0] if state.path else state.seeds[0])  # a paper of the map drawn
-        row = store.row(pid)
-        panel = paper_panel(store, row, build_subgraph(store, state), state, sort if sort in SORTS else "citations")
+        row = store.row(panel_paper(state))
+        sub = build_subgraph(store, state)
+        panel = paper_panel(store, row, sub, state, sort if sort in SORTS else "citations")
         p = panel.paper
         facts = paper_facts(p)
-        # what the paper shown is in this view: a seed, the paper chosen, or a path's start (shown when neither)
-        badge = "seed" if panel.is_seed else ("selected" if state.selected else "path start")
         head = html.Div(
             className="paper-head",
             children=[
                 html.Div(
                     className="badges",
-                    children=[
-                        html.Span(badge, className=f"badge badge-{badge.replace(' ', '-')}"),
+                    children=[  # what the paper shown is in this view (dashboard/view/panel.py paper_badges)
+                        *(html.Span(b.text, className=f"badge badge-{b.kind}") for b in panel.badges),
                         html.Span(p["id"], className="paper-id"),
                         html.Span("in your library", className="badge badge-lib") if p["id"] in mine else None,
                     ],
@@ -411,7 +467,7 @@ def register(app: Dash, store: Store) -> None:
         lists = [
             _list_block("Builds on", panel.references, "references", mine),
             _list_block("Built on by", panel.citers, "citers", mine),
-            *discovery_blocks(store, build_subgraph(store, state), state, mine),
+            *discovery_blocks(store, sub, state, mine),
         ]
-        figure, caption = figures.citations_by_year(store, row, state)
+        figure, caption = figures.citations_by_year(store, row, state, colour_key(store, state, sub.rows))
         return head, lists, figure, caption, query
