@@ -244,22 +244,25 @@ def room_points(rooms: np.ndarray, step: float = NODE_GAP * 0.5) -> np.ndarray:
     return np.vstack(out)
 
 
+def _inside(points: np.ndarray, rooms: np.ndarray, margin: float) -> np.ndarray:
+    """(points, rooms) booleans: whether each point lies in each room (grown by ``margin``)."""
+    px, py = points[:, 0, None], points[:, 1, None]
+    x1, y1, x2, y2 = (rooms[:, k][None, :] for k in range(4))
+    return (px > x1 - margin) & (px < x2 + margin) & (py > y1 - margin) & (py < y2 + margin)
+
+
 def in_rooms(points: np.ndarray, rooms: np.ndarray, margin: float = 0.0) -> np.ndarray:
     """For each point, whether it lies in one of ``rooms`` (grown by ``margin``)."""
     if not len(rooms) or not len(points):
         return np.zeros(len(points), dtype=bool)
-    px, py = points[:, 0, None], points[:, 1, None]
-    x1, y1, x2, y2 = (rooms[:, k][None, :] for k in range(4))
-    return ((px > x1 - margin) & (px < x2 + margin) & (py > y1 - margin) & (py < y2 + margin)).any(axis=1)
+    return _inside(points, rooms, margin).any(axis=1)
 
 
 def in_rooms_each(points: np.ndarray, rooms: np.ndarray, margin: float = 0.0) -> np.ndarray:
     """For each room, whether one of ``points`` lies in it (grown by ``margin``)."""
     if not len(rooms) or not len(points):
         return np.zeros(len(rooms), dtype=bool)
-    px, py = points[:, 0, None], points[:, 1, None]
-    x1, y1, x2, y2 = (rooms[:, k][None, :] for k in range(4))
-    return ((px > x1 - margin) & (px < x2 + margin) & (py > y1 - margin) & (py < y2 + margin)).any(axis=0)
+    return _inside(points, rooms, margin).any(axis=0)
 
 
 def clear_rooms(
