@@ -46,6 +46,7 @@ from dashboard.graph.geometry import (
     in_rooms,
     nearest_distances,
     push_apart,
+    rings_out,
     room_points,
     settle,
     title_owners,
@@ -84,6 +85,11 @@ class Chain:
     def tree(self) -> cKDTree:
         """The placed papers for nearest-neighbour queries (built once per chain, when a next step needs it)."""
         return cKDTree(self.xy, balanced_tree=False, compact_nodes=False)
+
+    @cached_property
+    def seed_places(self) -> np.ndarray:
+        """Where the chain's seeds (``around`` names them) are in ``rows``, in the order placed."""
+        return np.flatnonzero(np.isin(self.rows, [r for r, _ in self.around]))
 
     @cached_property
     def middle(self) -> tuple[float, float]:
@@ -239,14 +245,14 @@ def _place_step(
 def _title_owners(rows: np.ndarray, weights: np.ndarray, chain: Chain, at: int) -> np.ndarray:
     """The papers whose titles get room under them (:func:`title_owners`): the seeds placed so far, then the most
     cited (``weights``: citers in the dataset of each row)."""
-    return title_owners(weights, np.flatnonzero(np.isin(rows, [r for r, _ in chain.around] + [int(rows[at])])))
+    return title_owners(weights, np.union1d(chain.seed_places, [at]).astype(np.int64))
 
 
 def _room_near(at: np.ndarray, chain: Chain) -> np.ndarray:
     """The place nearest ``at`` (on rings around it) with room for a new seed's title under it: no paper placed
     before in that room, and ``SEED_GAP`` from the seeds placed before. ``at`` if there is none within reach."""
-    seeds = chain.xy[np.flatnonzero(np.isin(chain.rows, [r for r, _ in chain.around]))]
-    for cand in at + _SPIRAL:
+    seeds = chain.xy[chain.seed_places]
+    for cand in at + _AROUND:
         if len(seeds) and np.hypot(*(seeds - cand).T).min() < SEED_GAP:
             continue
         if not in_rooms(chain.xy, title_rooms(cand[None, :], np.zeros(1, np.int64)), NODE_GAP * 0.3).any():
@@ -254,23 +260,12 @@ def _room_near(at: np.ndarray, chain: Chain) -> np.ndarray:
     return at
 
 
-def _spiral(step: float, reach: float) -> np.ndarray:
-    """Offsets on rings ``step`` apart out to ``reach``, nearest first (the first is no offset)."""
-    out = [np.zeros((1, 2))]
-    for r in np.arange(step, reach + step, step):
-        m = max(6, int(2 * math.pi * r / step))
-        a = 2 * math.pi * np.arange(m) / m
-        out.append(np.column_stack([r * np.cos(a), r * np.sin(a)]))
-    return np.vstack(out)
-
-
-_SPIRAL = _spiral(NODE_GAP / 2, 12 * NODE_GAP)
+_AROUND = np.vstack([np.zeros((1, 2)), rings_out(12) * NODE_GAP])  # where a new seed may go: here, then round
 
 
 def _apart_from_seeds(at: np.ndarray, chain: Chain, index: int) -> np.ndarray:
     """``at`` moved, if need be, to ``SEED_GAP`` from every seed placed before (seeds and their labels stand apart)."""
-    seeds = np.asarray([r for r, _ in chain.around], dtype=np.int64)
-    where = np.flatnonzero(np.isin(chain.rows, seeds))
+    where = chain.seed_places
     for _ in range(len(where) + 1):
         d = np.hypot(*(chain.xy[where] - at).T) if len(where) else np.empty(0)
         if not len(d) or d.min() >= SEED_GAP:
@@ -401,8 +396,7 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
             where.append(int(at_paper[0]) if len(at_paper) else -1)
         around = dict(chain.around)
         taken: list = [chain.tree if len(chain.rows) > 32 else chain.xy]  # a few points: compared directly
-        seeds = np.flatnonzero(np.isin(chain.rows, [r for r, _ in chain.around]))
-        taken.append(room_points(title_rooms(chain.xy, seeds)))  # the seeds' titles keep their room
+        taken.append(room_points(title_rooms(chain.xy, chain.seed_places)))  # the seeds' titles keep their room
         last: np.ndarray | None = None  # the group placed last, a tree once a next group needs it
         for g, k in zip(groups, where, strict=True):
             if k < 0 or not done[k]:

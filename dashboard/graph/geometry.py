@@ -340,8 +340,9 @@ def _to_free_place(
     return False
 
 
-def _rings_out(reach: int) -> np.ndarray:
-    """Offsets on rings of radius 0.5, 1, 1.5, ... ``reach`` (in units of the gap), nearest first."""
+def rings_out(reach: int) -> np.ndarray:
+    """Offsets on rings of radius 0.5, 1, 1.5, ... ``reach`` (in units of a gap), nearest first: where to look for
+    a free place around a point."""
     out = []
     for r in np.arange(0.5, reach + 0.5, 0.5):
         m = max(8, int(2 * math.pi * r * 2))
@@ -350,5 +351,5 @@ def _rings_out(reach: int) -> np.ndarray:
     return np.vstack(out)
 
 
-_ROOM_RING = _rings_out(8)
-_FAR_RING = _rings_out(20)[len(_ROOM_RING) :]
+_ROOM_RING = rings_out(8)
+_FAR_RING = rings_out(20)[len(_ROOM_RING) :]
