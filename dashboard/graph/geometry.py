@@ -298,13 +298,13 @@ def clear_rooms(
     todo[owners] = False
     for i in np.flatnonzero(todo & in_rooms(xy, rooms, margin)):
         _to_free_place(xy, i, rooms, margin, tree, placed, gap)
-    pairs = cKDTree(xy).query_pairs(gap * 0.75, output_type="ndarray")  # what nudging left too near: set apart
+    near = cKDTree(xy)
+    pairs = near.query_pairs(gap * 0.75, output_type="ndarray")  # what nudging left too near: set apart
     for i, j in pairs.tolist():
         k = j if todo[j] else i if todo[i] else j if movable[j] else i if movable[i] else -1
-        if k >= 0 and np.hypot(*(xy[i] - xy[j])) < gap * 0.75:
-            near = cKDTree(xy)
-            if not _to_free_place(xy, k, rooms, margin, near, placed, gap):  # papers apart come before rooms
-                _to_free_place(xy, k, rooms[:0], margin, near, placed, gap)
+        too_near = k >= 0 and np.hypot(*(xy[i] - xy[j])) < gap * 0.75
+        if too_near and not _to_free_place(xy, k, rooms, margin, near, placed, gap):
+            _to_free_place(xy, k, rooms[:0], margin, near, placed, gap)  # papers apart come before rooms
     return xy
 
 
@@ -322,17 +322,23 @@ def _to_free_place(
     points of ``tree`` (their places before any moved; itself aside) and from those ``placed`` since (which it
     joins); ``keep_clear`` (points, room): also a place whose own room holds none of those points. It stays if there
     is no such place. Returns whether it moved."""
-    for ring in (_ROOM_RING, _FAR_RING):  # near first; further only if need be
+    for ring in _ROOM_CHUNKS:  # nearest first, a few rings at a time: most points find a place in the first
         cand = xy[i] + ring * gap
         ok = ~in_rooms(cand, rooms, margin)
-        if keep_clear is not None and len(keep_clear[0]):
+        if keep_clear is not None and len(keep_clear[0]):  # of those points, only the ones these rooms can reach
             own = title_rooms(cand, np.arange(len(cand)), keep_clear[1])
-            ok &= ~in_rooms_each(keep_clear[0], own, margin)
+            lo, hi = own[:, :2].min(axis=0) - margin, own[:, 2:].max(axis=0) + margin
+            pts = keep_clear[0]
+            pts = pts[((pts >= lo) & (pts <= hi)).all(axis=1)]
+            ok &= ~in_rooms_each(pts, own, margin)
         dist, idx = tree.query(cand, k=2, distance_upper_bound=gap)
         ok &= np.isinf(np.where(idx == i, np.inf, dist)).all(axis=1)
-        if placed:
-            near = np.hypot(*(cand[:, None, :] - np.asarray(placed)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-            ok &= near >= gap
+        if placed:  # those within reach of these candidates
+            moved = np.asarray(placed)
+            lo, hi = cand.min(axis=0) - gap, cand.max(axis=0) + gap
+            moved = moved[((moved >= lo) & (moved <= hi)).all(axis=1)]
+            if len(moved):
+                ok &= np.hypot(*(cand[:, None, :] - moved[None, :, :]).transpose(2, 0, 1)).min(axis=1) >= gap
         if ok.any():
             xy[i] = cand[int(ok.argmax())]
             placed.append(xy[i].copy())
@@ -351,5 +357,4 @@ def rings_out(reach: int) -> np.ndarray:
     return np.vstack(out)
 
 
-_ROOM_RING = rings_out(8)
-_FAR_RING = rings_out(20)[len(_ROOM_RING) :]
+_ROOM_CHUNKS = np.array_split(rings_out(20), range(64, len(rings_out(20)), 256))  # 64 places, then 256 at a time
