@@ -93,17 +93,18 @@ def test_no_title_over_a_paper_at_the_apps_zoom_and_after_its_buttons(
     browser, default_server, view: str, size: str
 ) -> None:
     """Every layout and mode, at the three sizes: at the zoom the app sets, after zooming in with its button, and
-    out again (the papers that matter named when they are in view; in a 1,500-paper view, papers fill the whole map
-    once zoomed in, and no place is left for a seed's title that covers none)."""
+    out below the app's zoom (the papers that matter named when they are in view; in a 1,500-paper view, papers
+    fill the whole map once zoomed in, and no place is left for a seed's title that covers none)."""
     (w, h), touch = SIZES[size]
     with Page(browser, default_server.url, (w, h), touch=touch) as p:
         p.open(VIEWS[view])
         px = 15 if w >= 1700 else 13
         got = titles(p)
         assert_legible(got, px)
-        for button in ("#button-zoom-in", "#button-zoom-out"):
+        for button, times in (("#button-zoom-in", 1), ("#button-zoom-out", 2)):  # closer, then below the fit
             before = runs(p)
-            p.page.click(button)
+            for _ in range(times):
+                p.page.click(button)
             assert_legible(titles(p, before), px, named=view != "big")
 
 
