@@ -28,7 +28,6 @@ function citemapReducedMotion() {
   return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-/* The Cytoscape instance, once dash-cytoscape has made it. */
 /* An area as the page names it: papers without one are stored as "unknown" and named NO_AREA
    (dashboard/view/naming.py). */
 function citemapAreaLabel(area) { return area === "unknown" ? "no area given" : area; }
@@ -44,6 +43,7 @@ function citemapFigureSource(id) {
   return (sent.names || [])[(sent.of || {})[id]] || "its source";
 }
 
+/* The Cytoscape instance, once dash-cytoscape has made it. */
 function citemapCy() {
   return new Promise(function (resolve, reject) {
     var waited = 0, timer = setInterval(function () {

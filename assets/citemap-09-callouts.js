@@ -11,16 +11,16 @@ window.citemapCallouts = (function () {
     var dx = Math.max(b.x1 - p.x, 0, p.x - b.x2), dy = Math.max(b.y1 - p.y, 0, p.y - b.y2);
     return Math.hypot(dx, dy);
   }
-  /* ``others``: the places of the other papers that matter; a title set apart near its paper is nearer it than any
-     of them, so that it is not read as theirs. */
-  function callout(n, fs, z, ext, grid, body, out, others) {
+  /* ``free(box)``: whether a box is inside the map and over no title or paper (citemap-09-labels.js); ``grid``: the
+     titles placed, which it joins. ``others``: the places of the other papers that matter; a title set apart near
+     its paper is nearer it than any of them, so that it is not read as theirs. */
+  function callout(n, fs, z, ext, free, grid, out, others) {
     var p = n.position(), r0 = n.outerWidth() / 2, padX = 5 / z, padY = 4 / z;  /* as box() in citemap-09-labels.js */
     function tryAt(f, cx, cy, band) {
       var w = f.w / z, h = f.px / z * (0.15 + f.lines);
       var b = {x1: cx - w / 2 - padX, x2: cx + w / 2 + padX, y1: cy - h / 2 - padY, y2: cy + h / 2 + padY,
                f: f.px / z, w: (f.w + 8) / z, text: f.text, x: cx, y: cy};
-      if (b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2) { return false; }
-      if (grid.hits(b) || body.hits(b)) { return false; }
+      if (!free(b)) { return false; }  /* its own paper's body included */
       var mine = reach(p, b);  /* in a band along the edge, far from every paper, the line says whose it is */
       if (!band && (others || []).some(function (q) { return reach(q, b) <= mine; })) { return false; }
       grid.add(b);

@@ -100,21 +100,20 @@ window.citemapLabels = (function () {
     var grid = new Grid(160 / z), body = bodies(geo, ext, z), chosen = [], callouts = [];
     cy.nodes(".axis").not(".axis-thinned").forEach(function (n) { grid.add(tickBox(n, z)); });  /* ticks first */
     overlays(cy).forEach(function (b) { grid.add(b); });
+    /* whether a title's box is free: inside the map, over no title placed and no paper's body (``id``'s own aside) */
+    function free(b, id) {
+      return b.x1 >= ext.x1 && b.x2 <= ext.x2 && b.y1 >= ext.y1 && b.y2 <= ext.y2 && !grid.hits(b) && !body.hits(b, id);
+    }
     function roomy(n) {
       var px = screenPx(), least = {w: px * 3, lines: 1, px: px}, g = geo.get(n.id());
-      return sides(n).some(function (side) {
-        var b = box(g, z, side, least);
-        return b.x1 >= ext.x1 && b.x2 <= ext.x2 && b.y1 >= ext.y1 && b.y2 <= ext.y2 && !grid.hits(b) &&
-          !body.hits(b, n.id());
-      });
+      return sides(n).some(function (side) { return free(box(g, z, side, least), n.id()); });
     }
     function beside(n, fs) {
       var ss = sides(n), g = geo.get(n.id());
       for (var k = 0; k < fs.length; k++) {
         for (var o = 0; o < ss.length; o++) {
           var b = box(g, z, ss[o], fs[k]);
-          if (b.x1 < ext.x1 || b.x2 > ext.x2 || b.y1 < ext.y1 || b.y2 > ext.y2) { continue; }  /* cut by the edge */
-          if (grid.hits(b) || body.hits(b, n.id())) { continue; }
+          if (!free(b, n.id())) { continue; }
           grid.add(b);
           chosen.push([n, b]);
           return true;
@@ -129,7 +128,7 @@ window.citemapLabels = (function () {
       left = left.filter(function (n) {
         var fs = forms(n), f = turn[1] ? fs.slice(-1) : fs.slice(0, -1);
         var others = matter.filter(function (m) { return m !== n; }).map(function (m) { return geo.get(m.id()); });
-        return !(turn[0] === beside ? beside(n, f) : callout(n, f, z, ext, grid, body, callouts, others));
+        return !(turn[0] === beside ? beside(n, f) : callout(n, f, z, ext, free, grid, callouts, others));
       });
     });
     /* the others, most important first, beside their paper; a paper with no room even for a few characters on any
