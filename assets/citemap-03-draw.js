@@ -206,7 +206,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var flags = new Array(nodes.length);
       function mark(list, bit) { for (k = 0; k < list.length; k++) { flags[list[k]] |= bit; } }
       for (i = 0; i < nodes.length; i++) { flags[i] = 0; }
-      mark(p.expanded, 1); mark(p.truncated, 8); mark(p.top, 4); mark(p.seeds, 4 | 16); mark(p.expanded, 4);
+      mark(p.expanded, 1); mark(p.truncated, 8); mark(p.dimmed || [], 32); mark(p.top, 4); mark(p.seeds, 4 | 16); mark(p.expanded, 4);
       var sel = p.selected, tail = p.layout === "timeline" ? " tl" : "";
       var xy = citemapKeepPlaces(p, nodes, before);
       if (p.layout === "timeline") {
@@ -222,7 +222,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         var hide = lib !== null && role !== "seed" && n.id !== sel &&
           ((libraryFilter === "in" && !mine) || (libraryFilter === "out" && mine));
         var classes = "paper " + role + (f & 1 ? " expanded" : "") + (f & 2 ? " selected" : "") +
-          (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + (mine ? " lib" : "") +
+          (f & 4 ? " labelled" : "") + (f & 8 ? " truncated" : "") + (f & 32 ? " dimmed" : "") + (mine ? " lib" : "") +
           (hide ? " lib-hidden" : "") + (before !== null && !before.has(n.id) ? " new" : "") + tail;
         now.add(n.id);
         var size = citemapNodeSize(n.in_cited, (f & 16) !== 0);

@@ -159,7 +159,7 @@ def test_keep_rows_keeps_seeds_and_the_selected_paper_and_renumbers_edges(defaul
         roles=np.array([SEED, SIMILAR, SIMILAR, SIMILAR, SELECTED], dtype=np.uint8),
         edge_i=np.array([0, 1, 2, 1]),
         edge_j=np.array([1, 2, 3, 3]),
-        expanded=[12, 13],
+        expanded=[13],
         seeds=[10],
         selected=14,
         hidden=2,
@@ -177,6 +177,9 @@ def test_keep_rows_keeps_seeds_and_the_selected_paper_and_renumbers_edges(defaul
     kept = keep_rows(default_store, plain, np.array([True, False, False, False, False]))
     assert kept.edge_weight is None and kept.edge_why is None and kept.layout_rows.tolist() == [9, 10, 11, 12, 13, 14]
     assert keep_rows(default_store, sub, np.ones(5, dtype=bool)) is sub
+    # an expanded paper is an anchor too: it stays whatever the mask says
+    anchored = keep_rows(default_store, replace(sub, expanded=[12]), np.zeros(5, dtype=bool))
+    assert anchored.rows.tolist() == [10, 12, 14] and anchored.expanded == [12]
 
 
 def test_the_filters_of_a_similarity_map_are_all_of_them(default_store: Store) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import replace
 
@@ -11,6 +10,7 @@ import pytest
 
 from dashboard.dataset.store import Store
 from dashboard.graph import force_layout, layouts
+from dashboard.graph.discovery import subgraph
 from dashboard.graph.layouts import positions
 from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
 from dashboard.graph.state import ViewState
@@ -199,7 +199,7 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     )
     # hidden: the papers the unfiltered view shows and the filtered one does not, each once
     state = ViewState(("2110.10090", "2106.03764"), years=(2023, 2023))
-    filtered = neighbourhood(store, state)
+    filtered = subgraph(store, state)
     plain = set(neighbourhood(store, ViewState(("2110.10090", "2106.03764"))).rows.tolist())
     want = len(plain - set(filtered.rows.tolist()))
     per_list = sum(
@@ -209,7 +209,7 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     )
     assert filtered.hidden == want > 0 and per_list > want  # a paper in two lists counts once
     assert filtered.layout_rows is not filtered.rows
-    limited = neighbourhood(store, replace(state, limit=10))  # beyond the limit: not in the map, not counted
+    limited = subgraph(store, replace(state, limit=10))  # beyond the limit: not in the map, not counted
     assert (
         limited.hidden
         == len(set(neighbourhood(store, ViewState(state.seeds, limit=10)).rows.tolist()) - set(limited.rows.tolist()))
@@ -221,7 +221,7 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
         for p in SEED_IDS
         if (store.in_cited[np.concatenate([store.references(store.row(p)), store.citers(store.row(p))])] == 0).any()
     )
-    one = neighbourhood(store, ViewState((pid,), min_citations=1))
+    one = subgraph(store, ViewState((pid,), min_citations=1))
     assert all(int(store.in_cited[r]) >= 1 for r in one.rows[1:].tolist()) and one.hidden > 0
     # a paper with no neighbours at all: the base is the seed alone
     alone = neighbourhood(tiny, ViewState(("f",)))
@@ -310,37 +310,6 @@ def test_selected_paper_is_revealed(store: Store) -> None:
     assert set(sub.rows.tolist()) <= set(placed_rows.tolist()) and len(xy) == len(placed_rows)
 
 
-def test_a_filtered_view_lays_out_what_only_the_filters_let_in(store: Store) -> None:
-    """With a limit, filters let in papers the unfiltered walk left out: they are laid out after it, grouped
-    by the paper that brought them in, in walk order; a selected paper from nowhere comes last, alone."""
-    seeds = ("2110.10090", "2006.04862")
-    plain = ViewState(seeds, limit=10)
-    base = neighbourhood(store, plain)
-    filtered = neighbourhood(store, replace(plain, years=(2023, 2024)))
-    shown = set(base.rows.tolist()) | set(filtered.rows.tolist())
-    lone = next(r for r in range(store.n) if r not in shown)
-    sub = neighbourhood(store, replace(plain, years=(2023, 2024), selected=store.id(lone)))
-    n = len(base.rows)
-    assert sub.layout_rows[:n].tolist() == base.rows.tolist() and n == 28
-    assert sub.layout_groups[: len(base.layout_groups)] == base.layout_groups
-    extra = sub.layout_rows[n:].tolist()
-    assert len(extra) == len(set(extra)) and set(extra) == set(sub.rows.tolist()) - set(base.rows.tolist())
-    assert extra[-1] == lone and sub.layout_parents[-1] == -1
-    new = sub.layout_groups[len(base.layout_groups) :]
-    assert [g.paper for g in new] == [store.row("2110.10090"), store.row("2006.04862")]  # walk order
-    assert new[0].start == n and new[-1].end == len(sub.layout_rows) - 1
-    for a, b in itertools.pairwise(new):
-        assert a.end == b.start
-    for g in new:
-        assert g.end > g.start and set(sub.layout_parents[g.start : g.end].tolist()) == {g.paper}
-        brought = set(store.references(g.paper).tolist()) | set(store.citers(g.paper).tolist())
-        assert set(sub.layout_rows[g.start : g.end].tolist()) <= brought
-    placed_rows, xy = positions(store, sub, "force")
-    assert set(sub.rows.tolist()) <= set(placed_rows.tolist())
-    pts = {r: tuple(p) for r, p in zip(placed_rows.tolist(), xy.tolist(), strict=True)}
-    assert len(set(pts.values())) == len(pts)  # no two papers on one spot
-
-
 def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
     base = ViewState(("2006.04862",))
     row = store.row("2106.03764")
@@ -355,8 +324,8 @@ def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
         state = replace(base, **change)
         keep = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
         want = len(set(nbrs[keep].tolist()) - shown)
-        got = new_neighbours(store, neighbourhood(store, state), row, state)
-        assert got == want and 0 < got < new_neighbours(store, neighbourhood(store, base), row, base), change
+        got = new_neighbours(store, subgraph(store, state), row, state)
+        assert got == want and 0 < got < new_neighbours(store, subgraph(store, base), row, base), change
 
 
 def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:

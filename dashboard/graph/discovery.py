@@ -11,6 +11,8 @@ of a map.
   distinctive words (:mod:`dashboard.graph.clusters`), computed on the map without filters so that a filter
   never renames them; ``clusters=`` shows some of them only.
 
+Each mode builds its map without the filters; the filters then narrow it (:func:`subgraph`), in every mode alike.
+
 Every function takes plain data (a store, a state) and returns plain data (a :class:`Subgraph`).
 """
 
@@ -31,6 +33,7 @@ from dashboard.graph.neighbourhood import (
     Subgraph,
     filter_fn,
     keep_rows,
+    narrow,
     neighbourhood,
 )
 from dashboard.graph.paths import chain_rows, shortest_paths
@@ -42,14 +45,21 @@ PATHS_SHOWN = 3  # shortest chains drawn at most
 DIRECT_SHARE = 1 / 3  # a similarity map: at most a third of its papers are direct references or citers of a seed
 
 
+def unfiltered(state: ViewState) -> ViewState:
+    """``state`` without its filters (years, areas, minimum citations): the map they narrow."""
+    return replace(state, years=None, areas=None, min_citations=0) if state.filtered else state
+
+
 def subgraph(store: Store, state: ViewState) -> Subgraph:
-    """The papers and links a state shows, in any mode, with the cluster filter applied."""
+    """The papers and links a state shows, in any mode: its map without filters, narrowed by the cluster choice and
+    then by the filters (:func:`dashboard.graph.neighbourhood.narrow`), so that a filter only hides papers."""
+    whole = unfiltered(state)
     if state.path:
-        sub = path_subgraph(store, state)
+        sub = path_subgraph(store, whole)
     elif state.mode == "similar":
-        sub = similar_subgraph(store, state)
+        sub = similar_subgraph(store, whole)
     else:
-        sub = neighbourhood(store, state)
+        sub = neighbourhood(store, whole)
     if state.color == "cluster" and state.clusters is not None:
         found = view_clusters(store, state)
         shown = [c for c in state.clusters if c in found.names]
@@ -67,7 +77,7 @@ def subgraph(store: Store, state: ViewState) -> Subgraph:
                     + ".",
                 ],
             )
-    return sub
+    return narrow(store, sub, state)
 
 
 def why(cocited: int, coupled: int) -> str:
@@ -126,11 +136,11 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
 
 def path_subgraph(store: Store, state: ViewState) -> Subgraph:
     """Both ends of ``state.path`` and every paper of the few shortest chains of citations between them (directions
-    ignored; the papers between the ends pass the filters), with the citations among them."""
+    ignored), with the citations among them."""
     assert state.path is not None
     a, b = store.row(state.path[0]), store.row(state.path[1])
     assert a is not None and b is not None  # the state parser keeps known ids only
-    found = shortest_paths(store, a, b, max_steps=MAX_STEPS, k=PATHS_SHOWN, mask=filter_fn(store, state))
+    found = shortest_paths(store, a, b, max_steps=MAX_STEPS, k=PATHS_SHOWN)
     middle = [r for r in chain_rows(found).tolist() if r not in (a, b)]
     rows = np.asarray([a, b, *middle], dtype=np.int64)
     roles = np.asarray([SEED, SEED] + [ONPATH] * len(middle), dtype=np.uint8)
@@ -140,7 +150,6 @@ def path_subgraph(store: Store, state: ViewState) -> Subgraph:
     if found.steps is None:
         notices.append(
             f"No chain of citations joins {ta} and {tb} within {MAX_STEPS} steps"
-            + (" among the papers that pass the filters" if state.filtered else "")
             + (" (the search stopped at its size limit: a longer chain may exist)" if found.capped else "")
             + "."
         )

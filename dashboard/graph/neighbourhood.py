@@ -1,9 +1,10 @@
 """Which papers a view shows: seeds, the neighbours of seeds and expanded papers, filters and caps.
 
 Plain data in, plain data out: a :class:`Subgraph` of store rows, held as arrays (no Python object per
-paper). Two node sets are computed: ``rows`` (what passes the filters; seeds and the selected paper
-always do) and ``layout_rows`` (the same walk without filters), so that positions can be computed on a
-set that does not change when a filter does, and filtering only hides nodes.
+paper). A view's map is walked without filters (the limits and the cap apply to it); filters then only narrow
+it (:func:`narrow`): they hide the papers that fail them and never bring one in, the seeds, the expanded papers
+and the selected paper staying as anchors (dimmed when they fail). Positions are computed on the unfiltered
+map (``layout_rows``), so a filter moves no paper.
 """
 
 from __future__ import annotations
@@ -60,10 +61,10 @@ class Subgraph:
     seeds: list[int]
     selected: int | None
     truncated: list[Truncation] = field(default_factory=list)
-    hidden: int = 0  # papers the view would show without its filters and does not show: each counted once
+    hidden: int = 0  # papers of the map without its filters that the filters hide: each counted once
     capped: bool = False
-    # what positions are computed on: the walk without filters, then papers only the filters let in and a
-    # selected paper out of view; is ``rows`` itself when there are no filters
+    # what positions are computed on: the map without filters (a selected paper out of view included); is
+    # ``rows`` itself when nothing is hidden
     layout_rows: np.ndarray | None = None
     layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
     layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
@@ -74,6 +75,7 @@ class Subgraph:
     edge_why: list[str] | None = None
     chains: list[list[int]] = field(default_factory=list)  # path: each chain's rows, from one end to the other
     notices: list[str] = field(default_factory=list)  # what the view has to tell (no path found, ...)
+    dimmed: list[int] = field(default_factory=list)  # anchors shown although they fail the filters
 
     @property
     def src(self) -> np.ndarray:
@@ -91,10 +93,10 @@ class Subgraph:
 
 
 def step_from(
-    store: Store, slots: RowSlots, src: int, limit: int, state: ViewState | None = None
+    store: Store, slots: RowSlots, src: int, limit: int
 ) -> tuple[list[tuple[int, np.ndarray]], list[Truncation], bool]:
-    """One step from ``src``: its references, then its citers (those that pass ``state``'s filters; None: no
-    filters), the first ``limit`` of each, those not in ``slots`` yet, added to them, at most ``MAX_NODES`` in all.
+    """One step from ``src``: its references, then its citers, the first ``limit`` of each (most cited first),
+    those not in ``slots`` yet, added to them, at most ``MAX_NODES`` in all.
     Returns the (role code, rows) runs added, the lists the limit cut, and whether the cap cut. (The view's walk
     and the force layout's steps both take neighbours this way.)"""
     runs: list[tuple[int, np.ndarray]] = []
@@ -102,11 +104,6 @@ def step_from(
     capped = False
     for code, direction, fetch in ((REFERENCE, "references", store.references), (CITER, "citers", store.citers)):
         nbrs = fetch(src)
-        total = len(nbrs)
-        if state is not None and total:
-            nbrs = nbrs[
-                store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
-            ]
         if len(nbrs) > limit:
             truncated.append(Truncation(src, direction, limit, len(nbrs)))
             nbrs = nbrs[:limit]
@@ -120,11 +117,9 @@ def step_from(
     return runs, truncated, capped
 
 
-def _walk(
-    store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int, state: ViewState | None
-) -> Walk:
-    """Breadth of one step from each source in order; ``state`` None = no filters. ``slots`` (empty)
-    ends up holding the walk's rows in order."""
+def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int) -> Walk:
+    """Breadth of one step from each source in order. ``slots`` (empty) ends up holding the walk's rows in
+    order."""
     first = np.asarray(seeds, dtype=np.int64)
     slots.add(first)
     rows, roles, parents, sizes = [first], [SEED], [-1], [len(first)]  # in runs: role and parent of each run
@@ -135,7 +130,7 @@ def _walk(
         if src not in slots:
             continue  # an expanded paper that is not in view adds nothing
         start = slots.count
-        runs, cut, hit = step_from(store, slots, src, limit, state)
+        runs, cut, hit = step_from(store, slots, src, limit)
         truncated += cut
         capped |= hit
         for code, new in runs:
@@ -156,14 +151,13 @@ def _walk(
 
 
 def neighbourhood(store: Store, state: ViewState) -> Subgraph:
-    """The papers and citation edges a state shows (a citation map: the seeds' walk)."""
+    """The papers and citation edges of a state's citation map (the seeds' walk), without its filters (see
+    :func:`narrow`)."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
     expand = [r for r in (store.row(e) for e in state.expand) if r is not None and r not in seeds]
     selected = store.row(state.selected) if state.selected else None
-    sources = seeds + expand
-    filtered = state.years is not None or state.areas is not None or state.min_citations > 0
     with store.row_slots() as slots:
-        walk = _walk(store, slots, sources, seeds, state.limit, state if filtered else None)
+        walk = _walk(store, slots, seeds + expand, seeds, state.limit)
         rows, roles, parents = walk.rows, walk.roles, walk.parents
         if selected is not None and selected not in slots:
             slots.add(np.array([selected], dtype=np.int64))
@@ -172,7 +166,7 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
             parents = np.append(parents, -1)
         edge_i, edge_j = store.edge_positions(rows, slots)
         expanded = [e for e in expand if e in slots]
-    sub = Subgraph(
+    return Subgraph(
         rows=rows,
         roles=roles,
         edge_i=edge_i,
@@ -181,20 +175,12 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
         seeds=seeds,
         selected=selected,
         truncated=walk.truncated,
-        hidden=0,
         capped=walk.capped,
         layout_rows=rows,
         layout_parents=parents,
         layout_groups=walk.groups,
         limit=state.limit,
     )
-    if filtered:
-        with store.row_slots() as lslots:
-            layout = _walk(store, lslots, sources, seeds, state.limit, None)
-            extra = lslots.positions(rows) < 0
-            sub.hidden = len(layout.rows) - (len(rows) - int(np.count_nonzero(extra)))
-        _add_layout(sub, layout, rows[extra], parents[extra])
-    return sub
 
 
 def filter_fn(store: Store, state: ViewState):
@@ -204,10 +190,28 @@ def filter_fn(store: Store, state: ViewState):
     return lambda rows: store.filter_mask(rows, years=state.years, areas=state.areas, min_citations=state.min_citations)
 
 
+def anchors(sub: Subgraph) -> list[int]:
+    """The rows a view keeps whatever hides papers: its seeds (a path's two ends), expanded and selected papers."""
+    return [*sub.seeds, *sub.expanded, *([sub.selected] if sub.selected is not None else [])]
+
+
+def narrow(store: Store, sub: Subgraph, state: ViewState) -> Subgraph:
+    """``sub`` (a map without filters) narrowed by ``state``'s filters: the papers that fail them are hidden, except
+    the anchors (:func:`anchors`), which stay dimmed so that their neighbours that pass keep their link to the
+    map. Nothing is added, and nothing moves (positions are those of ``sub``)."""
+    passes = filter_fn(store, state)
+    if passes is None or not len(sub.rows):
+        return sub
+    ok = passes(sub.rows)
+    kept = keep_rows(store, sub, ok)
+    failing = set(sub.rows[~ok].tolist())
+    return replace(kept, dimmed=[r for r in anchors(kept) if r in failing])
+
+
 def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
-    """``sub`` showing only the rows where ``keep`` is true (seeds and the selected paper always stay): edges among
-    them, the rest counted as hidden; positions are still computed on the whole (``layout_rows``)."""
-    keep = keep | np.isin(sub.rows, [*sub.seeds, *([sub.selected] if sub.selected is not None else [])])
+    """``sub`` showing only the rows where ``keep`` is true (its anchors always stay): edges among them, the rest
+    counted as hidden; positions are still computed on the whole (``layout_rows``)."""
+    keep = keep | np.isin(sub.rows, anchors(sub))
     if keep.all():
         return sub
     rows = sub.rows[keep]
@@ -223,7 +227,6 @@ def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
         roles=sub.roles[keep],
         edge_i=pos[sub.edge_i[both]],
         edge_j=pos[sub.edge_j[both]],
-        expanded=[e for e in sub.expanded if e in set(rows.tolist())],
         edge_weight=weight,
         edge_why=why,
         hidden=sub.hidden + int(np.count_nonzero(~keep)),
@@ -231,27 +234,9 @@ def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
     )
 
 
-def _add_layout(sub: Subgraph, layout: Walk, extra: np.ndarray, extra_parents: np.ndarray) -> None:
-    """Layout rows of a filtered view: the unfiltered walk, then the papers only the filters let in
-    (beyond a limit or cap), grouped around what brought them in, then those with no parent."""
-    by_parent: dict[int, list[int]] = {}  # in walk order
-    for i, p in enumerate(extra_parents.tolist()):
-        by_parent.setdefault(p, []).append(i)
-    orphans = by_parent.pop(-1, [])
-    groups = list(layout.groups)
-    start = len(layout.rows)
-    for p, members in by_parent.items():
-        groups.append(Group(p, start, start + len(members)))
-        start += len(members)
-    order = np.asarray([i for members in by_parent.values() for i in members] + orphans, dtype=np.int64)
-    extra, extra_parents = extra[order], extra_parents[order]
-    sub.layout_rows = np.concatenate([layout.rows, extra])
-    sub.layout_parents = np.concatenate([layout.parents, extra_parents])
-    sub.layout_groups = groups
-
-
 def new_neighbours(store: Store, sub: Subgraph, row: int, state: ViewState) -> int:
-    """How many papers expanding ``row`` would add to what ``sub`` shows (for "nothing more to show")."""
-    nbrs = np.concatenate([store.references(row), store.citers(row)]).astype(np.int64)
+    """How many papers expanding ``row`` would add to what ``sub`` shows (for "nothing more to show"): of the
+    ``state.limit`` first references and citers it would bring in, those that pass the filters."""
+    nbrs = np.concatenate([store.references(row, state.limit), store.citers(row, state.limit)]).astype(np.int64)
     nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)]
     return int(np.count_nonzero(~np.isin(nbrs, sub.rows)))

@@ -82,7 +82,8 @@ SORTS = ("citations", "source", "year")  # in the dataset, the source's own figu
 
 def paper_badges(row: int, pid: str, sub: Subgraph, state: ViewState) -> list[Badge]:
     """What the panel's paper is in this view, in plain words: a seed, the paper selected, an end of the chains of
-    citations, a paper on them or similar to the seeds, expanded, or not in the map at all."""
+    citations, a paper on them or similar to the seeds, expanded, kept although it fails the filters, or not in the
+    map at all."""
     where = np.flatnonzero(sub.rows == row)
     role = ROLES[int(sub.roles[where[0]])] if len(where) else None
     out = []
@@ -99,6 +100,8 @@ def paper_badges(row: int, pid: str, sub: Subgraph, state: ViewState) -> list[Ba
         out.append(Badge("similar to the seeds", "similar"))
     if sub.kind == "citations" and pid not in state.seeds and row in sub.expanded:
         out.append(Badge("expanded: its references and citers are shown", "expanded"))
+    if row in sub.dimmed:
+        out.append(Badge("outside the filters: kept, faded, for its links", "dimmed"))
     if role is None:
         out.append(Badge("not in the map", "hidden"))
     return out

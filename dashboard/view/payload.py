@@ -7,7 +7,7 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
-  ``truncated``, ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
+  ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
   as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
   how many the view has); timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
   the ``palette`` for colour by area or by year.
@@ -15,7 +15,7 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
 ``assets/citemap-03-draw.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
 ``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``), ``role``; classes say
-paper + seed / reference / citer / selected, then expanded / selected / labelled / truncated (and ``tl``
+paper + seed / reference / citer / selected, then expanded / selected / labelled / truncated / dimmed (and ``tl``
 on the timeline); edge ids are ``citing>cited``.
 
 ``build_subgraph(store, state)`` and ``graph_json(store, state)`` are cached per state (a frozen,
@@ -143,6 +143,7 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "seeds": list(range(len(sub.seeds))),  # the walk puts them first
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
+        "dimmed": _where(rows, sub.dimmed),
         "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn], "kind": sub.kind},
         "edges_total": len(sub.edge_i),

@@ -49,6 +49,8 @@ STYLESHEET: list[dict] = [
     },
     {"selector": "node.expanded", "style": {"border-width": 3, "border-color": "#1d2430", "border-style": "double"}},
     {"selector": "node.truncated", "style": {"border-style": "dashed", "border-color": "#b45309", "border-width": 3}},
+    # a seed, expanded or selected paper kept although it fails the filters: there, but faded
+    {"selector": "node.dimmed", "style": {"background-opacity": 0.3, "border-opacity": 0.5}},
     {
         "selector": "node.selected",
         "style": {

@@ -74,6 +74,28 @@ def test_a_seed_of_the_merged_data_shows_hundreds(dpage: Page) -> None:
     assert 0 < hidden < 323
 
 
+def test_a_filter_narrows_the_map_on_the_page(dpage: Page) -> None:
+    """With the default seeds and two expanded papers of 2017 and 2018, ``years=2019-2020`` hides what fails and keeps
+    the rest where it was: the expanded papers stay, faded, so their neighbours of 2019-2020 stay too."""
+    view = "?seeds=2106.03764,2006.04862,2110.10090&expand=1706.03762,1810.04805"
+    dpage.open(view)
+    whole = dpage.page.evaluate(
+        "() => Object.fromEntries(cy.nodes('.paper').map(n => [n.id(), [n.data('year'), n.position()]]))"
+    )
+    dpage.open(view + "&years=2019-2020")
+    narrow = dpage.page.evaluate(
+        "() => Object.fromEntries(cy.nodes('.paper').map(n => [n.id(), [n.data('year'), n.position()]]))"
+    )
+    anchors = set(SEED_IDS) | {"1706.03762", "1810.04805"}
+    passing = {pid for pid, (year, _) in whole.items() if year is not None and 2019 <= year <= 2020}
+    assert set(narrow) == passing | anchors and len(passing) > 200
+    assert all(narrow[pid][1] == whole[pid][1] for pid in narrow)  # nothing moved
+    assert dpage.node_ids(".dimmed") == {pid for pid in anchors if pid not in passing} >= {"1706.03762", "1810.04805"}
+    status = dpage.text("#span-status")
+    hidden = int(status.split(" hidden by filters")[0].split(" · ")[-1].replace(",", ""))
+    assert hidden == len(whole) - len(narrow)
+
+
 def test_uploading_a_library_marks_exactly_its_papers(dpage: Page, tmp_path: Path) -> None:
     before = tree_hash(DEFAULT_DATA)
     dpage.open()
