@@ -121,16 +121,51 @@ def test_colour_by_year_spans_the_years_in_view_in_the_charts_too(store: Store) 
 
 
 def test_a_source_s_counts_have_a_colour_of_their_own_named_in_the_legend(default_store: Store) -> None:
-    """The source's counts by year say nothing of area or cluster: one colour, apart from the key's, named in the
-    legend as the chart's own; by year, each bar in its year's colour."""
+    """The source's counts by year say nothing of area, cluster or year filters: a line in one colour, apart from the
+    key's, named after the source in the chart and in the legend; the bars stay the dataset's citers."""
     state = ViewState(SEEDS, selected="2110.10090")
     _, cited, key = charts(default_store, state)
-    assert trace_colours(cited) == {colors.SOURCE_COLOR}
+    line = [t for t in cited["data"] if t["type"] == "scatter"]
+    assert len(line) == 1 and line[0]["line"]["color"] == colors.SOURCE_COLOR and line[0]["name"] == "per mlsanity.com"
     assert colors.SOURCE_COLOR not in {c.color for c in key.categories}
     text = texts(legend(default_store, build_subgraph(default_store, state), state))
-    assert "the source counts them" in text
+    assert "citing papers per mlsanity.com" in text
     _, by_year, key = charts(default_store, ViewState(SEEDS, selected="2110.10090", color="year"))
-    assert by_year["data"][0]["marker"]["color"] == [key.year_color(y) for y in by_year["data"][0]["x"]]
+    bars = by_year["data"][0]
+    assert bars["type"] == "bar" and bars["marker"]["color"] == [key.year_color(y) for y in bars["x"]]
+
+
+@pytest.mark.parametrize(
+    "filters", [{}, {"years": (2023, 2023)}, {"areas": ("cs.LG",)}, {"min_citations": 2, "years": (2021, 2022)}]
+)
+def test_the_citations_chart_counts_the_dataset_s_citers_narrowed_by_the_filters(
+    default_store: Store, filters: dict
+) -> None:
+    """The bars count the paper's citing papers in this dataset that pass the filters, as its list of citers does;
+    the source's yearly figures are a second series, the same whatever the filters."""
+    s = default_store
+    row = s.row("2110.10090")
+    state = ViewState(SEEDS, selected="2110.10090", **filters)
+    _, cited, _ = charts(s, state)
+    bars = [t for t in cited["data"] if t["type"] == "bar"]
+    want: Counter[int] = Counter()
+    for r in s.citers(row).tolist():
+        year = int(s.year[r])
+        if year < 0 or (state.years and not state.years[0] <= year <= state.years[1]):
+            continue
+        if state.areas and not set(state.areas) & set(s.areas_of([r])[0]):
+            continue
+        if int(s.in_cited[r]) < state.min_citations:
+            continue
+        want[year] += 1
+    got: Counter[int] = Counter()
+    for t in bars:
+        for x, y in zip(t["x"], t["y"], strict=True):
+            got[x] += y
+    assert +got == want and (sum(want.values()) > 0 or not filters)
+    source = dict(s.paper(row)["citations_by_year"])
+    line = next(t for t in cited["data"] if t["type"] == "scatter")
+    assert dict(zip(line["x"], line["y"], strict=True)) == source
 
 
 def test_the_legend_names_the_papers_of_no_named_cluster(default_store: Store) -> None:

@@ -94,10 +94,10 @@ class ColourKey:
         return self.categories[self.year_code(year)].color
 
 
-def source_counts(by: str) -> Category:
-    """The one colour of a source's counts of citing papers in a chart, colouring by area or cluster: the source
-    says nothing of either."""
-    return Category(f"citing papers as the source counts them (not by {by})", colors.SOURCE_COLOR)
+def source_counts(source: str) -> Category:
+    """The one colour of a source's counts of citing papers by year in a chart (``source``: its name as the page
+    writes it), apart from the key's: the source says nothing of area, cluster or the dataset's papers."""
+    return Category(f"citing papers per {source}", colors.SOURCE_COLOR)
 
 
 def colour_key(store: Store, state: ViewState, rows: np.ndarray) -> ColourKey:

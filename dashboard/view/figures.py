@@ -1,5 +1,6 @@
 """Plotly figures as plain dicts (no figure validation on the hot path): the selected paper's
-citations by year, and the overview of papers in view by year, both coloured as the map is (the view's
+citations by year (its citers in the dataset, narrowed by the filters, and its source's own figures as a second,
+named series), and the overview of papers in view by year, both coloured as the map is (the view's
 :class:`~dashboard.view.colour_key.ColourKey`)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
 from dashboard.view.colour_key import Category, ColourKey, source_counts
+from dashboard.view.naming import source_name
 
 FONT = {"family": "Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12, "color": "#1d2430"}
 
@@ -33,31 +35,27 @@ def _layout(title: str, height: int, **extra: object) -> dict:
     }
 
 
-def _opacity(years: list[int], state: ViewState) -> list[float]:
-    if not state.years:
-        return [1.0] * len(years)
-    lo, hi = state.years
-    return [1.0 if lo <= y <= hi else 0.25 for y in years]
-
-
 def counted_citers(store: Store, row: int, state: ViewState) -> np.ndarray:
-    """The citers a paper's chart counts when the source gives no figures by year: those inside the dataset that
-    pass the area and citation filters, with a known year."""
+    """The citers a paper's chart counts: those inside the dataset that pass the view's filters (as its list of
+    citers does), with a known year."""
     citers = np.asarray(store.citers(row), dtype=np.int64)
-    citers = citers[store.filter_mask(citers, areas=state.areas, min_citations=state.min_citations)]
+    citers = citers[store.filter_mask(citers, years=state.years, areas=state.areas, min_citations=state.min_citations)]
     return citers[store.year[citers] >= 0]
 
 
+def source_series(store: Store, row: int) -> tuple[dict[int, int], str]:
+    """The paper's citing papers per year as its source reports them (empty when it gives none), and the source's
+    name as the page writes it (the source of its own citation figure, which gives both)."""
+    paper = store.paper(row)
+    return dict(paper.get("citations_by_year") or {}), source_name(paper.get("cited_by_from"))
+
+
 def citation_chart_categories(store: Store, row: int, state: ViewState, key: ColourKey) -> list[Category]:
-    """The colours the paper's citations-by-year chart (:func:`citations_by_year`) shows, as categories of the key
-    (or the colour of the source's counts), for the legend."""
-    source = store.paper(row).get("citations_by_year")
-    if source and key.by != "year":
-        return [source_counts(key.by)]
-    if source:
-        return [key.categories[key.year_code(y)] for y in sorted(source)]
-    citers = counted_citers(store, row, state)
-    return [key.categories[k] for k in key.used(citers)]
+    """The colours the paper's citations-by-year chart (:func:`citations_by_year`) shows, as categories of the key,
+    then the colour of the source's series, for the legend."""
+    out = [key.categories[k] for k in key.used(counted_citers(store, row, state))]
+    series, name = source_series(store, row)
+    return [*out, source_counts(name)] if series else out
 
 
 def chart_only_categories(store: Store, rows: np.ndarray, row: int, state: ViewState, key: ColourKey) -> list[Category]:
@@ -102,58 +100,73 @@ def _bars(key: ColourKey, rows: np.ndarray, years: np.ndarray, what: str, **mark
 
 
 def citations_by_year(store: Store, row: int, state: ViewState, key: ColourKey) -> tuple[dict, str]:
-    """Bar chart of the paper's citations per year, and a caption saying where the figures come from.
+    """Bar chart of the paper's citing papers in this dataset per year, and a caption saying whose numbers it shows.
 
-    The source's per-year figures where the dataset has them (coloured by year with colour by year; else in the one
-    colour of a source's counts: they say nothing of area or cluster); else the citers inside the dataset that pass
-    the area and citation filters, counted by year and coloured by ``key``, the map's colour key (stacked by its
-    categories). Years outside the year filter are drawn faint; selecting bars sets the year filter.
+    The bars count the citers inside the dataset that pass the view's filters (:func:`counted_citers`), coloured by
+    ``key``, the map's colour key (stacked by its categories; by year, one colour a bar). Where the source gives
+    figures by year, they are a second series, a line in a colour of their own named after the source: they count
+    citing papers the dataset may not hold, so no filter applies to them. Selecting bars sets the year filter.
     """
     paper = store.paper(row)
-    title = "Citations by year"
-    source = paper.get("citations_by_year")
+    citers = counted_citers(store, row, state)
+    series, name = source_series(store, row)
     traces: list[dict] = []
-    if source:
-        years = sorted(source)
-        counts = [source[y] for y in years]
-        color = [key.year_color(y) for y in years] if key.by == "year" else source_counts(key.by).color
+    if len(citers):
+        years_arr = store.year[citers].astype(np.int64)
+        traces = _bars(key, citers, years_arr, "citing papers in this dataset")
+        for t in traces:
+            t["showlegend"] = False
+        caption = f"Bars: the {len(citers):,} citing papers in this dataset that pass the filters, by year."
+    else:
+        caption = "No citing paper in this dataset with a known year passes the filters."
+    if series:
+        years = sorted(series)
+        source = source_counts(name)
         traces.append(
             {
-                "type": "bar",
+                "type": "scatter",
+                "mode": "lines+markers",
                 "x": years,
-                "y": counts,
-                "name": "citations",
-                "marker": {"color": color, "opacity": _opacity(years, state)},
-                "hovertemplate": "%{x}: %{y} citing papers<extra></extra>",
+                "y": [series[y] for y in years],
+                "name": f"per {name}",
+                "line": {"color": source.color, "width": 2},
+                "marker": {"color": source.color, "size": 6},
+                "hovertemplate": f"%{{x}}: %{{y}} citing papers per {name}<extra></extra>",
+                "showlegend": True,
             }
         )
-        caption = "Citing papers per year as the source reports them."
-    else:
-        citers = counted_citers(store, row, state)
-        if not len(citers):
-            return {
-                "data": [],
-                "layout": _layout(
-                    title,
-                    190,
-                    annotations=[
-                        {
-                            "text": "No dated citers in this dataset",
-                            "showarrow": False,
-                            "xref": "paper",
-                            "yref": "paper",
-                            "x": 0.5,
-                            "y": 0.5,
-                            "font": {"color": "#6b7280"},
-                        }
-                    ],
-                ),
-            }, "No citing paper with a known year in this dataset."
-        years_arr = store.year[citers].astype(np.int64)
-        all_years = list(range(int(years_arr.min()), int(years_arr.max()) + 1))
-        traces = _bars(key, citers, years_arr, "citing papers", opacity=_opacity(all_years, state))
-        caption = f"Counted from the {len(citers):,} citing papers in this dataset that pass the filters."
-    layout = _layout(title, 190, dragmode="select", selectdirection="h", uirevision=paper["id"])
+        caption += (
+            f" Line: citing papers per year as {name} reports them ({sum(series.values()):,} in all; the filters do"
+            " not apply to them)."
+        )
+    if not traces:
+        return {
+            "data": [],
+            "layout": _layout(
+                "Citations by year",
+                190,
+                annotations=[
+                    {
+                        "text": "No dated citers in this dataset",
+                        "showarrow": False,
+                        "xref": "paper",
+                        "yref": "paper",
+                        "x": 0.5,
+                        "y": 0.5,
+                        "font": {"color": "#6b7280"},
+                    }
+                ],
+            ),
+        }, caption
+    layout = _layout(
+        "Citations by year",
+        190,
+        dragmode="select",
+        selectdirection="h",
+        uirevision=paper["id"],
+        showlegend=bool(series),
+        legend={"orientation": "h", "x": 1.0, "xanchor": "right", "y": 1.12, "yanchor": "bottom", "font": {"size": 11}},
+    )
     return {"data": traces, "layout": layout}, caption
 
 

@@ -60,12 +60,18 @@ def test_every_colour_of_the_charts_and_the_map_is_in_the_legend(browser, defaul
 
 
 def test_a_source_s_counts_are_in_the_legend_too(browser, default_server) -> None:
-    """2110.10090's chart is the source's counts by year: their colour is the legend's, named as the chart's."""
+    """2110.10090's chart has the source's counts by year beside the dataset's citers: the line's colour is the
+    legend's, named after the source as the chart's own, and no paper of the map has it."""
     with Page(browser, default_server.url) as p:
         p.open(f"?seeds={SEEDS}&selected=2110.10090")
         got = colours(p)
-        assert len(got["cited"]) == 1 and got["cited"] <= got["legend"] and not got["cited"] & got["map"]
-        assert "the source counts them" in p.text("#div-legend")
+        line = p.page.evaluate(
+            """() => document.querySelector('#graph-by-year .js-plotly-plot').data
+                 .filter(t => t.type === 'scatter').map(t => t.line.color)"""
+        )
+        assert len(line) == 1 and hex_colour(line[0]) in got["legend"] and hex_colour(line[0]) not in got["map"]
+        assert got["cited"] <= got["legend"] and len(got["cited"]) >= 2
+        assert "citing papers per mlsanity.com" in p.text("#div-legend")
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

@@ -80,9 +80,12 @@ def test_selecting_a_paper_not_in_view_reveals_it(page: Page) -> None:
 
 def test_chart_selection_filters_graph_and_lists(page: Page) -> None:
     page.open("?seeds=2110.10090")
-    assert "Citing papers per year as the source reports them." in page.text("#div-chart-caption")
+    caption = page.text("#div-chart-caption")
+    assert "citing papers in this dataset" in caption and "as mlsanity.com reports them" in caption, caption
+    names = page.page.eval_on_selector_all("#graph-by-year .legendtext", "els => els.map(e => e.textContent)")
+    assert names == ["per mlsanity.com"]
     box = page.page.locator("#graph-by-year .nsewdrag").bounding_box()
-    # the source's figures cover 2022-2026: drag across the middle three bars (2023-2025)
+    # the citers' years and the source's figures cover 2022-2026: drag across the middle three (2023-2025)
     y = box["y"] + box["height"] / 2
     page.page.mouse.move(box["x"] + box["width"] * 0.25, y)
     page.page.mouse.down()
