@@ -31,7 +31,6 @@ from dashboard.graph.neighbourhood import (
     SELECTED,
     SIMILAR,
     Subgraph,
-    filter_fn,
     keep_rows,
     narrow,
     neighbourhood,
@@ -42,7 +41,8 @@ from dashboard.graph.state import ViewState
 
 MAX_STEPS = 6  # a path longer than this is "not found"
 PATHS_SHOWN = 3  # shortest chains drawn at most
-DIRECT_SHARE = 1 / 3  # a similarity map: at most a third of its papers are direct references or citers of a seed
+DIRECT_SHARE = 1 / 3  # a similarity map: at most a third of its papers are direct references or citers of a seed,
+# unless too few other papers qualify as similar
 
 
 def unfiltered(state: ViewState) -> ViewState:
@@ -101,10 +101,12 @@ def _with_selected(
 
 
 def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
-    """The seeds and the ``state.limit`` papers most similar to them (passing the filters), linked where a pair is
-    similar enough (edge weight: the pair's strength; why: its counts)."""
+    """The seeds and the ``state.limit`` papers most similar to them, linked where a pair is similar enough (edge
+    weight: the pair's strength; why: its counts). Only papers sharing at least ``MIN_SHARED`` citers or references
+    with one seed are similar (:mod:`dashboard.graph.similarity`); a notice says when fewer than ``state.limit``
+    do."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
-    found = similar(store, seeds, n=state.limit, mask=filter_fn(store, state), direct_share=DIRECT_SHARE)
+    found = similar(store, seeds, n=state.limit, direct_share=DIRECT_SHARE)
     roles = np.full(len(found.rows), SIMILAR, dtype=np.uint8)
     roles[: len(seeds)] = SEED
     rows, roles, selected = _with_selected(store, state, np.asarray(found.rows, dtype=np.int64), roles)
@@ -112,10 +114,16 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
         why(int(c), int(b)) for c, b in zip(found.pair_cocited.tolist(), found.pair_coupled.tolist(), strict=True)
     ]
     notices = []
-    if len(found.rows) == len(seeds):
+    shown, least = len(found.rows) - found.n_seeds, found.min_shared
+    evidence = (
+        f"at least {least} citing papers or {least} references with {'the seed' if len(seeds) == 1 else 'a seed'}"
+    )
+    if seeds and shown == 0 and state.limit > 0:
+        notices.append(f"No paper of this dataset shares {evidence}, the least a similar paper needs.")
+    elif shown < state.limit and seeds:
         notices.append(
-            "No paper of this dataset is cited together with the seeds or shares their references"
-            + (" among those that pass the filters." if state.filtered else ".")
+            f"Only {shown:,} paper{'s' if shown != 1 else ''} share{'s' if shown == 1 else ''} {evidence}, the least a "
+            f"similar paper needs: showing {'it' if shown == 1 else 'those'}, not {state.limit:,}."
         )
     return Subgraph(
         rows=rows,

@@ -14,12 +14,24 @@ gives 0)::
     bc_norm(a, b) = bc(a, b) / sqrt(|references(a)| * |references(b)|)
     score(a, b)   = CO_CITATION_WEIGHT * cc_norm(a, b) + COUPLING_WEIGHT * bc_norm(a, b)      (in [0, 1])
 
-A candidate's score against several seeds is the sum of its scores against each. :func:`similar` finds candidates
-by a two-hop walk that is capped for very cited papers, then computes exact counts for the best of them; the
-links it returns among the papers of the map are exact as well. :func:`prior_derivative` counts, exactly, which
-papers outside a map its papers cite most (prior works) and which cite most of them (derivative works).
+A candidate's score against several seeds is the sum of its scores against each.
 
-Ties are broken the same way everywhere: more citers in the dataset first, then the lower row.
+**Evidence.** A paper is similar only if it shares at least MIN_SHARED citing papers, or at least MIN_SHARED
+references, with one seed (``max over seeds of cc >= MIN_SHARED`` or ``max over seeds of bc >= MIN_SHARED``;
+counts with different seeds are not added up, nor are citers and references). The normalised score ranks two
+short lists sharing two entries (``bc_norm`` = 2 / sqrt(4 * 4) = 0.5 for four references each) as high as two
+long lists sharing dozens; two shared references, often papers that everyone cites, are too little to call two
+papers similar. So a map holds fewer papers than asked when fewer qualify, and says so.
+
+**Order** (the map's similar papers; the order decides which ``n`` are shown): higher score first; among equal
+scores (compared rounded to 12 decimals) the paper with more citers in the dataset first; then the lower row (the
+dataset's order, which is fixed by its build). Prior and derivative works break ties the same way (higher count,
+then more citers, then lower row); links are ordered by strength, then by position in the map.
+
+:func:`similar` finds candidates by a two-hop walk that is capped for very cited papers, then computes exact counts
+for the best of them; the links it returns among the papers of the map are exact as well.
+:func:`prior_derivative` counts, exactly, which papers outside a map its papers cite most (prior works) and which
+cite most of them (derivative works).
 """
 
 from __future__ import annotations
@@ -35,7 +47,8 @@ CO_CITATION_WEIGHT = 0.5  # weight of cc_norm in a pair's score
 COUPLING_WEIGHT = 0.5  # weight of bc_norm in a pair's score
 WALK_INTERMEDIATES = 1000  # first hop of the walk: at most this many citers (references) of a seed, evenly spaced
 WALK_BUDGET = 30_000  # second hop: at most about this many entries per seed and direction (see _fair_cap)
-PRESELECT = 4  # exact counts are computed for the best PRESELECT * n candidates of the walk
+PRESELECT = 4  # exact counts are computed for the best PRESELECT * n candidates of the walk (more if too few qualify)
+MIN_SHARED = 3  # evidence: a similar paper shares at least this many citers, or this many references, with one seed
 # links drawn among the papers of a map (see _links): no pair weaker than PAIR_MIN_STRENGTH (noise); each paper's
 # PAIR_TOP_LINKS strongest links; then pairs at least PAIR_STRONG strong while the map has fewer than
 # PAIR_LINKS_PER_PAPER links a paper: few enough links for the map to stay readable.
@@ -58,7 +71,8 @@ class Similar:
     rows[pair_j[k]])`` with ``pair_i < pair_j``, their exact ``pair_cocited`` (cc) and ``pair_coupled`` (bc) and
     ``pair_strength`` (``score`` of the pair), strongest first. ``capped``: the walk that found the candidates
     sampled some lists (a very cited seed or intermediate paper), so a paper with a few shared citers or references
-    may have been missed; the counts and scores reported are exact all the same."""
+    may have been missed; the counts and scores reported are exact all the same. Fewer than the ``n`` asked for
+    means fewer papers met the evidence rule (``min_shared``)."""
 
     rows: np.ndarray  # int64
     scores: np.ndarray  # float64
@@ -71,6 +85,7 @@ class Similar:
     pair_strength: np.ndarray  # float64
     capped: bool
     n_seeds: int  # rows[:n_seeds] are the seeds
+    min_shared: int  # every similar paper shares at least this many citers or references with one seed
 
 
 @dataclass(frozen=True)
@@ -256,18 +271,22 @@ def _sum_by(values: np.ndarray, weights: np.ndarray, n: int) -> tuple[np.ndarray
     return found, total[found]
 
 
-def _walk(store: Store, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Candidates of the two-hop walks from all seeds (seeds excluded) and their walk scores, the estimate of
-    their score: each entry of a walk from seed ``s`` reaching ``c`` adds ::
+def _walk(store: Store, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Candidates of the two-hop walks from all seeds (seeds excluded), their walk scores and their walk counts:
+    (candidates ascending, scores, counts, capped). The walk score estimates the score: each entry of a walk from
+    seed ``s`` reaching ``c`` adds ::
 
         weight_of_direction * min(w, deg(c), deg(s)) / sqrt(deg(s) * deg(c))
 
     (``w``: the walks the entry stands for; ``deg``: citers for co-citation, references for coupling). The
     ``min`` keeps a rarely cited paper met once through a heavily sampled list from outscoring real neighbours
-    (its count cannot exceed its degree). Uncapped, ``w`` = 1 and the walk score is the exact score."""
+    (its count cannot exceed its degree). The walk count estimates the evidence: the most walks of one seed and
+    direction that reach ``c`` (``w`` summed, at most ``min(deg(c), deg(s))``), that is ``max over seeds`` of its
+    ``cc`` or ``bc``. Uncapped, ``w`` = 1: the walk score is the exact score and the walk count the exact
+    evidence."""
     a = store.arrays
     cit_off, cit_src, ref_off, ref_tgt = a["cit_offsets"], a["cit_sources"], a["ref_offsets"], a["ref_targets"]
-    vals, parts = [], []
+    vals, parts, reached, counts = [], [], [], []
     capped = False
     for s in seeds.tolist():
         for hops, deg, weight in (
@@ -282,11 +301,20 @@ def _walk(store: Store, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool
             deg_s = float(deg[s])
             vals.append(v)
             parts.append(weight * np.minimum(np.minimum(w, deg_c), deg_s) / np.sqrt(deg_s * deg_c))
+            found, walks = _sum_by(v, w, store.n)
+            reached.append(found)
+            counts.append(np.minimum(walks, np.minimum(deg[found], deg_s)))
     if not vals:
-        return np.empty(0, np.int64), np.empty(0), capped
-    cand, score = _sum_by(np.concatenate(vals), np.concatenate(parts), store.n)
+        return np.empty(0, np.int64), np.empty(0), np.empty(0), capped
+    found, walks = np.concatenate(reached), np.concatenate(counts)
+    order = np.argsort(found, kind="stable")
+    start = _runs(found[order])
+    cand, most = found[order][start].astype(np.int64), np.maximum.reduceat(walks[order], start)
+    scored, part_sums = _sum_by(np.concatenate(vals), np.concatenate(parts), store.n)  # a subset of cand
+    score = np.zeros(len(cand))
+    score[np.searchsorted(cand, scored)] = part_sums
     keep = ~np.isin(cand, seeds)
-    return cand[keep], score[keep], capped
+    return cand[keep], score[keep], most[keep], capped
 
 
 def _strengths(store: Store, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray) -> np.ndarray:
@@ -322,7 +350,12 @@ def _links(strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def similar(
-    store: Store, seeds: list[int], n: int = 40, mask: Mask | None = None, direct_share: float | None = None
+    store: Store,
+    seeds: list[int],
+    n: int = 40,
+    mask: Mask | None = None,
+    direct_share: float | None = None,
+    min_shared: int = MIN_SHARED,
 ) -> Similar:
     """The seeds and the ``n`` papers most similar to them (seeds excluded from the ``n``), with the links among
     all of them.
@@ -332,10 +365,14 @@ def similar(
        WALK_INTERMEDIATES intermediate papers evenly spaced over the seed's list, their lists cut to share about
        WALK_BUDGET entries); the walk's totals, scaled back by the sampling rate, clipped and normalised, give
        each candidate an estimated score (exact when nothing was sampled). ``capped`` says whether anything was.
-    2. **Filter.** ``mask`` (the view's filters: rows -> bool array) applies to candidates only; seeds always stay.
-    3. **Exact.** The best ``PRESELECT * n`` candidates that pass get exact ``cc`` and ``bc`` with each seed (the
-       full lists, however long), and so an exact score: ``sum over seeds of score(seed, candidate)``. The ``n``
-       best are kept: higher score first, then more citers, then lower row.
+    2. **Filter.** Candidates whose walk count (the most papers shared with one seed, in one direction) is below
+       ``min_shared`` are dropped (exact when nothing was sampled). ``mask`` (rows -> bool array) applies to
+       candidates only; seeds always stay.
+    3. **Exact.** The best ``PRESELECT * n`` candidates left by walk score get exact ``cc`` and ``bc`` with each
+       seed (the full lists, however long). Those with ``cc >= min_shared`` or ``bc >= min_shared`` with at least
+       one seed qualify (when fewer than ``n`` do, four times more candidates are counted, until none is left).
+       Their exact score is ``sum over seeds of score(seed, candidate)``; the ``n`` best are kept: higher score
+       first, then more citers, then lower row. Fewer than ``n`` when fewer qualify.
     4. **Links.** Exact ``cc`` and ``bc`` of every pair of the returned rows (:func:`pair_counts`, full lists),
        and their ``score`` as the link's strength. Drawn (:func:`_links`): pairs at least PAIR_MIN_STRENGTH
        strong that are among the PAIR_TOP_LINKS strongest of one of their two papers, then pairs at least
@@ -343,26 +380,37 @@ def similar(
        the seed and 40 papers; every paper is linked to its closest paper of the map).
 
     ``direct_share`` (None: no rule): at most this share of the ``n`` may be direct references or citers of a seed,
-    the best of them; the others are the best papers related to the seeds only through other papers (when there
-    are too few of those, more direct ones fill the map). A citation map already shows the direct ones; a map of
-    similar papers is for what it does not show.
+    the best of them; the others are the best qualifying papers related to the seeds only through other papers
+    (when there are too few of those, more direct ones fill the map). A citation map already shows the direct
+    ones; a map of similar papers is for what it does not show.
 
+    ``min_shared`` (at least 1; 1 keeps every paper sharing anything with a seed): the evidence rule above.
     ``seeds``: rows of the store (a repeated seed counts once; a row out of range is a ValueError)."""
     a = store.arrays
     seed_rows = np.asarray(list(dict.fromkeys(int(s) for s in seeds)), dtype=np.int64)
     if len(seed_rows) and (seed_rows.min() < 0 or seed_rows.max() >= store.n):
         raise ValueError(f"seed rows out of range 0..{store.n - 1}: {seeds}")
+    if min_shared < 1:
+        raise ValueError(f"min_shared must be at least 1: {min_shared}")
     k = len(seed_rows)
     capped = False
     chosen = np.empty(0, np.int64)
     scores = cocited = coupled = np.empty(0)
     if k and n > 0:
-        cand, walk_score, capped = _walk(store, seed_rows)
-        wide = PRESELECT * n * (1 if direct_share is None else 3)  # room for the papers not directly linked
-        pool = cand[_best(store, cand, np.round(walk_score, _ROUND), wide, mask)]
+        cand, walk_score, walk_count, capped = _walk(store, seed_rows)
+        enough = walk_count >= min_shared
+        cand, keys = cand[enough], np.round(walk_score[enough], _ROUND)
+        take = PRESELECT * n * (1 if direct_share is None else 3)  # room for the papers not directly linked
         scratch = np.zeros(store.n, dtype=bool)
-        cc = _counts_with(a["cit_offsets"], a["cit_sources"], seed_rows, pool, scratch)
-        bc = _counts_with(a["ref_offsets"], a["ref_targets"], seed_rows, pool, scratch)
+        while True:
+            pool = cand[_best(store, cand, keys, take, mask)]
+            cc = _counts_with(a["cit_offsets"], a["cit_sources"], seed_rows, pool, scratch)
+            bc = _counts_with(a["ref_offsets"], a["ref_targets"], seed_rows, pool, scratch)
+            ok = (cc.max(axis=0, initial=0) >= min_shared) | (bc.max(axis=0, initial=0) >= min_shared)
+            if ok.sum() >= n or take >= len(cand):
+                break
+            take *= 4
+        pool, cc, bc = pool[ok], cc[:, ok], bc[:, ok]
         score = _strength_with(store, seed_rows, pool, cc, bc).sum(axis=0)
         best = _best(store, pool, np.round(score, _ROUND), len(pool) if direct_share is not None else n, None)
         best = best[score[best] > 0]
@@ -386,6 +434,7 @@ def similar(
         pair_strength=strength[i, j],
         capped=capped,
         n_seeds=k,
+        min_shared=min_shared,
     )
 
 

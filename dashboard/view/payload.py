@@ -7,8 +7,8 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
-  ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds, selected, expanded) papers; ``edges``
-  as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
+  ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds,
+  selected, expanded) papers; ``edges`` as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
   how many the view has); timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
   the ``palette`` for colour by area or by year.
 

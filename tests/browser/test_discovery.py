@@ -65,12 +65,13 @@ def strength(store: Store, a: int, b: int) -> tuple[int, int, float]:
 
 def most_similar(store: Store, seed: int, n: int) -> list[int]:
     """The ``n`` rows of a similarity map of ``seed``, every candidate exact: the papers cited by its citers
-    (co-citation) and those citing its references (coupling), ranked by score, then more citers, then lower row;
-    at most a third of them direct references or citers of the seed (the best of those), the rest the best of the
-    others."""
+    (co-citation) and those citing its references (coupling), that share at least 3 citers or 3 references with
+    it, ranked by score, then more citers, then lower row; at most a third of them direct references or citers of
+    the seed (the best of those), the rest the best of the others."""
     cands = {r for c in store.citers(seed).tolist() for r in store.references(c).tolist()}
     cands |= {c for r in store.references(seed).tolist() for c in store.citers(r).tolist()}
     cands.discard(seed)
+    cands = {c for c in cands if max(strength(store, seed, c)[:2]) >= 3}
     scores = {c: round(strength(store, seed, c)[2], 12) for c in cands}
     ranked = sorted((c for c in cands if scores[c] > 0), key=lambda c: (-scores[c], -len(store.citers(c)), c))
     direct = neighbours(store, seed)
