@@ -40,10 +40,13 @@ def test_a_similarity_map_links_pairs_and_says_why_with_exact_counts(default_sto
 
 
 def test_a_similarity_map_respects_the_filters(default_store: Store) -> None:
+    """The filters narrow the map of the 20 most similar papers: they hide those that fail and bring in none."""
     state = ViewState((ATTENTION,), mode="similar", years=(2019, 2020), limit=20)
-    sub = similar_subgraph(default_store, state)
+    whole = similar_subgraph(default_store, replace(state, years=None))
+    sub = subgraph(default_store, state)
     years = default_store.year[sub.rows[1:]]
-    assert len(sub.rows) == 21 and ((years >= 2019) & (years <= 2020)).all()
+    assert ((years >= 2019) & (years <= 2020)).all() and set(sub.rows.tolist()) < set(whole.rows.tolist())
+    assert 1 < len(sub.rows) < len(whole.rows) == 21 and sub.hidden == len(whole.rows) - len(sub.rows)
 
 
 def test_why_names_each_count_in_words() -> None:
@@ -186,11 +189,12 @@ def test_the_filters_of_a_similarity_map_are_all_of_them(default_store: Store) -
     from dashboard.graph.neighbourhood import filter_fn
 
     assert filter_fn(default_store, ViewState((ATTENTION,))) is None
-    state = ViewState((ATTENTION,), mode="similar", limit=20, areas=("cs.CV",), min_citations=20)
+    state = ViewState((ATTENTION,), mode="similar", limit=200, areas=("cs.CV",), min_citations=20)
     mask = filter_fn(default_store, state)
     rows = np.arange(default_store.n)
     assert (mask(rows) == default_store.filter_mask(rows, areas=("cs.CV",), min_citations=20)).all()
-    sub = similar_subgraph(default_store, state)
+    sub = subgraph(default_store, state)
     others = sub.rows[1:]
-    assert len(others) == 20 and (default_store.in_cited[others] >= 20).all()
-    assert default_store.area_mask(others, ["cs.CV"]).all()
+    whole = similar_subgraph(default_store, replace(state, areas=None, min_citations=0))
+    assert len(others) and set(others.tolist()) < set(whole.rows.tolist())
+    assert (default_store.in_cited[others] >= 20).all() and default_store.area_mask(others, ["cs.CV"]).all()
