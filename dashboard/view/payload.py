@@ -8,9 +8,9 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
   ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds,
-  selected, expanded) papers; ``edges`` as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``:
-  how many the view has); timeline ``axis`` tick labels (``id``, ``label``, ``x``, ``y``);
-  the ``palette`` for colour by area or by year.
+  selected, expanded) papers; ``edges`` as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see
+  :func:`drawn_edges`; ``edges_total``: how many the view has); timeline ``axis`` tick labels (``id``, ``label``,
+  ``x``, ``y``); the ``palette`` for colour by area or by year.
 
 ``assets/citemap-03-draw.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
