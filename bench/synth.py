@@ -329,6 +329,7 @@ def generate(
             "venue": pa.nulls(n, pa.string()),
             "doi": pa.nulls(n, pa.string()),
             "sources": pa.ListArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), pa.repeat(SOURCE, n)),
+            "alt_ids": pa.nulls(n, PAPERS_SCHEMA.field("alt_ids").type),
         },
         schema=PAPERS_SCHEMA,
     )

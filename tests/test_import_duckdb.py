@@ -717,7 +717,14 @@ def test_edges_are_each_stated_citation_once_in_the_builders_order(
     rng = random.Random(rows)
     stated = [(rng.choice([*ids[:6], "X"]), rng.choice([*ids[:6], "Y"])) for _ in range(60)]
     stated += [("P0", "P5")] * 3 + [("P2", "P2"), ("Q2", "P5"), ("Q1", "P5")]  # repeats; Q1, Q2: rows 6, 7 cite P5
-    paper = pa.table({"ord": list(range(0, 80, 10)), "id": ids, "doi": [None] * 8})  # noqa: F841 (DuckDB's)
+    paper = pa.table(  # noqa: F841 (DuckDB's)
+        {
+            "ord": list(range(0, 80, 10)),
+            "id": ids,
+            "doi": [None] * 8,
+            "alt_ids": pa.array([[]] * 8, pa.list_(pa.string())),
+        }
+    )
     said = pa.table({"citing": [a for a, _ in stated], "cited": [b for _, b in stated]})  # noqa: F841
     con = duckdb_engine.connect(tmp_path)
     con.execute("CREATE TABLE paper AS SELECT * FROM paper")

@@ -184,6 +184,7 @@ def test_build_tables_hold_every_field() -> None:
             authors=["Ada L", "Alan T"],
             venue="J. Tests",
             doi="10.1000/p",
+            alt_ids=["W7"],
         )
     )
     b.source = ""
@@ -204,6 +205,7 @@ def test_build_tables_hold_every_field() -> None:
         "venue": "J. Tests",
         "doi": "10.1000/p",
         "sources": ["src A"],
+        "alt_ids": ["W7"],
     }
     assert rows[1] == {
         "id": "q",
@@ -219,6 +221,7 @@ def test_build_tables_hold_every_field() -> None:
         "venue": None,
         "doi": None,
         "sources": [],
+        "alt_ids": [],
     }
     assert summary["papers_with_areas"] == 1 and summary["records"] == 2 and summary["merged"] == 0
     assert summary["papers_with_authors"] == 1

@@ -169,8 +169,8 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert notes(f"?seeds=2110.10090,{bad}") == [
         "Unknown paper id in seeds: 'x0', 'x1', 'x2', 'x3', 'x4' and 2 more (not in this dataset; left out)."
     ]
-    assert notes("?seeds=2110.10090&expand=" + "y" * 60) == [
-        f"Unknown paper id in expand: '{'y' * 40}' (not in this dataset; left out)."
+    assert notes("?seeds=2110.10090&expand=" + "y" * 80) == [
+        f"Unknown paper id in expand: '{'y' * 60}' (not in this dataset; left out)."
     ]
     assert notes("?seeds=bad id") == [
         "Unknown paper id in seeds: 'bad id' (not in this dataset; left out).",
@@ -357,3 +357,110 @@ def test_a_seed_beyond_the_cap_is_selected_not_added_and_a_notice_says_so(store)
 def test_add_seed_with_the_seeds_full_keeps_the_expanded_paper() -> None:
     full = ViewState(tuple(f"p{i}" for i in range(MAX_SEEDS)), expand=("p99",))
     assert add_seed(full, "p99") == replace(full, selected="p99")  # it stays expanded, since it is no seed
+
+
+# -- ids in any form ----------------------------------------------------------------------------------------------
+ALT = {"W10": "1706.03762", "f" * 40: "2110.10090"}  # alternative ids of two known papers
+
+
+def resolving_ctx() -> Context:
+    """:func:`ctx` with a resolver as the store's: each key a text may name, looked up among ids and alt ids."""
+    from dashboard.dataset.id_forms import candidates
+
+    def resolve(text: str) -> str | None:
+        for kind, key in candidates(text):
+            if kind != "doi" and key in KNOWN:
+                return key
+            if kind != "doi" and key in ALT:
+                return ALT[key]
+        return None
+
+    return replace(ctx(), resolve=resolve)
+
+
+def test_ids_in_any_form_are_read_as_the_datasets_own() -> None:
+    for text in (
+        "arXiv:1706.03762",
+        "1706.03762v5",
+        "https://arxiv.org/abs/1706.03762",
+        "https://arxiv.org/abs/1706.03762v5",
+        "https://arxiv.org/pdf/1706.03762v5.pdf",
+        "https://doi.org/10.48550/arXiv.1706.03762",
+        "W10",
+        "https://openalex.org/w10",
+    ):
+        state, notices = parse_query(f"?seeds={text}", resolving_ctx())
+        assert (state.seeds, notices) == (("1706.03762",), []), text
+        assert encode_query(state) == "?seeds=1706.03762", text
+    q = (
+        "?seeds=arXiv:2110.10090,https://arxiv.org/abs/2106.03764v2&expand=https%3A%2F%2Farxiv.org%2Fabs%2F1706.03762"
+        f"&selected=arxiv:1706.03762&path=https://www.semanticscholar.org/paper/X/{'f' * 40},W10"
+    )
+    state, notices = parse_query(q, resolving_ctx())
+    assert notices == []
+    assert state.seeds == ("2110.10090", "2106.03764") and state.expand == ("1706.03762",)
+    assert state.selected == "1706.03762" and state.path == ("2110.10090", "1706.03762")
+    assert encode_query(state) == (
+        "?seeds=2110.10090,2106.03764&expand=1706.03762&selected=1706.03762&path=2110.10090,1706.03762"
+    )
+
+
+def test_two_forms_of_one_paper_are_one_paper() -> None:
+    state, notices = parse_query("?seeds=1706.03762,arXiv:1706.03762,W10&expand=1706.03762v2", resolving_ctx())
+    assert state.seeds == ("1706.03762",) and state.expand == () and notices == []
+    state, notices = parse_query("?seeds=2110.10090&path=W10,arXiv:1706.03762", resolving_ctx())
+    assert state.path is None and notices == ["path= joins a paper to itself; give two different papers."]
+
+
+def test_an_id_in_a_form_that_names_nothing_is_named_in_a_notice() -> None:
+    state, notices = parse_query("?seeds=arXiv:0000.00000", resolving_ctx())
+    assert state.seeds == ("2106.03764", "2006.04862")
+    assert notices == [
+        "Unknown paper id in seeds: 'arXiv:0000.00000' (not in this dataset; left out).",
+        "No known seed paper in the link; showing the default seeds.",
+    ]
+    _, notices = parse_query("?seeds=2110.10090&selected=https://arxiv.org/abs/0000.00000", resolving_ctx())
+    assert notices == [
+        "Unknown paper id in selected: 'https://arxiv.org/abs/0000.00000' (not in this dataset; left out)."
+    ]
+    _, notices = parse_query("?seeds=2110.10090&path=W10,https://doi.org/10.1000/none", resolving_ctx())
+    assert notices == ["Unknown paper id in path: 'https://doi.org/10.1000/none' (not in this dataset; left out)."]
+
+
+def test_over_long_ids_and_control_characters_are_refused_before_any_resolver() -> None:
+    asked: list[str] = []
+
+    def anything(text: str) -> str:
+        asked.append(text)
+        return "1706.03762"
+
+    c = replace(ctx(), resolve=anything)
+    long = "https://arxiv.org/abs/1706.03762?" + "x" * 300
+    state, notices = parse_query(f"?seeds={long},%011706.03762,1706.03762%7F", c)
+    assert state.seeds == ("2106.03764", "2006.04862") and asked == []
+    assert notices[0].startswith(f"Unknown paper id in seeds: '{long[:60]}', '\x011706.03762', '1706.03762\x7f'")
+    assert parse_query("?seeds=%20arXiv:1706.03762%20", c)[0].seeds == ("1706.03762",)  # spaces around: fine
+
+
+def test_without_a_resolver_only_the_id_itself_is_taken() -> None:
+    state, notices = parse_query("?seeds=arXiv:1706.03762,1706.03762", ctx())
+    assert state.seeds == ("1706.03762",)
+    assert notices == ["Unknown paper id in seeds: 'arXiv:1706.03762' (not in this dataset; left out)."]
+
+
+def test_a_story_steps_plain_context_keeps_the_resolver() -> None:
+    from dashboard.graph.state import replace_ctx
+
+    c = resolving_ctx()
+    assert replace_ctx(c).resolve is c.resolve
+    assert parse_query("?seeds=W10", replace_ctx(c))[0].seeds == ("1706.03762",)
+
+
+def test_the_apps_context_resolves_through_the_store(default_store) -> None:
+    from dashboard.web.callbacks.common import read_state
+
+    state, notices = read_state(default_store, "?seeds=https://arxiv.org/abs/1706.03762v5&selected=arXiv:1803.10122")
+    assert (state.seeds, state.selected, notices) == (("1706.03762",), "1803.10122", [])
+    assert encode_query(state) == "?seeds=1706.03762&selected=1803.10122"
+    state, notices = read_state(default_store, "?seeds=arXiv:0000.00000")
+    assert notices[0] == "Unknown paper id in seeds: 'arXiv:0000.00000' (not in this dataset; left out)."

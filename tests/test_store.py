@@ -98,7 +98,7 @@ def test_a_missing_index_is_an_error_naming_the_command_that_rebuilds_it(tmp_pat
     built_with = json.loads((copy / "dataset.json").read_text())["built_with"]
     with pytest.raises(DatasetError) as e:
         Store.load(copy)
-    assert str(e.value) == f"{copy.resolve() / 'index' / 'area_codes.npy'}: missing; rebuild it with: {built_with}"
+    assert str(e.value) == f"{copy.resolve() / 'index' / 'alt_sorted.npy'}: missing; rebuild it with: {built_with}"
     assert list(scratch.iterdir()) == [] and not (copy / "index").exists()
     _without_checksums(copy)  # an older dataset (no checksums): the index check says the same
     with pytest.raises(
@@ -169,7 +169,7 @@ def test_files_changed_after_they_were_written_are_refused_by_name(
         Store.load(copy)
     assert main(["verify", "--data", str(copy)]) == 1
     err = capsys.readouterr().err
-    assert f"citemap: {path.resolve()}: " in err and "1 of 23 files differ from what was written; rebuild it" in err
+    assert f"citemap: {path.resolve()}: " in err and "1 of 27 files differ from what was written; rebuild it" in err
 
 
 def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) -> None:
@@ -236,7 +236,7 @@ def test_dataset_json_laid_out_otherwise_with_the_same_content_passes(tmp_path: 
     assert main(["verify", "--data", str(copy)]) == 0
     out = capsys.readouterr().out
     assert (
-        f"23 files, {sum(f['size'] for f in meta['files'].values()) + path.stat().st_size:,} bytes, as written" in out
+        f"27 files, {sum(f['size'] for f in meta['files'].values()) + path.stat().st_size:,} bytes, as written" in out
     )
 
 
@@ -520,6 +520,11 @@ def test_a_papers_table_missing_a_column_is_named(tmp_path: Path) -> None:
     pq.write_table(table.drop_columns(["authors", "doi"]), copy / PAPERS_FILE)
     with pytest.raises(DatasetError, match=f"{copy / PAPERS_FILE}: missing column\\(s\\) authors, doi"):
         read_tables(copy)
+    # alternative ids came later: a table written without them has none
+    pq.write_table(table.drop_columns(["alt_ids"]), copy / PAPERS_FILE)
+    papers, _ = read_tables(copy)
+    assert papers.column("alt_ids").to_pylist() == [[]] * table.num_rows
+    assert papers.drop_columns(["alt_ids"]).equals(table.drop_columns(["alt_ids"]))
 
 
 def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:
@@ -537,3 +542,181 @@ def test_year_at_percentile_is_a_year_of_the_data(tmp_path: Path) -> None:
     assert two.year_at_percentile(0) == 2000  # the unknown year (-1) is not one
     none = make_store(tmp_path / "none", [PaperRecord(title="When?", id="w")])
     assert none.year_at_percentile(1) is None
+
+
+# -- what a researcher types: ids in any form, exact titles ---------------------------------------------------------
+ATTENTION = "1706.03762"
+ATTENTION_FORMS = (
+    "1706.03762",
+    "1706.03762v5",
+    "arXiv:1706.03762",
+    "arxiv:1706.03762v2",
+    "https://arxiv.org/abs/1706.03762",
+    "https://arxiv.org/abs/1706.03762v5",
+    "http://www.arxiv.org/pdf/1706.03762v5.pdf",
+    "https://arxiv.org/pdf/1706.03762",
+    "export.arxiv.org/abs/1706.03762",
+    "10.48550/arXiv.1706.03762",
+    "https://doi.org/10.48550/arXiv.1706.03762",
+)
+
+
+def test_every_form_of_an_arxiv_id_finds_the_paper_first(default_store: Store) -> None:
+    row = default_store.row(ATTENTION)
+    assert row is not None and default_store.titles([row]) == ["Attention Is All You Need"]
+    for text in ATTENTION_FORMS:
+        assert default_store.resolve(text) == row, text
+        assert default_store.resolve_id(text) == ATTENTION, text
+        assert default_store.search(text, 8)[0] == row, text
+    for text in ("arXiv:0000.00000", "https://arxiv.org/abs/0000.00000", "W1", "10.1000/none", "", None, "x" * 500):
+        assert default_store.resolve(text) is None and default_store.resolve_id(text) is None, text
+
+
+def test_an_exact_title_comes_first_in_search(default_store: Store) -> None:
+    s = default_store
+    world_models = s.row("1803.10122")
+    assert s.titles([world_models]) == ["World Models"]
+    for text in ("world models", "World Models", "  WORLD   models. ", "world-models", "“World Models”"):
+        found = s.search(text, 8)
+        assert found[0] == world_models, (text, s.titles(found[:3]))
+        assert len(found) == len(set(found))
+    # the other papers holding both words still follow, most cited first
+    rest = s.search("world models", 8)[1:]
+    assert s.row("1707.08945") in rest and all("world" in t.lower() for t in s.titles(rest))
+    # no paper is titled "world model": the word search alone
+    assert s._exact_titles("world model", 8) == [] and s._exact_titles("world models", 8) == [world_models]
+    layer_norm = s.search("layer normalization", 3)
+    assert s.titles(layer_norm)[0] == "Layer Normalization"
+
+
+def test_an_exact_title_is_checked_not_only_its_hash(
+    default_store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Two titles whose hashes are equal are told apart by their words: a hash that is the same for every title
+    finds only the paper titled so."""
+    from dashboard.dataset import search_write
+    from dashboard.dataset import store as store_module
+    from dashboard.importers.common import PaperRecord
+
+    monkeypatch.setattr(search_write, "title_hash", lambda key: 7)
+    monkeypatch.setattr(store_module, "title_hash", lambda key: 7)
+    papers = [PaperRecord(title=t, id=f"p{i}", year=2020) for i, t in enumerate(["Cats", "Dogs", "Cats: a study"])]
+    s = make_store(tmp_path / "h", papers)
+    assert s.ids(s._exact_titles("cats", 10)) == ["p0"] and s.ids(s._exact_titles("DOGS!", 10)) == ["p1"]
+    assert s.ids(s._exact_titles("cats a study", 10)) == ["p2"] and s._exact_titles("birds", 10) == []
+
+
+def test_exact_title_keys_fold_case_accents_punctuation_and_spaces() -> None:
+    from dashboard.dataset.keys import title_hash, title_key
+
+    assert title_key("World Models") == title_key("  world   MODELS. ") == title_key("World-Models!") == "world models"
+    assert title_key("Über Café—Größe") == "uber cafe grosse"
+    assert title_key("深度 学习") == "深度 学习"  # words of any script are kept
+    assert title_key("...") == "" and title_key("snake_case") == "snake case"
+    assert title_hash("world models") == title_hash("world models") != title_hash("world model")
+    assert 0 <= title_hash("world models") < 2**32
+
+
+def openalex_work(n: int, title: str, **fields: object) -> dict:
+    work = {
+        "id": f"https://openalex.org/W{n}",
+        "doi": f"https://doi.org/10.5555/T.{n}",
+        "display_name": title,
+        "publication_year": 2017,
+        "cited_by_count": 3,
+        "referenced_works": [],
+    }
+    work.update(fields)
+    return work
+
+
+@pytest.fixture(scope="module", params=["python", "duckdb"])
+def imported(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """OpenAlex works imported by each engine: an arXiv paper (its W id an alternative id), an old-style arXiv paper,
+    a paper known by its W id and DOI only, and one citing them."""
+    from dashboard.importers import run_import
+
+    folder = tmp_path_factory.mktemp("ids")
+    works = [
+        openalex_work(10, "Attention Is All You Need", doi="https://doi.org/10.48550/arXiv.1706.03762"),
+        openalex_work(
+            11,
+            "An Old String Paper",
+            ids={"openalex": "https://openalex.org/W11", "arxiv": "hep-th/9901001"},
+            doi=None,
+        ),
+        openalex_work(12, "A Journal Paper"),
+        openalex_work(
+            13,
+            "Citing Them All",
+            referenced_works=[f"https://openalex.org/W{n}" for n in (10, 11, 12)],
+        ),
+    ]
+    src = folder / "part_000.jsonl"
+    src.write_text("".join(json.dumps(w) + "\n" for w in works))
+    run_import("openalex", [src], folder / "out", engine=request.param, progress=False)
+    return Store.load(folder / "out")
+
+
+def test_alternative_ids_and_dois_resolve_in_every_form(imported: Store) -> None:
+    s = imported
+    assert sorted(s.ids(range(s.n))) == ["1706.03762", "W12", "W13", "hep-th_9901001"]
+    attention, old, journal = s.row("1706.03762"), s.row("hep-th_9901001"), s.row("W12")
+    assert s.paper(attention)["alt_ids"] == ["W10"] and s.paper(old)["alt_ids"] == ["W11"]
+    assert s.paper(journal)["alt_ids"] == [] and s.paper(journal)["doi"] == "10.5555/t.12"
+    assert s.row("W10") is None and s.row_by_alt("W10") == attention  # an alternative id, not an id
+    for text in (
+        "W10",
+        "w10",
+        "https://openalex.org/W10",
+        "openalex.org/works/w10",
+        "https://api.openalex.org/works/W10",
+        "arXiv:1706.03762",
+        "https://doi.org/10.48550/arXiv.1706.03762",
+    ):
+        assert s.resolve(text) == attention, text
+        assert s.search(text, 5)[0] == attention, text
+    for text in (
+        "hep-th/9901001",
+        "hep-th/9901001v2",
+        "arXiv:hep-th/9901001",
+        "https://arxiv.org/abs/hep-th/9901001",
+        "https://openalex.org/W11",
+        "hep-th_9901001",
+    ):
+        assert s.resolve(text) == old, text
+    for text in ("W12", "10.5555/t.12", "10.5555/T.12", "doi:10.5555/t.12", "https://dx.doi.org/10.5555/T.12"):
+        assert s.resolve(text) == journal, text
+    for text in ("W14", "https://openalex.org/W999", "10.5555/t.99", "hep-th/9901002", "arXiv:1706.03763"):
+        assert s.resolve(text) is None and s.search(text, 5) == [], text
+
+
+def test_semantic_scholar_ids_resolve_as_id_and_as_alternative_id(tmp_path: Path) -> None:
+    from dashboard.importers import run_import
+    from tests.conftest import FIXTURES
+
+    paper = json.loads((FIXTURES / "semanticscholar" / "Paper.json").read_text())
+    hex_id = paper["paperId"]
+    arxiv_paper = {
+        **paper,
+        "paperId": "f" * 40,
+        "title": "A Preprint",
+        "externalIds": {"ArXiv": "1706.03762", "DOI": "10.48550/arXiv.1706.03762"},
+    }
+    (tmp_path / "a.json").write_text(json.dumps(paper))
+    (tmp_path / "b.json").write_text(json.dumps(arxiv_paper))
+    run_import("s2", [tmp_path / "a.json", tmp_path / "b.json"], tmp_path / "out", argv=["test"], progress=False)
+    s = Store.load(tmp_path / "out")
+    turing, preprint = s.row(hex_id), s.row("1706.03762")
+    assert turing is not None and preprint is not None and s.paper(preprint)["alt_ids"] == ["f" * 40]
+    for text in (
+        hex_id,
+        hex_id.upper(),
+        f"https://www.semanticscholar.org/paper/Computing-Machinery/{hex_id}",
+        f"https://api.semanticscholar.org/graph/v1/paper/{hex_id}",
+        "https://doi.org/10.1093/mind/lix.236.433",
+    ):
+        assert s.resolve(text) == turing, text
+    for text in ("f" * 40, f"https://www.semanticscholar.org/paper/A-Preprint/{'F' * 40}", "1706.03762v3"):
+        assert s.resolve(text) == preprint, text
+    assert s.resolve("e" * 40) is None

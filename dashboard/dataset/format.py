@@ -24,6 +24,12 @@ column                 type                            meaning
 ``venue``              string or null                  journal, conference or repository name
 ``doi``                string or null                  DOI, lower case, without ``https://doi.org/``
 ``sources``            list<string>                    the sources that describe this paper
+``alt_ids``            list<string>                    other ids that name this paper in its sources
+                                                       (the OpenAlex ``W`` id or Semantic Scholar
+                                                       paperId of a paper whose ``id`` is its arXiv
+                                                       id, an id merged into it); a link or search
+                                                       for one finds the paper. Optional when read:
+                                                       a build written without it has none
 =====================  ==============================  ==============================================
 
 ``citations.parquet`` - one row a citation edge between two papers of the dataset: ``citing`` cites
@@ -77,8 +83,10 @@ PAPERS_SCHEMA = pa.schema(
         ("venue", pa.string()),
         ("doi", pa.string()),
         ("sources", pa.list_(pa.string())),
+        ("alt_ids", pa.list_(pa.string())),
     ]
 )
+OPTIONAL_COLUMNS = ("alt_ids",)  # columns a papers table written by an older citemap lacks: read as empty lists
 CITATIONS_SCHEMA = pa.schema([("citing", pa.string()), ("cited", pa.string())])
 
 
@@ -132,6 +140,9 @@ def read_tables(folder: str | Path) -> tuple[pa.Table, pa.Table]:
             table = pq.read_table(path)
         except (pa.ArrowException, OSError) as e:
             raise DatasetError(f"{path}: cannot be read as Parquet ({e})") from e
+        for column in OPTIONAL_COLUMNS if schema is PAPERS_SCHEMA else ():
+            if column not in table.schema.names:
+                table = table.append_column(column, pa.array([[]] * table.num_rows, schema.field(column).type))
         missing = [f.name for f in schema if f.name not in table.schema.names]
         if missing:
             raise DatasetError(f"{path}: missing column(s) {', '.join(missing)}")

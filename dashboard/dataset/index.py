@@ -26,11 +26,16 @@ file                       dtype        content
 ``id_sorted_rows.npy``     int32        row of each sorted id
 ``doi_sorted.npy``         bytes        the DOIs there are, in byte order (``doi_sorted_rows``:
                                         their rows)
+``alt_sorted.npy``         bytes        the papers' alternative ids (``alt_ids``), in byte order
+                                        (``alt_sorted_rows``: their rows)
 ``area_offsets/codes``     int64/int16  CSR: area codes of each paper (codes index
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
                                         (by a child process from ``search_write.PARALLEL_SEARCH`` papers)
+``title_sorted.npy``       uint32       each paper's title hash (``keys.title_hash``), ascending,
+                                        equal ones most cited first (``title_sorted_rows``: their
+                                        rows; written with ``search.sqlite``)
 ``nodes.arrow``            Arrow IPC    per paper, its graph node's fixed fields as a JSON array
                                         and a comma (``NODE_FIELDS``: id, title, year, areas,
                                         in_cited, cited_by, authors), so that a view's payload copies text
@@ -54,7 +59,7 @@ import pyarrow as pa
 from dashboard.dataset.format import PAPERS_SCHEMA
 
 INDEX_DIR = "index"
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
 NODE_COLUMNS = ("id", "title", "year", "areas", "cited_by", "authors")  # the papers' columns they are made of
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
@@ -73,6 +78,10 @@ ARRAYS = (
     "id_sorted_rows",
     "doi_sorted",
     "doi_sorted_rows",
+    "alt_sorted",
+    "alt_sorted_rows",
+    "title_sorted",
+    "title_sorted_rows",
     "area_offsets",
     "area_codes",
     "primary_area",

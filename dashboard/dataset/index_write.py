@@ -69,17 +69,27 @@ chunks: what :func:`write_sorted_keys` writes."""
 
 def sorted_keys(values: pa.ChunkedArray | pa.Array) -> SortedKeys:
     """The non-null, non-empty ``values`` in byte order, stable (:data:`SortedKeys`, one chunk), sorted in
-    memory with Arrow kernels (a million keys without a Python object each)."""
+    memory with Arrow kernels (a million keys without a Python object each). ``values`` is a column of one key a
+    row, or of a list of keys a row (``alt_ids``: each key with its row)."""
     values = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    owners = None
+    if pa.types.is_list(values.type):
+        owners = pc.list_parent_indices(values)
+        values = pc.list_flatten(values)
     keep = pc.and_(pc.is_valid(values), pc.greater(pc.binary_length(values), 0))
     rows = pc.indices_nonzero(pc.fill_null(keep, False))
     keys = pc.take(values, rows).cast(pa.binary())
+    if owners is not None:
+        rows = pc.take(owners, rows)
     if not len(keys):
         return 0, 1, []
     order = pc.sort_indices(keys)  # byte order, stable
     keys = pc.take(keys, order).combine_chunks() if isinstance(keys, pa.ChunkedArray) else pc.take(keys, order)
     width = max(1, pc.max(pc.binary_length(keys)).as_py())
     return len(keys), width, [(keys, pc.take(rows, order).to_numpy().astype(np.int32))]
+
+
+KEY_COLUMNS = {"id": "id", "doi": "doi", "alt": "alt_ids"}  # the sorted keys of the index, and their column
 
 
 def padded(keys: pa.Array, width: int) -> np.ndarray:
@@ -225,7 +235,7 @@ class Source:
     ranks: dict[str, np.ndarray]
     references: Callable[[], Iterable[np.ndarray]]
     citers: Callable[[], Iterable[np.ndarray]]
-    sorted_keys: Callable[[str], SortedKeys] | None = None  # "id", "doi": sorted elsewhere than in memory
+    sorted_keys: Callable[[str], SortedKeys] | None = None  # KEY_COLUMNS' names: sorted elsewhere than in memory
     done: Callable[[], None] | None = None  # called once the papers and their keys are read: what it holds, freed
 
 
@@ -302,7 +312,7 @@ def write_index(
 
 def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], str]) -> str:
     """Write ``folder/index/`` from a :class:`Source`, holding a batch of papers at a time, their keys (ids, DOIs,
-    years, areas) and the arrays of one number a paper.
+    alternative ids, years, areas) and the arrays of one number a paper.
 
     ``build_id`` is the build's id, or a function that writes the dataset's tables and returns it (run while a
     child process writes the search index, so that both take the time of one; after the keys and ``done``: it
@@ -313,7 +323,8 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     for name, arr in ranks.items():  # row_rank: what the search index reads, with papers.arrow
         np.save(out / f"{name}.npy", arr, allow_pickle=False)
     fields = FieldArrays()
-    keys = _write_papers(out / "papers.arrow", source.batches(), () if source.sorted_keys else ("id", "doi"), fields)
+    kept = () if source.sorted_keys else tuple(KEY_COLUMNS.values())
+    keys = _write_papers(out / "papers.arrow", source.batches(), kept, fields)
     pa.default_memory_pool().release_unused()  # what the batches took, kept by Arrow's allocator
     arrays, names = fields.arrays()
     del fields
@@ -323,13 +334,13 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     # a big dataset's search index is written by a child process while this one writes the rest
     child = search_write.search_child(Path(folder)) if n >= search_write.PARALLEL_SEARCH else None
     try:
-        for name in ("id", "doi"):
+        for name, column in KEY_COLUMNS.items():
             write_sorted_keys(
                 out,
                 name,
                 source.sorted_keys(name)
                 if source.sorted_keys
-                else sorted_keys(_joined(keys.pop(name), PAPERS_SCHEMA.field(name).type)),
+                else sorted_keys(_joined(keys.pop(column), PAPERS_SCHEMA.field(column).type)),
             )
         if source.done:  # nothing more is read from the source but its citations
             source.done()

@@ -1,8 +1,10 @@
 """How papers are matched across sources: a title's key (its lower-case ASCII words) and a DOI's plain form.
-Importers merge papers by them; a visitor's library is matched against the dataset by them."""
+Importers merge papers by them; a visitor's library is matched against the dataset by them. And how a search
+matches a title typed exactly (:func:`title_key`, :func:`title_hash`)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -33,3 +35,20 @@ def clean_doi(value: object) -> str | None:
             break
     text = text.lower()
     return text if DOI.match(text) else None
+
+
+SEARCH_WORD = re.compile(r"[^\W_]+")  # a word of a title as searched: letters and digits of any script
+
+
+def title_key(title: str) -> str:
+    """A title as an exact-title search compares it: accents dropped, case folded, its words of letters and digits
+    one space apart (``"World Models."`` -> ``"world models"``)."""
+    if not title.isascii():
+        title = "".join(c for c in unicodedata.normalize("NFKD", title) if not unicodedata.combining(c))
+    return " ".join(SEARCH_WORD.findall(title.casefold()))
+
+
+def title_hash(key: str) -> int:
+    """A :func:`title_key`'s hash, an unsigned 32-bit integer, the same in every process. Titles whose hashes are
+    equal are told apart by their keys (``Store`` compares them)."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=4).digest(), "little")

@@ -1,5 +1,8 @@
 """The search index, ``index/search.sqlite`` (SQLite FTS5, contentless, rowid = rank): titles and author names,
-written a block at a time; for a big dataset by a child process beside the rest of the index.
+written a block at a time; for a big dataset by a child process beside the rest of the index. Beside it, from the
+same titles, ``title_sorted.npy`` (each paper's :func:`~dashboard.dataset.keys.title_hash`, ascending; ties most
+cited first) and ``title_sorted_rows.npy`` (their rows), so that a search finds the papers titled exactly as typed
+(case, accents, punctuation and spacing aside) however common their words.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pyarrow.compute as pc
 
 from dashboard.dataset import spill
 from dashboard.dataset.index import INDEX_DIR, read_papers
+from dashboard.dataset.keys import title_hash, title_key
 
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 32 * 2**20  # words the search index gathers in memory before writing them: few segments
@@ -103,12 +107,24 @@ def ranked_text(folder: Path, row_rank: np.ndarray, block: int) -> Iterator[tupl
 
 
 def write_search_of(folder: str) -> None:
-    """``search.sqlite`` of the index being written in ``folder`` (dataset folder), from its ``papers.arrow`` and
-    ``row_rank.npy``: what :func:`write_index` runs in a child process for a big dataset."""
+    """``search.sqlite``, ``title_sorted.npy`` and ``title_sorted_rows.npy`` of the index being written in
+    ``folder`` (dataset folder), from its ``papers.arrow``, ``row_rank.npy`` and ``rank_rows.npy``: what
+    :func:`write_index` runs in a child process for a big dataset."""
     out = Path(folder) / INDEX_DIR
     row_rank = np.load(out / "row_rank.npy", allow_pickle=False)
     block = max(SEARCH_BATCH, -(-len(row_rank) // spill.SPREAD_FILES))  # files open at once: within the limit
-    write_search_index(out / "search.sqlite", ranked_text(Path(folder), row_rank, block))
+    hashes = np.zeros(len(row_rank), dtype=np.uint32)  # each rank's title hash
+
+    def hashed(ranked: Iterable[tuple[int, list[str], list[str]]]) -> Iterator[tuple[int, list[str], list[str]]]:
+        for start, titles, names in ranked:
+            hashes[start : start + len(titles)] = [title_hash(title_key(t)) for t in titles]
+            yield start, titles, names
+
+    write_search_index(out / "search.sqlite", hashed(ranked_text(Path(folder), row_rank, block)))
+    order = np.argsort(hashes, kind="stable")  # equal hashes: most cited first
+    np.save(out / "title_sorted.npy", hashes[order], allow_pickle=False)
+    rank_rows = np.load(out / "rank_rows.npy", mmap_mode="r", allow_pickle=False)
+    np.save(out / "title_sorted_rows.npy", np.asarray(rank_rows[order], dtype=np.int32), allow_pickle=False)
 
 
 def search_child(folder: Path) -> subprocess.Popen:

@@ -4,6 +4,10 @@ Everything is columnar: memory-mapped numpy arrays and CSR indexes from :mod:`da
 papers table as a zero-copy Arrow table, titles searched through a SQLite FTS5 index. There is no
 Python object per paper and no graph object of the whole corpus; references or citers of a paper are
 an array slice, already ordered most cited first. Knows nothing of Dash.
+
+A paper is found by what a researcher types or links (:meth:`Store.resolve`): its id in any common form
+(:mod:`dashboard.dataset.id_forms`: ``arXiv:ID``, arxiv.org and doi.org links, version suffixes, DOIs, OpenAlex
+and Semantic Scholar ids), looked up among the ids, the alternative ids and the DOIs of the papers.
 """
 
 from __future__ import annotations
@@ -22,14 +26,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from dashboard.dataset import builds, index, integrity
+from dashboard.dataset import builds, id_forms, index, integrity
 from dashboard.dataset.format import CITATIONS_FILE, PAPERS_FILE, read_meta
+from dashboard.dataset.keys import title_hash, title_key
 from dashboard.errors import DatasetError
 
 log = logging.getLogger(__name__)
 # a search word: letters and digits, as the index's tokenizer (unicode61) cuts them; "_" separates there too, and a
 # quoted word it cuts in two is a phrase, which an index without positions (detail=none) refuses
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
+EXTRA_TITLES = 20  # papers read beyond a search's limit where hashes are equal (titles sharing a hash)
 
 
 def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -186,8 +192,29 @@ class Store:
         """The row of the paper with this DOI (lower case, no ``https://doi.org/``), or None."""
         return self._lookup("doi_sorted", doi)
 
+    def row_by_alt(self, alt_id: str) -> int | None:
+        """The row of the paper this alternative id names (an OpenAlex or Semantic Scholar id of a paper whose id
+        is its arXiv id, say), or None."""
+        return self._lookup("alt_sorted", alt_id)
+
+    def resolve(self, text: object) -> int | None:
+        """The row of the paper ``text`` names, in any form :mod:`~dashboard.dataset.id_forms` reads (an id, an
+        alternative id, a DOI, a link to one), or None."""
+        for kind, key in id_forms.candidates(text):
+            row = self.row_by_doi(key) if kind == "doi" else self.row(key)
+            if row is None and kind != "doi":
+                row = self.row_by_alt(key)
+            if row is not None:
+                return row
+        return None
+
+    def resolve_id(self, text: object) -> str | None:
+        """The id of the paper ``text`` names (:meth:`resolve`), or None."""
+        row = self.resolve(text)
+        return None if row is None else self.id(row)
+
     def _lookup(self, name: str, key_text: str) -> int | None:
-        """Binary search of a sorted key array (``id_sorted``, ``doi_sorted``) for one key."""
+        """Binary search of a sorted key array (``id_sorted``, ``doi_sorted``, ``alt_sorted``) for one key."""
         if not isinstance(key_text, str) or not key_text or len(key_text) > 200:
             return None
         key = key_text.encode("utf-8", "replace")
@@ -381,19 +408,20 @@ class Store:
         return con
 
     def search(self, text: str, limit: int = 10) -> list[int]:
-        """Rows whose id starts with ``text`` or whose title and author names hold all its words (the last
-        one as a prefix), most cited first."""
+        """Rows for what a researcher typed, in this order: the paper ``text`` names as an id in any form
+        (:meth:`resolve`); the papers titled exactly ``text`` (case, accents, punctuation and spacing aside); the
+        papers whose id starts with ``text``; the papers whose title and author names hold all its words (the last
+        one as a prefix). Each group most cited first."""
         if not isinstance(text, str):
             return []
+        named = self.resolve(text)
         text = text.strip()[:200]
         if not text:
             return []
         limit = max(1, min(int(limit), 100))
-        out: list[int] = []
-        exact = self.row(text)
-        if exact is not None:
-            out.append(exact)
-        out.extend(r for r in self._id_prefix(text, limit) if r not in out)
+        out: list[int] = [] if named is None else [named]
+        out.extend(r for r in self._exact_titles(text, limit) if r not in out)
+        out.extend(r for r in self._id_prefix(id_forms.typed_prefix(text), limit) if r not in out)
         words = WORD.findall(text.lower())[:12]
         if words and len(out) < limit:
             terms = [f'"{w}"' for w in words[:-1]] + [f'"{words[-1]}"*']
@@ -412,6 +440,19 @@ class Store:
                 if int(r) not in out:
                     out.append(int(r))
         return out[:limit]
+
+    def _exact_titles(self, text: str, limit: int) -> list[int]:
+        """Rows titled ``text`` (:func:`~dashboard.dataset.keys.title_key` of both equal), most cited
+        first."""
+        key = title_key(text)
+        if not key:
+            return []
+        hashes = self.arrays["title_sorted"]
+        h = np.uint32(title_hash(key))
+        lo = int(np.searchsorted(hashes, h, side="left"))
+        hi = int(np.searchsorted(hashes, h, side="right"))
+        rows = [int(r) for r in self.arrays["title_sorted_rows"][lo : min(hi, lo + limit + EXTRA_TITLES)]]
+        return [r for r, title in zip(rows, self.titles(rows), strict=True) if title_key(title or "") == key][:limit]
 
     def _id_prefix(self, text: str, limit: int) -> list[int]:
         if len(text) < 4 or " " in text:

@@ -10,6 +10,11 @@ clusters shown, by number, with ``color=cluster``) ``mode=citations|similar`` ``
 shown per expanded paper and direction; similar: papers similar to the seeds, default 40, at most 200)
 ``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map). ``story=NAME``
 ``step=N``: step N of a story the dataset ships (its view; the other names are then left out).
+
+Every name that takes ids (``seeds``, ``expand``, ``selected``, ``path``) takes them in any form the store
+resolves (``arXiv:1706.03762``, ``https://arxiv.org/abs/1706.03762v5``, a DOI or doi.org link, an OpenAlex or
+Semantic Scholar id: :mod:`dashboard.dataset.id_forms`); the state holds, and the canonical query writes, the
+dataset's own id of each.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, quote
+
+from dashboard.dataset.id_forms import readable
 
 LAYOUTS = ("force", "timeline", "concentric")
 COLORS = ("area", "year", "cluster")
@@ -33,7 +40,7 @@ LIMIT_STEP = 300
 MAX_LIMIT = 3000
 MAX_QUERY = 8000
 YEAR_RANGE = re.compile(r"^\s*(\d{1,9})\s*(?:-|–|\.\.)\s*(\d{1,9})\s*$")
-ID_OK = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
+ID_OK = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")  # a dataset id as it is (what a context without a resolver takes)
 
 
 @dataclass(frozen=True)
@@ -74,18 +81,31 @@ class Context:
     notices: list[str] = field(default_factory=list)
     # the views of a story's steps (the step queries, in order), or an error naming what is wrong with it
     story_views: Callable[[str], list[str]] | None = None
+    # the dataset id of the paper a text names in any id form, or None (without it: the text must be the id)
+    resolve: Callable[[str], str | None] | None = None
+
+    def paper_id(self, text: str) -> str | None:
+        """The dataset id of the paper ``text`` names, or None (always for over-long text, or text holding a
+        control character)."""
+        if readable(text) != text:
+            return None
+        if self.resolve is not None:
+            return self.resolve(text)
+        return text if ID_OK.match(text) and self.is_paper(text) else None
 
 
 def _ids(value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = ()) -> list[str]:
-    """The known ids of a comma list in order, without repeats or ``skip``, at most ``cap``."""
+    """The known ids of a comma list in order (each as the dataset spells it, whatever form it came in), without
+    repeats or ``skip``, at most ``cap``."""
     out: list[str] = []
     bad: list[str] = []
     for raw in value.split(","):
-        pid = raw.strip()
-        if not pid:
+        text = raw.strip()
+        if not text:
             continue
-        if not ID_OK.match(pid) or not ctx.is_paper(pid):
-            bad.append(pid[:40])
+        pid = ctx.paper_id(text)
+        if pid is None:
+            bad.append(text[:60])
         elif pid not in out and pid not in skip:
             out.append(pid)
     if bad:
@@ -234,7 +254,13 @@ def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[
 
 def replace_ctx(ctx: Context) -> Context:
     """The same context without stories (a step's view is a plain view)."""
-    return Context(is_paper=ctx.is_paper, default_seeds=ctx.default_seeds, areas=ctx.areas, year_bounds=ctx.year_bounds)
+    return Context(
+        is_paper=ctx.is_paper,
+        default_seeds=ctx.default_seeds,
+        areas=ctx.areas,
+        year_bounds=ctx.year_bounds,
+        resolve=ctx.resolve,
+    )
 
 
 def _clusters(value: str, ctx: Context) -> tuple[int, ...] | None:
@@ -257,7 +283,7 @@ def _path(value: str, ctx: Context) -> tuple[str, str] | None:
         return None
     known = _ids(value, "path", ctx, 2)
     if len(known) < 2:
-        if ends[0] == ends[1] and len(known) == 1:
+        if len(known) == 1 and ctx.paper_id(ends[0]) == ctx.paper_id(ends[1]):
             ctx.notices.append("path= joins a paper to itself; give two different papers.")
         return None
     return known[0], known[1]

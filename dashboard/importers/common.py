@@ -253,6 +253,7 @@ class DatasetBuilder:
             "venue": [r.venue for r in recs],
             "doi": [r.doi for r in recs],
             "sources": [list(p.sources) for p in self.papers],
+            "alt_ids": [list(r.alt_ids) for r in recs],
         }
         edges = sorted(self.edges)
         papers = papers_table(cols)

@@ -17,8 +17,8 @@ format:
 4. **Output** (:class:`Streamed`): ``citemap import`` writes the dataset
    (:func:`dashboard.dataset.write.write_streamed`)
    reading the papers from DuckDB a batch at a time (the bulk as the file holds them, the few others sorted and
-   put in their places: :func:`in_order`), then the ids and DOIs it sorts; then DuckDB is closed, and
-   the citations are read from the file a chunk at a time (the index's lists: cut between citing papers, or
+   put in their places: :func:`in_order`), then the ids, DOIs and alternative ids it sorts; then DuckDB is
+   closed, and the citations are read from the file a chunk at a time (the index's lists: cut between citing papers, or
    regrouped on disk a range of cited papers at a time); :func:`run` reads the same into memory (for tests).
 
 DuckDB runs in memory up to ``memory_limit`` while it extracts (``LINK_SHARE`` of it while it merges and links,
@@ -202,6 +202,7 @@ def merge(con: Any, source: str) -> dict[str, int]:
             "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())),
             "venue": [r.venue for r in recs],
             "doi": [r.doi for r in recs],
+            "alt_ids": pa.array([r.alt_ids for r in recs], pa.list_(pa.string())),
         }
     )
     cand_ords = pa.table(  # noqa: F841 (DuckDB's)
@@ -219,7 +220,8 @@ def merge(con: Any, source: str) -> dict[str, int]:
     con.execute("CREATE TABLE merged AS SELECT * FROM merged")
     for name, works in (("paper_bulk", "works_bulk"), ("paper_rest", "works_rest"), ("paper", "works")):
         con.execute(f"""CREATE VIEW {name} AS  -- views: the works are read from their file, not held twice
-            SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi
+            SELECT ord, pid AS id, title, year, posted, areas, cited_by, ref_count, cby, authors, venue, doi,
+              CASE WHEN arxiv IS NOT NULL THEN [wid] ELSE []::VARCHAR[] END AS alt_ids
             FROM {works}{"" if name == "paper_bulk" else " ANTI JOIN cand USING (ord) UNION ALL SELECT * FROM merged"}
             """)  # paper_bulk: its works as the file holds them, those in cand among them (Streamed.papers)
     con.execute("CREATE TABLE cand_ords AS SELECT * FROM cand_ords")
@@ -236,7 +238,8 @@ def merge(con: Any, source: str) -> dict[str, int]:
 # integers (a work that merges with none is its own paper: its ``ord`` is the paper's; joins on the ids are slower,
 # and need tables of every paper's ids)
 RANKS = """
-CREATE TABLE rank AS SELECT ord, id, doi, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r FROM paper;
+CREATE TABLE rank AS SELECT ord, id, doi, alt_ids, CAST(row_number() OVER (ORDER BY ord) - 1 AS INTEGER) AS r
+  FROM paper;
 CREATE TABLE ordrank AS SELECT ord, r FROM rank ANTI JOIN cand USING (ord)
   UNION ALL SELECT c.ord, p.r FROM cand_ords c JOIN rank p ON c.pord = p.ord;
 CREATE TABLE keyrank AS SELECT key, r FROM keys JOIN rank USING (ord) ANTI JOIN cand USING (ord)
@@ -336,12 +339,13 @@ SELECT ord, id, title, CAST(year AS SMALLINT) AS year, posted, areas, cited_by, 
                                                                             'count': CAST(c.count AS INTEGER)}) END
     AS citations_by_year,
   CASE WHEN cited_by IS NOT NULL THEN $source END AS cited_by_from,
-  authors, venue, doi, [$source] AS sources
+  authors, venue, doi, [$source] AS sources, alt_ids
 FROM {paper}
 """
 KEY_SQL = {  # the keys the store finds papers by, non-empty, with each paper's row
     "id": "SELECT id AS key, r FROM rank WHERE id <> ''",
     "doi": "SELECT doi AS key, r FROM rank WHERE doi <> ''",  # not paper's join: the output's memory is small
+    "alt": "SELECT key, r FROM (SELECT unnest(alt_ids) AS key, r FROM rank) WHERE key <> ''",
 }
 
 
@@ -441,7 +445,7 @@ class Streamed:
         )
 
     def sorted_keys(self, name: str) -> SortedKeys:
-        """The papers' ids or DOIs (``name``) in byte order, ties by row
+        """The papers' ids, DOIs or alternative ids (``name``: ``id``, ``doi``, ``alt``) in byte order, ties by row
         (:data:`dashboard.dataset.index_write.SortedKeys`),
         sorted by DuckDB (VARCHAR compares bytes): a chunk at a time, not all the keys and their copies in memory."""
         sql = KEY_SQL[name]

@@ -31,6 +31,7 @@ def context(store: Store) -> Context:
         areas=areas,
         year_bounds=bounds,
         story_views=lambda name: [s.view for s in dataset_story(store, name).steps],
+        resolve=store.resolve_id,
     )
 
 
