@@ -189,9 +189,9 @@ def prune(out: Path, keep: int = KEEP_PREVIOUS) -> tuple[list[str], list[str]]:
     if not builds.is_dir():
         return [], []
     current = served(out).name
-    others = sorted(
+    others = sorted(  # newest first: by the second in the name, then (builds of one second) by when last written
         (p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != current),
-        key=lambda p: p.name,
+        key=lambda p: (p.name.split("-")[0], _written(p), p.name),
         reverse=True,
     )
     leftovers = [p for p in builds.iterdir() if p.is_dir() and p.name.startswith((".tmp-", ".gone-"))]
@@ -218,6 +218,14 @@ def prune(out: Path, keep: int = KEEP_PREVIOUS) -> tuple[list[str], list[str]]:
     if in_use:
         log.info("%s: kept %s: a running server still reads them", builds, ", ".join(in_use))
     return removed, in_use
+
+
+def _written(path: Path) -> int:
+    """When a build's folder last changed (its last file written), in ns; 0 if it is gone."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _prepare(out: Path) -> Path:
