@@ -32,8 +32,8 @@ Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed.
 
 ``--clusters`` measures, instead and in this process, the two ways of colouring by cluster on one dataset (the
 default dataset unless ``--data``): per map, what citemap does (Leiden on the citations of a 5,000-paper map and the
-c-TF-IDF names, median of ``--rounds``), against the whole dataset's citations at import (once, with the growth of
-the process's peak memory); it prints both and their ratio.
+names of its clusters, median of ``--rounds``), against the whole dataset's citations at import (once, with the
+growth of the process's peak memory); it prints both and their ratio.
 """
 
 from __future__ import annotations
