@@ -1,5 +1,6 @@
-/* Exports drawn in the browser: an image of the map (PNG, SVG: title and legend), a story's steps (zip of PNGs,
-   PDF handout; JSZip and jsPDF loaded from assets/vendor/ on first use). */
+/* Exports drawn in the browser: an image of the map (PNG, SVG: title and legend; the SVG drawn through canvas2svg),
+   a story's steps (zip of PNGs, PDF handout; JSZip and jsPDF); the libraries loaded from assets/vendor/ on first
+   use. */
 
 document.addEventListener("click", function (event) {
   var item = event.target && event.target.closest && event.target.closest(".export-menu button");
@@ -11,7 +12,7 @@ document.addEventListener("click", function (event) {
 
 /* An image of the map as it is on screen (same zoom, same labels), with a title line (dataset, seeds, filters,
    layout, size: GET /image-title, dashboard/view/naming.py) above it and a legend (colours in view, shapes) below. PNG at twice the
-   screen's pixels; SVG as vectors (Cytoscape's own SVG inside). */
+   screen's pixels; SVG as vectors (the map as citemapMapSvg draws it inside). */
 var CITEMAP_EXPORT = {font: "Helvetica, Arial, sans-serif", ink: "#1d2430"};
 function citemapLegendItems(cy, meta) {
   var items = [{label: "seed", shape: "star"}, {label: "builds on (reference)", shape: "square"},
@@ -119,7 +120,7 @@ async function citemapImage(cy, kind, meta) {
   var blob;
   if (kind === "svg") {
     var esc = function (t) { return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
-    var inner = cy.svg({full: false, scale: 1, bg: "#ffffff"}).replace(/^<\?xml[^>]*>\s*/, "");
+    var inner = (await citemapMapSvg(cy, "#ffffff")).replace(/^<\?xml[^>]*>\s*/, "");
     var parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="' + W +
                  '" height="' + total + '" viewBox="0 0 ' + W + " " + total + '">',
                  '<rect width="' + W + '" height="' + total + '" fill="#ffffff"/>'];
@@ -174,6 +175,36 @@ async function citemapImage(cy, kind, meta) {
     blob = await new Promise(function (resolve) { canvas.toBlob(resolve, "image/png"); });
   }
   return {blob: blob, width: W, height: total};
+}
+
+/* The map as it is on screen (the view's zoom and pan, the labels drawn now) as the text of an SVG document of the
+   graph's size in CSS pixels, on a ``bg`` ground. Cytoscape's canvas renderer draws the elements as it does for
+   cy.png(), into canvas2svg's stand-in for a canvas's 2D context (assets/vendor/canvas2svg.js, loaded on first
+   use), which keeps each shape, line and label as an SVG element: labels stay text. canvas2svg records only the
+   context's own path calls, so the renderer draws its shapes with them for the while, not through Path2D objects;
+   and it has no setLineDash, so the one given here puts the dashes (a truncated paper's border) on each line stroked
+   while they are set, as stroke-dasharray on the element canvas2svg has just written. */
+async function citemapMapSvg(cy, bg) {
+  var C2S = await citemapScript("canvas2svg.js", "C2S");
+  var r = cy.renderer(), W = Math.round(cy.width()), H = Math.round(cy.height());
+  var ctx = new C2S(W, H), pan = cy.pan(), zoom = cy.zoom(), paths = r.path2dEnabled(), dash = [];
+  var stroke = ctx.stroke;
+  ctx.setLineDash = function (d) { dash = d.slice(); };
+  ctx.stroke = function () {
+    stroke.apply(ctx, arguments);
+    if (dash.length) { ctx.__currentElement.setAttribute("stroke-dasharray", dash.join(",")); }
+  };
+  ctx.fillStyle = bg;
+  ctx.fillRect(0, 0, W, H);
+  ctx.translate(pan.x, pan.y);
+  ctx.scale(zoom, zoom);
+  r.path2dEnabled(false);
+  try {
+    r.drawElements(ctx, r.getCachedZSortedEles());
+  } finally {
+    r.path2dEnabled(paths);
+  }
+  return ctx.getSerializedSvg(true);
 }
 
 /* A story exported: each step drawn in turn and taken as a PNG with the story's title, the step's number, title and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -42,3 +43,18 @@ def test_the_story_exports_libraries_are_vendored_with_their_licences() -> None:
     assert "Permission is hereby granted, free of charge" in (vendor / "jspdf.LICENSE").read_text(encoding="utf-8")
     script = (ROOT / "assets" / "citemap-07-export.js").read_text(encoding="utf-8")
     assert 'citemapScript("jszip.min.js", "JSZip")' in script and 'citemapScript("jspdf.umd.min.js", "jspdf")' in script
+
+
+def test_the_svg_exports_canvas2svg_is_vendored_as_published_with_its_licence() -> None:
+    """The map's SVG export draws through canvas2svg (assets/citemap-07-export.js loads it on first use), vendored as
+    npm's canvas2svg 1.0.16 publishes it (its header says v1.0.15), with its MIT licence; and the page loads
+    dash-cytoscape's plain bundle, not the extra one whose SVG extension is GPL."""
+    vendor = ROOT / "assets" / "vendor"
+    published = "fa13ad545867c31fccdcb81629d139832b255b1734cd6dcd4d5e38dff7af71c9"
+    assert hashlib.sha256((vendor / "canvas2svg.js").read_bytes()).hexdigest() == published
+    licence = (vendor / "canvas2svg.LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("The MIT License") and "Copyright (c) 2014 Gliffy Inc." in licence
+    script = (ROOT / "assets" / "citemap-07-export.js").read_text(encoding="utf-8")
+    assert 'citemapScript("canvas2svg.js", "C2S")' in script and "cy.svg(" not in script
+    layout = (ROOT / "dashboard" / "web" / "layout.py").read_text(encoding="utf-8")
+    assert not re.search(r"^\s*cyto\.load_extra_layouts\(", layout, re.M)

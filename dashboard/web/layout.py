@@ -12,7 +12,8 @@ from dashboard.view.stories import StoryError, read_story, story_names
 from dashboard.view.years import year_floor
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
 
-cyto.load_extra_layouts()  # the extra bundle carries cytoscape-svg, needed for the SVG export
+# dash-cytoscape's plain bundle, not its extra one (cyto.load_extra_layouts()): positions come from the server
+# (preset) and the SVG export draws through canvas2svg, loaded on first use (assets/citemap-07-export.js).
 
 STYLESHEET: list[dict] = [
     {
