@@ -60,6 +60,7 @@ def create_app(
         serve_locally=True,
         compress=False,
         on_error=callback_error,
+        meta_tags=[{"name": "description", "content": description(store)}],  # Dash escapes it
     )
     app.index_string = boot_page(store)
     app.layout = make_layout(store, default_library, bench_ping=bench_ping)
@@ -116,6 +117,21 @@ def create_app(
             return security.problem(400, str(e))
         return Response(orjson.dumps(answer), mimetype="application/json", headers={"Cache-Control": "no-store"})
 
+    robots_txt = (ASSETS / "robots.txt").read_bytes()
+    favicon_ico = (ASSETS / "favicon.ico").read_bytes()
+    day = {"Cache-Control": "public, max-age=86400"}
+
+    @app.server.get("/robots.txt")
+    def robots() -> Response:
+        """What crawlers may read (assets/robots.txt says which and why). Without this route the page route would
+        answer the app's page here."""
+        return Response(robots_txt, mimetype="text/plain", headers=day)
+
+    @app.server.get("/favicon.ico")
+    def favicon() -> Response:
+        """The icon at the path where browsers and crawlers look for it without reading the page's link."""
+        return Response(favicon_ico, mimetype="image/x-icon", headers=day)
+
     @app.server.get("/health")
     def health() -> tuple[dict[str, Any], int]:
         return {
@@ -130,9 +146,16 @@ def create_app(
     return app
 
 
+def description(store: Store) -> str:
+    """The page's description for search results and link previews: what the map shows, of which dataset."""
+    return f"A citation map of {about_line(store)}: find a paper, see what it cites and what cites it."
+
+
 def boot_page(store: Store) -> str:
     """Dash's page with what shows before its script has drawn anything: the page's frame, the dataset it shows,
-    and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot)."""
+    and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot). One icon
+    link, the SVG (Dash's own link would have browsers fetch the ICO as well); browsers without SVG icons ask for
+    /favicon.ico, which create_app() answers."""
     about = escape(about_line(store))
     boot = (
         f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
@@ -145,7 +168,7 @@ def boot_page(store: Store) -> str:
     <head>
         {%metas%}
         <title>{%title%}</title>
-        {%favicon%}
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
         {%css%}
     </head>
     <body>
