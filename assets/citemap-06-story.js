@@ -49,11 +49,19 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       }
       if (window.citemapLabels && window.cy) { window.citemapLabels.apply(window.cy); }
       if (!step) { return ["app", {display: "none"}, "", "", ""]; }
-      return ["app presenting", {display: "flex"}, step.step.title, step.step.caption || "",
+      return ["app presenting", {display: "flex"}, step.step.title, citemapCaption(step.step.caption),
               (step.index + 1) + " / " + story.steps.length];
     }
   })
 });
+
+/* A step's caption as a dcc.Markdown component (Markdown, no HTML; links open a new tab), made only while a story
+   is presented, so that its renderer is fetched then and not with every page; "" when the step has none. */
+function citemapCaption(text) {
+  if (!text) { return ""; }
+  return {type: "Markdown", namespace: "dash_core_components",
+          props: {children: text, link_target: "_blank"}};
+}
 
 /* On a projector faint lines vanish: while presenting, citations are darker and every paper has a dark outline. */
 function citemapProjectorTheme(cy, on) {

@@ -343,7 +343,9 @@ def _present() -> html.Div:
                 **{"aria-live": "polite"},
                 children=[
                     html.Div(id="div-present-title", className="present-title"),
-                    dcc.Markdown(id="md-present-caption", className="present-caption", link_target="_blank"),
+                    # the step's caption, a dcc.Markdown made while presenting (assets/citemap-06-story.js): its
+                    # renderer is then fetched, not on every page
+                    html.Div(id="md-present-caption", className="present-caption"),
                 ],
             ),
             html.Div(
