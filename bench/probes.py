@@ -4,6 +4,7 @@
     python bench/probes.py networkx DIR    # read the tables, build a networkx.DiGraph
     python bench/probes.py tables DIR      # papers.parquet and citations.parquet read whole into memory (Arrow)
     python bench/probes.py checksums DIR   # the XXH3 checksums Store.load verifies, alone
+    python bench/probes.py field DIR       # the field view's layout of the whole graph, as the import computes it
 
 Each prints one JSON line: ``seconds`` (from after the imports until a request could be served),
 ``rss_base`` (resident bytes after the imports), ``rss_ready`` (after loading), ``rss_full`` (after
@@ -13,7 +14,10 @@ so that mapped pages count as resident), and a few counts; ``checksums`` prints 
 ``tables`` is the baseline of a dataset too big for the networkx DiGraph (``run.py --sizes huge``): what any server
 that loads its data instead of memory-mapping it reads at start-up, at the least (no graph, no Python object per
 paper). ``checksums`` times :func:`dashboard.dataset.integrity.problems` over the build's recorded files, the part
-of ``Store.load`` that reads every byte of the dataset.
+of ``Store.load`` that reads every byte of the dataset. ``field`` lays out the build's citation graph anew from its
+reference lists (:func:`dashboard.graph.field_layout.field_layout`, what the index writer runs at import) and prints
+its seconds, the process's peak resident memory (``peak_rss``, ru_maxrss, imports included) and the layout's
+quality (``ratio``: :func:`~dashboard.graph.field_layout.edge_distance_ratio`).
 """
 
 from __future__ import annotations
@@ -181,11 +185,39 @@ def probe_checksums(folder: str) -> dict[str, Any]:
     return {"seconds": seconds, "files": len(recorded), "bytes": sum(v["size"] for v in recorded.values())}
 
 
+def probe_field(folder: str) -> dict[str, Any]:
+    import resource
+
+    import numpy as np
+
+    from dashboard.dataset import builds, index
+    from dashboard.graph.field_layout import edge_distance_ratio, edges_of, field_layout
+
+    out = builds.served(Path(folder)) / index.INDEX_DIR
+    offsets = np.load(out / "ref_offsets.npy", mmap_mode="r", allow_pickle=False)
+    targets = np.load(out / "ref_targets.npy", mmap_mode="r", allow_pickle=False)
+    rss_base = _baseline()
+    t0 = time.perf_counter()
+    xy = field_layout(offsets, targets)
+    seconds = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    src, dst = edges_of(offsets, targets)
+    return {
+        "seconds": seconds,
+        "rss_base": rss_base,
+        "peak_rss": peak,
+        "ratio": edge_distance_ratio(xy, src, dst),
+        "papers": len(xy),
+        "citations": len(src),
+    }
+
+
 PROBES: dict[str, Callable[[str], dict[str, Any]]] = {
     "store": probe_store,
     "networkx": probe_networkx,
     "tables": probe_tables,
     "checksums": probe_checksums,
+    "field": probe_field,
 }
 
 

@@ -31,6 +31,10 @@ file                       dtype        content
 ``area_offsets/codes``     int64/int16  CSR: area codes of each paper (codes index
                                         ``meta.json`` ``areas``; an empty list = unknown)
 ``primary_area.npy``       int16        first area's code, or the code of "unknown"
+``field_xy.npy``           float32      (n, 2): each paper's place on the map of the whole
+                                        dataset (``dashboard.graph.field_layout``): papers
+                                        linked by citations close, centred, any scale; papers
+                                        without a citation on a ring outside
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
                                         (by a child process from ``search_write.PARALLEL_SEARCH`` papers)
 ``title_sorted.npy``       uint32       each paper's title hash (``keys.title_hash``), ascending,
@@ -59,7 +63,7 @@ import pyarrow as pa
 from dashboard.dataset.format import PAPERS_SCHEMA
 
 INDEX_DIR = "index"
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 NODE_FIELDS = ("id", "title", "year", "areas", "in_cited", "cited_by", "authors")  # nodes.arrow's arrays
 NODE_COLUMNS = ("id", "title", "year", "areas", "cited_by", "authors")  # the papers' columns they are made of
 NODE_AUTHORS = 3  # authors a node carries (the hover card): the first ones, then "et al."
@@ -85,7 +89,9 @@ ARRAYS = (
     "area_offsets",
     "area_codes",
     "primary_area",
+    "field_xy",
 )
+FIELD_XY = "field_xy"  # the papers' places on the map of the whole dataset
 
 
 def read_index_meta(folder: Path) -> dict | None:

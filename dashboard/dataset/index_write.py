@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from dashboard.dataset import search_write
 from dashboard.dataset.format import PAPERS_SCHEMA
 from dashboard.dataset.index import (
+    FIELD_XY,
     INDEX_DIR,
     INDEX_VERSION,
     NODE_AUTHORS,
@@ -354,6 +355,7 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
             np.cumsum(ranks[counts], out=offsets[1:])
             np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
             write_list(out / f"{list_name}.npy", source.citations, n, lists())
+        write_field_xy(out)
         write_node_json(out / "nodes.arrow", read_papers(Path(folder), NODE_COLUMNS), ranks["in_cited"])
     except BaseException:
         if child:  # the import failed: its search index is not waited for
@@ -368,6 +370,18 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     meta = {"version": INDEX_VERSION, "build_id": build_id, "papers": n, "citations": source.citations, "areas": names}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return build_id
+
+
+def write_field_xy(out: Path) -> None:
+    """``field_xy.npy``: every paper's place on the map of the whole dataset (:mod:`dashboard.graph.field_layout`),
+    laid out from the reference lists just written, read through their memory maps."""
+    from dashboard.graph.field_layout import field_layout
+
+    offsets = np.load(out / "ref_offsets.npy", mmap_mode="r", allow_pickle=False)
+    targets = np.load(out / "ref_targets.npy", mmap_mode="r", allow_pickle=False)
+    xy = field_layout(offsets, targets)
+    del offsets, targets
+    np.save(out / f"{FIELD_XY}.npy", xy, allow_pickle=False)
 
 
 def _write_papers(

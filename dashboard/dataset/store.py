@@ -103,7 +103,7 @@ class Store:
         self.n = self.papers.num_rows
         self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
         if (
-            any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area"))
+            any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area", index.FIELD_XY))
             or len(a["ref_offsets"]) != self.n + 1
             or len(a["ref_targets"]) != self.n_citations
         ):
@@ -182,6 +182,12 @@ class Store:
                 f"dataset; {integrity.fix_hint(meta, folder)}"
             )
         return cls(folder, meta, build)
+
+    @property
+    def field_xy(self) -> np.ndarray:
+        """Each paper's place on the map of the whole dataset, computed at import: float32 ``(n, 2)``, rows as the
+        store's, centred, any scale (:mod:`dashboard.graph.field_layout`); memory-mapped."""
+        return self.arrays[index.FIELD_XY]
 
     # -- ids and rows ---------------------------------------------------------------------------
     def row(self, paper_id: str) -> int | None:
