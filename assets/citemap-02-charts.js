@@ -42,11 +42,35 @@ var citemapPlotlyGate = null;
       document.body.appendChild(script);
     });
   }
-  window.Plotly = gate.then(function () {
+  var full = null, started = false;  /* the full bundle, once the field view asked for it */
+  var pending = gate.then(function () {
+    started = true;
+    if (full) { return full; }
     return load(citemapPrefix() + "assets/vendor/plotly-basic.min.js").catch(function () {
       return load(window._dashPlotlyJSURL);
     });
   });
+  window.Plotly = pending;
+  /* The field view (assets/citemap-11-field.js) draws WebGL points (scattergl), which the basic bundle lacks: it
+     asks for the full (strict) one here, and only then is it loaded (never for the other views). Asked before the charts' library has
+     started loading, the full bundle is the charts' library too (the basic one is never fetched); after, it is
+     loaded once the basic one is in, and replaces it (window.Plotly, which dcc.Graph calls at each drawing: the
+     same plotly.js version, a superset). Resolves to the full library. */
+  /* plotly.js's strict bundle (all traces, the same version as Dash's, assets/vendor/plotly-strict.min.js): its
+     WebGL shaders are compiled ahead, where the full bundle's are compiled with eval(), which the page's Content
+     Security Policy forbids (dashboard/web/security.py) */
+  function fullURL() { return citemapPrefix() + "assets/vendor/plotly-strict.min.js"; }
+  window.citemapPlotlyFull = function () {
+    if (!full) {
+      if (started) {
+        full = pending.then(function () { return load(fullURL()); });
+      } else {
+        full = load(fullURL());
+        drawn = true; seen = true; open();
+      }
+    }
+    return full;
+  };
 })();
 function citemapPlotlyMayStart() {  /* a frame after the last slice has been drawn */
   if (!citemapPlotlyGate) { return; }

@@ -280,7 +280,7 @@ def test_bad_discovery_parameters_give_notices() -> None:
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764,2106.03764&mode=fancy", ctx())
     assert state.path is None and state.mode == "citations"
     assert notices == [
-        "mode='fancy' is not one of citations, similar; using citations.",
+        "mode='fancy' is not one of citations, similar, field; using citations.",
         "path= joins a paper to itself; give two different papers.",
     ]
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764,nope", ctx())

@@ -6,9 +6,11 @@ so that the rest of the view still loads. ``encode_query`` writes the canonical 
 
 URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``areas=A,B``
 ``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year|cluster`` ``clusters=0,2`` (the
-clusters shown, by number, with ``color=cluster``) ``mode=citations|similar`` ``limit=N`` (citations: neighbours
+clusters shown, by number, with ``color=cluster``) ``mode=citations|similar|field`` ``limit=N`` (citations: neighbours
 shown per expanded paper and direction; similar: papers similar to the seeds, default 40, at most 200)
-``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map). ``story=NAME``
+``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map). ``mode=field``: the
+whole dataset at a glance, every paper a point, the papers of the same view in ``mode=citations`` marked (the seeds,
+expanded papers, path and filters are kept, so that going back shows that map). ``story=NAME``
 ``step=N``: step N of a story the dataset ships (its view; the other names are then left out).
 
 Every name that takes ids (``seeds``, ``expand``, ``selected``, ``path``) takes them in any form the store
@@ -28,7 +30,7 @@ from dashboard.dataset.id_forms import readable
 
 LAYOUTS = ("force", "timeline", "concentric")
 COLORS = ("area", "year", "cluster")
-MODES = ("citations", "similar")
+MODES = ("citations", "similar", "field")
 SIMILAR_LIMIT = 40  # papers of a similarity map unless limit says
 MAX_SIMILAR = 200
 MAX_CLUSTERS = 12
@@ -68,6 +70,16 @@ class ViewState:
 
 def default_limit(mode: str) -> int:
     return SIMILAR_LIMIT if mode == "similar" else DEFAULT_LIMIT
+
+
+def switch_mode(state: ViewState, mode: str) -> ViewState:
+    """The state shown in another mode. Between the citation map and the field view (which marks that map's papers)
+    the map is kept (expanded papers, path, limit); into or out of a similarity map it starts afresh."""
+    if mode not in MODES or mode == state.mode:
+        return state
+    if {mode, state.mode} == {"citations", "field"}:
+        return replace(state, mode=mode)
+    return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=())
 
 
 @dataclass

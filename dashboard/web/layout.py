@@ -242,7 +242,10 @@ def _filters(store: Store) -> html.Div:
                 "radio-color", "Colour by", [("area", "area"), ("year", "year"), ("cluster", "cluster")], "area"
             ),
             radio_group(
-                "radio-mode", "Map of", [("citations", "citations"), ("similar", "similar papers")], "citations"
+                "radio-mode",
+                "Map of",
+                [("citations", "citations"), ("similar", "similar papers"), ("field", "the whole field")],
+                "citations",
             ),
             radio_group("radio-layout", "Layout", [(name, name) for name in LAYOUTS], "force"),
             html.Div(
@@ -599,6 +602,7 @@ def _graph_area() -> html.Main:
             html.Div(
                 className="map-box",
                 children=[  # the map, with its zoom controls over its top right corner
+                    _field(),  # mode=field: the whole dataset, over the map (which it hides)
                     # the map for the keyboard and screen readers (assets/map-keys.js): one tab stop; arrows move a
                     # focus
                     # between papers, announced in div-map-focus; its summary (papers, citations, the selected paper)
@@ -673,6 +677,46 @@ def _graph_area() -> html.Main:
                         className="key",
                     ),
                 ],
+            ),
+        ],
+    )
+
+
+def _field() -> html.Div:
+    """The field view (``mode=field``): every paper a point (WebGL), drawn by assets/citemap-11-field.js from
+    ``GET /field`` (dashboard/web/callbacks/field.py); shown (class ``on``) instead of the citation map. Its figure
+    is set only then: nothing of it loads on the other views."""
+    return html.Div(
+        id="div-field",
+        className="field-box",
+        children=[
+            html.Div(
+                className="field-bar",
+                children=[
+                    html.Span(id="span-field-status", className="field-status", role="status"),
+                    html.Button(
+                        "Map these papers",
+                        id="button-field-map",
+                        className="button small",
+                        n_clicks=0,
+                        style={"display": "none"},
+                        title="make the selected papers (the most cited 20) the seeds of a citation map",
+                    ),
+                    # the selection's most cited papers and how many it holds (assets/citemap-11-field.js)
+                    dcc.Store(id="store-field-selection"),
+                ],
+            ),
+            dcc.Graph(
+                id="graph-field",
+                className="graph-field",
+                figure={"data": [], "layout": {}},
+                config={
+                    "displaylogo": False,
+                    "scrollZoom": True,
+                    "modeBarButtonsToRemove": ["autoScale2d", "toImage"],
+                    "doubleClick": "reset",
+                },
+                style={"height": "100%"},
             ),
         ],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dash import Dash
 
 from dashboard.dataset.store import Store
-from dashboard.web.callbacks import clientside, export, render, search, state, story
+from dashboard.web.callbacks import clientside, export, field, render, search, state, story
 
 
 def register_callbacks(app: Dash, store: Store) -> None:
@@ -14,4 +14,5 @@ def register_callbacks(app: Dash, store: Store) -> None:
     search.register(app, store)
     export.register(app, store)
     story.register(app, store)
+    field.register(app, store)
     clientside.register(app)

@@ -26,12 +26,14 @@ from dashboard.graph.state import (
     parse_query,
     remove_seed,
     seeds_full,
+    switch_mode,
     toggle_cluster,
     toggle_expand,
 )
 from dashboard.view.payload import build_subgraph
 from dashboard.view.years import slider_value, slider_years
 from dashboard.web.callbacks.common import context, dataset_story, read_state
+from dashboard.web.callbacks.field import field_action
 from dashboard.web.components import values_json, values_of
 
 
@@ -104,9 +106,13 @@ def apply_action(
         return replace(state, layout=value if isinstance(value, str) else state.layout), notices
     if trig == "radio-mode":
         mode = value if isinstance(value, str) else state.mode
+        if "field" in (mode, state.mode):  # the field view marks the citation map: both keep it
+            return switch_mode(state, mode), notices
         return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=()), notices
     if trig == "button-show-more":
         return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
+    if trig in ("graph-field", "button-field-map"):
+        return field_action(store, state, trig, value)
     if trig == "graph-by-year":
         years = _years_from_chart(value)  # a cleared selection (redrawn chart) keeps the filter
         return (replace(state, years=years) if years else state), notices
@@ -217,6 +223,9 @@ def register(app: Dash, store: Store) -> None:
         Input({"type": "path-to", "index": ALL}, "n_clicks"),
         Input({"type": "path-clear", "index": ALL}, "n_clicks"),
         Input({"type": "cluster-toggle", "index": ALL}, "n_clicks"),
+        Input("graph-field", "clickData"),  # the field view (dashboard/web/callbacks/field.py)
+        Input("button-field-map", "n_clicks"),
+        State("store-field-selection", "data"),
         State("store-view-state", "data"),
         State("input-search", "value"),
     )
@@ -224,6 +233,8 @@ def register(app: Dash, store: Store) -> None:
         current, search_text = args[-2], args[-1]
         trig = ctx.triggered_id
         value = ctx.triggered[0]["value"] if ctx.triggered else None
+        if trig == "button-field-map":
+            value = args[-3]  # the field's selection: its most cited papers
         if trig == "dropdown-areas":
             value = values_of(value)  # the JSON list of the checkbox menu
         if any(t.get("prop_id") == "store-chart-clear.data" for t in ctx.triggered or []):

@@ -1,0 +1,89 @@
+"""The field view (``mode=field``): ``GET /field?<view query>`` serves its points (dashboard/view/field.py), the
+browser draws them (assets/citemap-11-field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the
+state callback applies its actions (:func:`field_action`): a click selects a paper, "Map these N papers" makes a box
+or lasso selection the seeds of a citation map."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dash import ClientsideFunction, Dash, Input, Output
+from flask import Response, request
+from werkzeug.http import quote_etag
+
+from dashboard.dataset.store import Store
+from dashboard.graph.state import MAX_SEEDS, ViewState, encode_query
+from dashboard.view.field import field_json, seeds_from_selection
+from dashboard.web import compression
+from dashboard.web.callbacks.common import read_state
+
+
+def _clicked(data: object) -> int | None:
+    """The row of the point a plotly click names (its ``customdata``), or None."""
+    points = data.get("points") if isinstance(data, dict) else None
+    first = points[0] if isinstance(points, list) and points else None
+    r = first.get("customdata") if isinstance(first, dict) else None
+    return r if isinstance(r, int) and not isinstance(r, bool) else None
+
+
+def _selection(data: object) -> tuple[list[int], int]:
+    """A selection as the page sends it (``store-field-selection``: ``rows``, its most cited papers, and ``n``, how
+    many it holds), hostile input dropped."""
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        return [], 0
+    rows = [r for r in data["rows"][:MAX_SEEDS] if isinstance(r, int) and not isinstance(r, bool)]
+    n = data.get("n")
+    return rows, n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else len(rows)
+
+
+def field_action(store: Store, state: ViewState, trig: str, value: object) -> tuple[ViewState, list[str]]:
+    """The state after an action in the field view: ``graph-field`` (``value``: its clickData: select the paper
+    clicked) or ``button-field-map`` (``value``: the selection, ``{rows, n}``: its most cited ``MAX_SEEDS`` papers
+    become the seeds of a citation map)."""
+    if trig == "graph-field":
+        row = _clicked(value)
+        if row is None or not 0 <= row < store.n:
+            return state, []
+        return replace(state, selected=store.id(row)), []
+    rows, n = _selection(value)
+    seeds, valid = seeds_from_selection(store, rows, MAX_SEEDS)
+    if not seeds:
+        return state, ["Select papers in the field first (box or lasso in its toolbar)."]
+    notices = []
+    n = max(n, valid)
+    if n > len(seeds):
+        notices.append(f"A map takes at most {MAX_SEEDS} seeds: the {len(seeds)} most cited of the {n:,} selected.")
+    new = replace(state, seeds=tuple(seeds), expand=(), selected=None, path=None, mode="citations", clusters=None)
+    return new, notices
+
+
+def register(app: Dash, store: Store) -> None:
+    build_id = store.meta.get("build_id", "")
+
+    @app.server.get("/field")
+    def field() -> Response:
+        """The field view's points of the view in the query string (as GET /graph: cached by build and view)."""
+        state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
+        state = replace(state, mode="field", story=None, step=1)
+        etag = f"{build_id}-field-{encode_query(state)}"
+        headers = {"Cache-Control": "public, no-cache", "ETag": quote_etag(etag)}
+        if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
+            return Response(status=304, headers=headers)
+        return Response(field_json(store, state), mimetype="application/json", headers=headers)
+
+    app.clientside_callback(  # fetches GET /field?<query> and draws it (WebGL), shown instead of the citation map
+        ClientsideFunction(namespace="citemap", function_name="loadField"),
+        Output("graph-field", "figure"),
+        Output("div-field", "className"),
+        Output("span-field-status", "children"),
+        Input("store-view-state", "data"),
+        Input("radio-mode", "data-value"),  # the state's mode (a story's query does not show it); set with the state
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(  # a box or lasso selection: "Map these N papers" (its most cited sent, not all of it)
+        ClientsideFunction(namespace="citemap", function_name="fieldSelection"),
+        Output("button-field-map", "children"),
+        Output("button-field-map", "style"),
+        Output("store-field-selection", "data"),
+        Input("graph-field", "selectedData"),
+    )

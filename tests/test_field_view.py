@@ -1,0 +1,203 @@
+"""The field view (mode=field): its data (dashboard/view/field.py), its state in the URL, its actions and its
+endpoint (GET /field)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import orjson
+import pytest
+
+from dashboard.graph.state import MAX_SEEDS, encode_query, switch_mode
+from dashboard.view import colors, field
+from dashboard.view.colour_key import colour_key
+from dashboard.view.payload import build_subgraph
+from dashboard.web.callbacks.common import read_state
+from dashboard.web.callbacks.field import field_action
+
+
+def payload(store, query: str) -> dict:
+    state, notices = read_state(store, query)
+    assert notices == []
+    return orjson.loads(field.field_json(store, state))
+
+
+def map_rows(store, query: str) -> set[int]:
+    state, _ = read_state(store, query)
+    return set(build_subgraph(store, field.map_state(state)).rows.tolist())
+
+
+def test_every_paper_is_a_point_once_least_cited_first(store) -> None:
+    p = payload(store, "?mode=field")
+    assert sorted(p["r"]) == list(range(store.n))
+    assert p["total"] == p["shown"] == p["passing"] == store.n and p["capped"] == 0
+    n = store.n
+    for name in ("x", "y", "s", "c", "t", "y0"):
+        assert len(p[name]) == n, name
+    assert p["s"] == store.in_cited[p["r"]].tolist()
+    assert p["s"] == sorted(p["s"])  # the most cited drawn last, on top
+    assert p["t"][0] == store.titles([p["r"][0]])[0][: field.TITLE_CHARS] or p["t"][0].endswith("…")
+    xy = np.column_stack([p["x"], p["y"]])
+    inner = (xy >= 0) & (xy <= field.SPAN)
+    assert inner.all(axis=1).mean() > 0.9  # the bulk spans the box the view opens on
+
+
+def test_colours_come_from_the_palette(store) -> None:
+    p = payload(store, "?mode=field")
+    state, _ = read_state(store, "?mode=field")
+    key = colour_key(store, state, np.asarray(p["r"]))
+    assert p["colors"] == [c.color for c in key.categories]
+    assert p["c"] == key.of(np.asarray(p["r"])).tolist()
+    assert set(p["colors"]) <= {*colors.AREA_PALETTE, colors.OTHER_COLOR, colors.UNKNOWN_COLOR}
+    by_cluster = payload(store, "?mode=field&color=cluster")
+    _, names = field.field_clusters(store)
+    assert by_cluster["names"][: len(names)] == [names[k] for k in range(len(names))]
+    assert by_cluster["colors"][:-1] == [colors.cluster_color(k) for k in range(len(names))]
+    assert max(by_cluster["c"]) <= len(names)
+    by_year = payload(store, "?mode=field&color=year")
+    assert all(c in by_year["colors"] for c in by_year["colors"])
+    assert len(by_year["names"]) == len(by_year["colors"])
+
+
+def test_the_current_maps_papers_are_marked(store) -> None:
+    for query in ("?mode=field", "?seeds=2106.03764&expand=2006.04862&mode=field&selected=2110.10090"):
+        p = payload(store, query)
+        marked = {p["r"][k] for k in p["map"]}
+        assert marked == map_rows(store, query)
+        state, _ = read_state(store, query)
+        assert [p["r"][k] for k in p["seeds"]] == [store.row(s) for s in state.seeds]
+        if state.selected:
+            assert p["r"][p["selected"]] == store.row(state.selected)
+        else:
+            assert p["selected"] is None
+
+
+def test_filters_narrow_the_points_but_keep_the_map(store) -> None:
+    query = "?mode=field&min_citations=2&years=2019-2022"
+    state, _ = read_state(store, query)
+    p = payload(store, query)
+    rows = np.asarray(p["r"])
+    passing = store.filter_mask(rows, years=state.years, min_citations=state.min_citations)
+    kept = set(rows[~passing].tolist())
+    assert kept <= map_rows(store, query)  # only the map's papers may fail the filters
+    every = np.arange(store.n)
+    expected = set(every[store.filter_mask(every, years=state.years, min_citations=2)].tolist())
+    assert p["passing"] == len(expected) < store.n
+    assert set(rows.tolist()) == expected | map_rows(store, query)
+
+
+def test_past_the_cap_the_most_cited_are_sent(store, monkeypatch) -> None:
+    monkeypatch.setattr(field, "MAX_POINTS", 20)
+    state, _ = read_state(store, "?mode=field")
+    marked = build_subgraph(store, field.map_state(state)).rows
+    p = field.field_payload(store, state, marked)
+    rows = set(p["r"].tolist())
+    top = set(np.argsort(-store.in_cited, kind="stable")[:20].tolist())
+    assert top <= rows and rows == top | set(marked.tolist())
+    assert p["capped"] == store.n - 20 and p["passing"] == store.n
+
+
+def test_regions_are_named_field_clusters_at_their_points(store) -> None:
+    p = payload(store, "?mode=field")
+    labels, names = field.field_clusters(store)
+    assert labels.shape == (store.n,)
+    for r in p["regions"]:
+        assert r["name"] == names[r["cluster"]] and r["n"] >= field.MIN_REGION
+    for a in p["regions"]:
+        for b in p["regions"]:
+            if a is not b:  # no name covers another's
+                assert abs(a["x"] - b["x"]) > 3 * field.REGION_GAP or abs(a["y"] - b["y"]) > field.REGION_GAP
+    assert field.field_clusters(store) is field.field_clusters(store)  # once per store
+
+
+def test_positions_are_the_stores_own_when_it_has_them(store) -> None:
+    xy = field.field_positions(store)
+    assert xy.shape == (store.n, 2) and xy.dtype == np.float32
+    assert field.field_positions(store) is xy  # the stand-in is made once per store
+
+    class WithPositions:
+        field_xy = np.arange(store.n * 2, dtype=np.float32).reshape(-1, 2)
+
+    assert field.field_positions(WithPositions()) is not None
+    assert (field.field_positions(WithPositions()) == WithPositions.field_xy).all()
+
+
+def test_mode_field_round_trips_and_keeps_the_map(store) -> None:
+    query = "?seeds=2106.03764&expand=2006.04862&min_citations=2&mode=field&limit=600"
+    state, notices = read_state(store, query)
+    assert notices == [] and state.mode == "field" and state.expand == ("2006.04862",) and state.limit == 600
+    assert encode_query(state) == query
+    back = switch_mode(state, "citations")
+    assert encode_query(back) == query.replace("&mode=field", "")
+    assert switch_mode(back, "field") == state
+    similar = switch_mode(state, "similar")
+    assert similar.expand == () and similar.limit == 40
+    bad, notices = read_state(store, "?mode=fields")
+    assert bad.mode == "citations" and notices
+
+
+def test_a_click_selects_and_a_selection_becomes_the_seeds(store) -> None:
+    state, _ = read_state(store, "?mode=field&expand=2006.04862")
+    row = store.row("2110.10090")
+    clicked, notices = field_action(store, state, "graph-field", {"points": [{"customdata": row}]})
+    assert clicked.selected == "2110.10090" and clicked.mode == "field" and notices == []
+    for junk in (None, {}, {"points": "x"}, {"points": [{"customdata": -1}]}, {"points": [{"customdata": "1"}]}):
+        assert field_action(store, state, "graph-field", junk)[0] == state
+    top = np.lexsort((np.arange(store.n), -store.in_cited.astype(np.int64)))[:MAX_SEEDS]
+    selection = {"rows": top.tolist(), "n": store.n}  # as the page sends it: the most cited, and how many
+    mapped, notices = field_action(store, state, "button-field-map", selection)
+    assert mapped.seeds == tuple(store.ids(top))
+    assert mapped.mode == "citations" and mapped.expand == () and mapped.selected is None
+    assert notices and f"{MAX_SEEDS} most cited of the {store.n:,} selected" in notices[0]
+    few, notices = field_action(store, state, "button-field-map", {"rows": [row, row], "n": 1})
+    assert few.seeds == ("2110.10090",) and notices == []
+    for junk in (None, {}, {"rows": "x"}, {"rows": [-1, "2", True]}):
+        none, notices = field_action(store, state, "button-field-map", junk)
+        assert none == state and notices
+
+
+def test_the_endpoint_answers_the_views_points(client, store) -> None:
+    r = client.get("/field?mode=field&min_citations=3")
+    assert r.status_code == 200 and r.mimetype == "application/json"
+    p = r.get_json()
+    assert p["query"].endswith("min_citations=3&mode=field")
+    again = client.get("/field?mode=field&min_citations=3", headers={"If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+    # any view's query answers its field (the map it marks is that view's)
+    plain = client.get("/field?seeds=2106.03764").get_json()
+    assert plain["query"] == "?seeds=2106.03764&mode=field" and len(plain["r"]) == store.n
+
+
+@pytest.mark.parametrize("query", ["?mode=field&color=year", "?mode=field&areas=cs.LG"])
+def test_other_colours_and_filters_answer(store, query) -> None:
+    p = payload(store, query)
+    assert len(p["r"]) == p["shown"] and all(0 <= c < len(p["names"]) for c in p["c"])
+    assert replace(read_state(store, query)[0], mode="citations").mode == "citations"
+
+
+def test_the_field_bundle_is_plotlys_strict_one_of_dashs_version() -> None:
+    """The field's WebGL points need a plotly.js bundle with scattergl: the strict one (its shaders compiled ahead:
+    the page's Content Security Policy forbids eval), vendored as npm's plotly.js-strict-dist-min publishes it, of the
+    same version as the full bundle Dash serves, with its MIT licence; asked for by the field view only."""
+    import re
+    from pathlib import Path
+
+    import plotly
+
+    from tests.conftest import ROOT
+
+    def version(path: Path) -> str:
+        found = re.search(
+            r"plotly\.js(?: \(\w+ - minified\))? v(\d+\.\d+\.\d+)", path.read_text(errors="replace")[:400]
+        )
+        assert found, path
+        return found[1]
+
+    vendor = ROOT / "assets" / "vendor"
+    strict = vendor / "plotly-strict.min.js"
+    assert "(strict - minified)" in strict.read_text(encoding="utf-8")[:200]
+    assert version(strict) == version(Path(plotly.__file__).parent / "package_data" / "plotly.min.js")
+    assert (vendor / "plotly-strict.LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    charts = (ROOT / "assets" / "citemap-02-charts.js").read_text(encoding="utf-8")
+    assert 'assets/vendor/plotly-strict.min.js"' in charts and "citemapPlotlyFull" in charts
