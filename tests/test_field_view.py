@@ -111,18 +111,6 @@ def test_regions_are_named_field_clusters_at_their_points(store) -> None:
     assert field.field_clusters(store) is field.field_clusters(store)  # once per store
 
 
-def test_positions_are_the_stores_own_when_it_has_them(store) -> None:
-    xy = field.field_positions(store)
-    assert xy.shape == (store.n, 2) and xy.dtype == np.float32
-    assert field.field_positions(store) is xy  # the stand-in is made once per store
-
-    class WithPositions:
-        field_xy = np.arange(store.n * 2, dtype=np.float32).reshape(-1, 2)
-
-    assert field.field_positions(WithPositions()) is not None
-    assert (field.field_positions(WithPositions()) == WithPositions.field_xy).all()
-
-
 def test_mode_field_round_trips_and_keeps_the_map(store) -> None:
     query = "?seeds=2106.03764&expand=2006.04862&min_citations=2&mode=field&limit=600"
     state, notices = read_state(store, query)

@@ -20,26 +20,23 @@ filters). Past ``MAX_POINTS`` (what a browser draws smoothly) the most cited ``M
 map's; ``capped`` then says how many were left out. Points come least cited first, so that the most cited are drawn
 on top.
 
-Positions: ``store.field_xy`` (an ``(n, 2)`` array aligned with the store's rows, computed at import) where the
-store has it; until then :func:`field_positions` computes a stand-in once per store (igraph's Fruchterman-Reingold
-with its grid, on the citation graph taken as undirected).
+Positions: ``store.field_xy``, an ``(n, 2)`` array aligned with the store's rows, computed at import
+(:mod:`dashboard.graph.field_layout`).
 """
 
 from __future__ import annotations
 
-import random
 import threading
 import weakref
 from dataclasses import replace
 from functools import lru_cache
 
-import igraph as ig
 import numpy as np
 import orjson
 
 from dashboard.dataset.store import Store
 from dashboard.graph import clusters as clustering
-from dashboard.graph.force_layout import IGRAPH_RNG_LOCK
+from dashboard.graph.field_layout import edges_of
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.view import colors
 from dashboard.view.colour_key import NO_CLUSTER, colour_key
@@ -48,7 +45,6 @@ from dashboard.view.payload import build_subgraph
 MAX_POINTS = 50_000  # points sent at most (the most cited), besides the current map's
 TITLE_CHARS = 100  # hover titles cut to this length
 SPAN = 1000.0  # positions are scaled into 0..SPAN on their longer side
-LAYOUT_SEED = 20240611  # seed of the stand-in layout's generator
 MIN_REGION = 20  # a field cluster with fewer points shown carries no name
 REGION_GAP = 0.04 * SPAN  # names' middles at least this far apart up or down (three times across: names are wide)
 
@@ -65,44 +61,12 @@ def _cached(store: Store, key: str, make):
         return found[key]
 
 
-def _all_edges(store: Store) -> tuple[np.ndarray, np.ndarray]:
-    """Every citation of the dataset as (citing row, cited row)."""
-    off = store.arrays["ref_offsets"]
-    src = np.repeat(np.arange(store.n, dtype=np.int64), np.diff(off).astype(np.int64))
-    return src, np.asarray(store.arrays["ref_targets"], dtype=np.int64)
-
-
-def _stand_in_positions(store: Store) -> np.ndarray:
-    """A whole-dataset layout made on the fly: Fruchterman-Reingold (grid) on the undirected citation graph, papers
-    without citations in the dataset placed by the same layout (they drift to its rim)."""
-    if not store.n:
-        return np.zeros((0, 2), dtype=np.float32)
-    src, dst = _all_edges(store)
-    graph = ig.Graph(n=store.n, edges=np.column_stack([src, dst]).tolist(), directed=False)
-    with IGRAPH_RNG_LOCK:
-        ig.set_random_number_generator(random.Random(LAYOUT_SEED))
-        try:
-            layout = graph.layout_fruchterman_reingold(grid=True, niter=300)
-        finally:
-            ig.set_random_number_generator(random)
-    return np.asarray(layout.coords, dtype=np.float32).reshape(-1, 2)
-
-
-def field_positions(store: Store) -> np.ndarray:
-    """Every paper's place in the field, an ``(n, 2)`` float32 array aligned with the store's rows: the store's own
-    (computed at import) where it has them, else a stand-in made once per store."""
-    xy = getattr(store, "field_xy", None)
-    if xy is not None:
-        return np.asarray(xy, dtype=np.float32)
-    return _cached(store, "xy", lambda: _stand_in_positions(store))
-
-
 def _scaled(store: Store) -> np.ndarray:
     """The field positions scaled so that the middle 98% of the papers span ``0..SPAN`` on the longer side
     (float32)."""
 
     def make() -> np.ndarray:
-        xy = field_positions(store).astype(np.float64)
+        xy = np.asarray(store.field_xy, dtype=np.float64)
         if not len(xy):
             return xy.astype(np.float32)
         # by the bulk of the papers (a layout's loose ends, papers without citations, lie far out)
@@ -119,8 +83,8 @@ def field_clusters(store: Store) -> tuple[np.ndarray, dict[int, str]]:
 
     def make() -> tuple[np.ndarray, dict[int, str]]:
         rows = np.arange(store.n, dtype=np.int64)
-        src, dst = _all_edges(store)
-        return clustering.clusters_of(store, rows, src, dst)
+        src, dst = edges_of(store.arrays["ref_offsets"], store.arrays["ref_targets"])
+        return clustering.clusters_of(store, rows, src.astype(np.int64), dst.astype(np.int64))
 
     return _cached(store, "clusters", make)
 
