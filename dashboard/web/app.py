@@ -16,7 +16,6 @@ import pandas  # noqa: F401
 from dash import Dash, html, set_props
 from dash.exceptions import DependencyException
 from flask import Response, request
-from werkzeug.http import quote_etag
 
 from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
@@ -87,11 +86,7 @@ def create_app(
         may bring another build: caches must ask again each time ("no-cache"), with the ETag, which names the
         build and the view, and get a bodiless 304 while both are the same."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
-        etag = f"{build_id}-{encode_query(state)}"
-        headers = {"Cache-Control": "public, no-cache", "ETag": quote_etag(etag)}
-        if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
-            return Response(status=304, headers=headers)
-        return Response(graph_json(store, state), mimetype="application/json", headers=headers)
+        return compression.revalidated(f"{build_id}-{encode_query(state)}", lambda: graph_json(store, state))
 
     @app.server.get("/image-title")
     def image_title_of() -> Response:

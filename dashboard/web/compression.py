@@ -5,10 +5,11 @@ client accepts (flask-compress). Off with ``CITEMAP_COMPRESS=0`` where a proxy i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_compress import Compress
+from werkzeug.http import quote_etag
 
 MIMETYPES = [
     "application/json",
@@ -49,6 +50,15 @@ def install(server: Flask) -> None:
             resp.direct_passthrough = False
             resp.get_data()
         return resp
+
+
+def revalidated(etag: str, body: Callable[[], str | bytes], mimetype: str = "application/json") -> Response:
+    """An answer caches must check each time ("no-cache") by its ``etag``: a bodiless 304 while the request's
+    If-None-Match names it, else ``body()``."""
+    headers = {"Cache-Control": "public, no-cache", "ETag": quote_etag(etag)}
+    if etag_matches(request.if_none_match.as_set(include_weak=True), etag):
+        return Response(status=304, headers=headers)
+    return Response(body(), mimetype=mimetype, headers=headers)
 
 
 def etag_matches(if_none_match: Iterable[str], etag: str) -> bool:

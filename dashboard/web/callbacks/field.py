@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from dash import ClientsideFunction, Dash, Input, Output
 from flask import Response, request
-from werkzeug.http import quote_etag
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import MAX_SEEDS, ViewState, encode_query
@@ -65,11 +64,7 @@ def register(app: Dash, store: Store) -> None:
         """The field view's points of the view in the query string (as GET /graph: cached by build and view)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         state = replace(state, mode="field", story=None, step=1)
-        etag = f"{build_id}-field-{encode_query(state)}"
-        headers = {"Cache-Control": "public, no-cache", "ETag": quote_etag(etag)}
-        if compression.etag_matches(request.if_none_match.as_set(include_weak=True), etag):
-            return Response(status=304, headers=headers)
-        return Response(field_json(store, state), mimetype="application/json", headers=headers)
+        return compression.revalidated(f"{build_id}-field-{encode_query(state)}", lambda: field_json(store, state))
 
     app.clientside_callback(  # fetches GET /field?<query> and draws it (WebGL), shown instead of the citation map
         ClientsideFunction(namespace="citemap", function_name="loadField"),
