@@ -40,6 +40,7 @@ from dashboard.graph.field_layout import edges_of
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.view import colors
 from dashboard.view.colour_key import NO_CLUSTER, colour_key
+from dashboard.view.naming import cut_title
 from dashboard.view.payload import build_subgraph
 
 MAX_POINTS = 50_000  # points sent at most (the most cited), besides the current map's
@@ -163,7 +164,7 @@ def field_payload(store: Store, state: ViewState, map_rows: np.ndarray) -> dict:
         "c": codes.astype(np.int64),
         "names": names,
         "colors": palette,
-        "t": [t[:TITLE_CHARS] + ("…" if len(t) > TITLE_CHARS else "") for t in (x or "" for x in store.titles(rows))],
+        "t": [cut_title(t or "", TITLE_CHARS) for t in store.titles(rows)],
         "map": np.sort(where[map_rows[where[map_rows] >= 0]]) if len(map_rows) else [],
         "seeds": seeds,
         "selected": int(where[sel]) if sel is not None and where[sel] >= 0 else None,

@@ -51,15 +51,17 @@ def image_title(store: Store, state: ViewState, n_papers: int) -> str:
 @lru_cache(maxsize=256)  # per seed list: a view's title is built on every view, the seeds change seldom
 def _seeds_part(store: Store, seeds: tuple[str, ...]) -> str:
     rows = [r for r in (store.row(s) for s in seeds) if r is not None]
-    titles = [_cut(t) for t in store.titles(rows[:TITLE_SEEDS])]
+    titles = [cut_title(t, TITLE_CHARS) for t in store.titles(rows[:TITLE_SEEDS])]
     if len(rows) > TITLE_SEEDS:
         titles.append(f"and {len(rows) - TITLE_SEEDS} more")
     return "seeds: " + "; ".join(titles) if titles else "no seeds"
 
 
-def _cut(title: str) -> str:
+def cut_title(title: str, chars: int) -> str:
+    """A title on one line (runs of spaces and line breaks made one space), cut to ``chars`` characters with "…"
+    when longer."""
     title = " ".join(title.split())
-    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
+    return title if len(title) <= chars else title[: chars - 1].rstrip() + "…"
 
 
 # The importers' names of their sources (a paper's ``sources`` and ``cited_by_from``) as a visitor reads them: where

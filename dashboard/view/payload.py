@@ -39,6 +39,7 @@ from dashboard.graph.layouts import positions, positions_of, timeline_axis
 from dashboard.graph.neighbourhood import Subgraph, Truncation
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.view import colors
+from dashboard.view.naming import cut_title
 
 LABEL_CHARS = 42  # assets/citemap-03-draw.js cuts labels to the same length
 MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
@@ -70,8 +71,7 @@ class View:
 
 
 def short_label(title: str) -> str:
-    title = " ".join(title.split())
-    return title if len(title) <= LABEL_CHARS else title[: LABEL_CHARS - 1].rstrip() + "…"
+    return cut_title(title, LABEL_CHARS)
 
 
 def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | None) -> dict:
