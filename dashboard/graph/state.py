@@ -266,13 +266,7 @@ def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[
 
 def replace_ctx(ctx: Context) -> Context:
     """The same context without stories (a step's view is a plain view)."""
-    return Context(
-        is_paper=ctx.is_paper,
-        default_seeds=ctx.default_seeds,
-        areas=ctx.areas,
-        year_bounds=ctx.year_bounds,
-        resolve=ctx.resolve,
-    )
+    return replace(ctx, notices=[], story_views=None)
 
 
 def _clusters(value: str, ctx: Context) -> tuple[int, ...] | None:
