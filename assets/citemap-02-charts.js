@@ -52,13 +52,12 @@ var citemapPlotlyGate = null;
   });
   window.Plotly = pending;
   /* The field view (assets/citemap-11-field.js) draws WebGL points (scattergl), which the basic bundle lacks: it
-     asks for the full (strict) one here, and only then is it loaded (never for the other views). Asked before the charts' library has
-     started loading, the full bundle is the charts' library too (the basic one is never fetched); after, it is
-     loaded once the basic one is in, and replaces it (window.Plotly, which dcc.Graph calls at each drawing: the
-     same plotly.js version, a superset). Resolves to the full library. */
-  /* plotly.js's strict bundle (all traces, the same version as Dash's, assets/vendor/plotly-strict.min.js): its
-     WebGL shaders are compiled ahead, where the full bundle's are compiled with eval(), which the page's Content
-     Security Policy forbids (dashboard/web/security.py) */
+     asks here for plotly.js's strict bundle (all traces, the same version as Dash's, assets/vendor/plotly-strict
+     .min.js, whose WebGL shaders are compiled ahead: the full bundle compiles them with eval(), which the page's
+     Content Security Policy forbids, dashboard/web/security.py), and only then is it loaded (never for the other
+     views). Asked before the charts' library has started loading, it is the charts' library too (the basic one is
+     never fetched); after, it is loaded once the basic one is in, and replaces it (window.Plotly, which dcc.Graph
+     calls at each drawing: the same version, a superset). Resolves to the strict library. */
   function fullURL() { return citemapPrefix() + "assets/vendor/plotly-strict.min.js"; }
   window.citemapPlotlyFull = function () {
     if (!full) {

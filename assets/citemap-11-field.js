@@ -6,8 +6,9 @@
 var citemapFieldAsked = 0;  /* the latest loadField call: an older answer is dropped */
 var citemapFieldCited = new Map();  /* row -> citers in the dataset, of the points drawn */
 var CITEMAP_FIELD_SEEDS = 20;  /* a map's seeds at most (MAX_SEEDS, dashboard/graph/state.py) */
+function citemapFieldQuery(query) { return /[?&]mode=field(&|$)/.test(query || ""); }  /* a link to the field view */
 /* A page opened on the field view asks for the full bundle at once, before anything else can ask for the basic one. */
-if (/[?&]mode=field(&|$)/.test(window.location.search) && window.citemapPlotlyFull) { window.citemapPlotlyFull(); }
+if (citemapFieldQuery(window.location.search) && window.citemapPlotlyFull) { window.citemapPlotlyFull(); }
 
 /* A point's size in pixels by its citers in the dataset. */
 function citemapFieldSize(cited) { return 3 + 2.2 * Math.log10(1 + Math.max(cited, 0)); }
@@ -97,7 +98,7 @@ window.dash_clientside.citemap = Object.assign(window.dash_clientside.citemap ||
   loadField: async function (query, mode) {
     var nu = window.dash_clientside.no_update;
     var asked = ++citemapFieldAsked;
-    var field = mode === "field" || /[?&]mode=field(&|$)/.test(query || "");
+    var field = mode === "field" || citemapFieldQuery(query);
     if (typeof query !== "string" || !field) { return [nu, "field-box", ""]; }
     var library = window.citemapPlotlyFull();  /* asked first: the basic bundle is then never fetched */
     var response = await fetch(citemapPrefix() + "field" + query);
@@ -105,7 +106,6 @@ window.dash_clientside.citemap = Object.assign(window.dash_clientside.citemap ||
     var p = await response.json();
     await library;
     if (asked !== citemapFieldAsked) { return [nu, nu, nu]; }
-    /* shown before the figure is drawn: WebGL cannot start in a box of no size */
     /* The box shown and its status line written before the points are drawn, and the plot sized to the room left:
        a plot resized while its WebGL points are first being drawn loses them (plotly.js shows "WebGL is not
        supported" instead). */
