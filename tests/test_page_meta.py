@@ -9,6 +9,7 @@ from html import unescape
 import pytest
 
 from dashboard.view.naming import about_line
+from tests.conftest import ROOT
 
 
 def rules(text: str) -> list[tuple[str, str]]:
@@ -91,3 +92,18 @@ def test_the_icon_answers_as_an_image(client) -> None:
         assert r.mimetype in ("image/x-icon", "image/vnd.microsoft.icon", "image/svg+xml"), (href, r.mimetype)
         body = r.get_data()
         assert body.startswith(b"\x00\x00\x01\x00") or body.lstrip().startswith(b"<svg"), href
+
+
+def test_the_page_loads_regenerator_runtime_instead_of_babels_polyfill_and_no_table_bundle(client) -> None:
+    """Dash's own bundles call ``regeneratorRuntime`` when a lazily loaded component's code arrives: the page loads
+    that runtime (vendored as npm publishes it, with its licence) where Dash put the polyfill, before React, and
+    neither the polyfill nor dash_table's bundle (the page has no table)."""
+    page = client.get("/").get_data(as_text=True)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert scripts[0] == "/assets/vendor/regenerator-runtime.js"
+    assert any("/deps/react@" in s for s in scripts) and any("dash_renderer" in s for s in scripts)
+    assert not [s for s in scripts if "polyfill" in s or "dash_table" in s]
+    runtime = client.get(scripts[0])
+    assert runtime.status_code == 200 and b"globalThis.regeneratorRuntime = runtime" in runtime.get_data()
+    vendor = ROOT / "assets" / "vendor"
+    assert (vendor / "regenerator-runtime.LICENSE").read_text(encoding="utf-8").startswith("MIT License")

@@ -29,6 +29,7 @@ from dashboard.web.callbacks import register_callbacks
 from dashboard.web.callbacks.common import read_state
 from dashboard.web.callbacks.render import register_ping
 from dashboard.web.layout import make_layout
+from dashboard.web.page_scripts import LightDash
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def create_app(
     default_library = load_default_library(store, library) if library else None
     gc.collect()
     gc.freeze()  # the store's long-lived objects leave the collector's scans (tail latency)
-    app = Dash(
+    app = LightDash(
         __name__,
         assets_folder=str(ASSETS),
         assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap-*.js load them when due
