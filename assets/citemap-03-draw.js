@@ -132,6 +132,7 @@ async function citemapDraw(cy, elements) {
     var added = cy.add(todo.slice(i, i < nodes.length ? Math.min(i + half, nodes.length) : i + CITEMAP_SLICE));
     if (glide) { added.nodes().style("opacity", 0).animate({style: {opacity: 1}}, {duration: CITEMAP_GLIDE_MS}); }
   }
+  document.documentElement.classList.add("map-drawn");  /* the page's picture of the map gives way to the map */
   citemapPlotlyMayStart();
   return true;
 }

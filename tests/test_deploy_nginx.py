@@ -500,6 +500,7 @@ def heavy_views(n: int, seed: int) -> list[str]:
                     f"/graph?seeds={a}&mode=similar&limit=200",
                     f"/graph?seeds={a},{b}&path={a},{b}",
                     f"/graph?seeds={a}&expand={b},{c}&limit=1000",
+                    f"/preview.svg?seeds={a},{b}&limit=2000",  # the first page's picture of a view costs the view
                 ]
             )
         )

@@ -24,12 +24,13 @@ from dashboard.resources import ASSETS
 from dashboard.view import library as library_mod
 from dashboard.view.naming import about_line, file_stem, image_title
 from dashboard.view.payload import build_subgraph, graph_json
+from dashboard.view.preview import preview_svg
 from dashboard.web import compression, security
 from dashboard.web.callbacks import register_callbacks
 from dashboard.web.callbacks.common import read_state
 from dashboard.web.callbacks.render import register_ping
 from dashboard.web.layout import make_layout
-from dashboard.web.page_scripts import LightDash
+from dashboard.web.page_scripts import BOOT_PICTURE, LightDash
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,15 @@ def create_app(
         meta_tags=[{"name": "description", "content": description(store)}],  # Dash escapes it
     )
     app.index_string = boot_page(store)
+
+    def boot_picture(query: str) -> str:
+        """The first page's picture of the map of the view in its query string (none for the whole field)."""
+        state, _ = read_state(store, query)
+        if state.mode == "field":
+            return ""
+        return f'<img class="boot-map" src="/preview.svg{escape(encode_query(state))}" alt="">'
+
+    app.boot_picture = boot_picture
     app.layout = make_layout(store, default_library, bench_ping=bench_ping)
     register_callbacks(app, store)
     if bench_ping:
@@ -88,6 +98,17 @@ def create_app(
         build and the view, and get a bodiless 304 while both are the same."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         return compression.revalidated(f"{build_id}-{encode_query(state)}", lambda: graph_json(store, state))
+
+    @app.server.get("/preview.svg")
+    def preview() -> Response:
+        """A picture of the map of the view in the query string (dashboard/view/preview.py), which the first page
+        shows while its scripts load; cached as ``GET /graph`` is."""
+        state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
+        return compression.revalidated(
+            f"{build_id}-preview-{encode_query(state)}",
+            lambda: preview_svg(graph_json(store, state)),
+            mimetype="image/svg+xml",
+        )
 
     @app.server.get("/image-title")
     def image_title_of() -> Response:
@@ -148,15 +169,18 @@ def description(store: Store) -> str:
 
 
 def boot_page(store: Store) -> str:
-    """Dash's page with what shows before its script has drawn anything: the page's frame, the dataset it shows,
-    and a spinner (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot). One icon
+    """Dash's page with what shows before its script has drawn anything: the page's frame, a picture of the map
+    where the map will be (made per request: ``LightDash.boot_picture``), the dataset it shows, and a spinner
+    (instead of a bare "Loading..."); the app covers it once drawn (assets/style.css, .boot). One icon
     link, the SVG (Dash's own link would have browsers fetch the ICO as well); browsers without SVG icons ask for
     /favicon.ico, which create_app() answers."""
     about = escape(about_line(store))
     boot = (
-        f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span></div>'
-        f'<div class="boot-body"><div class="boot-spinner"></div><div>Loading the map…</div>'
-        f"<div>{about}</div></div></div>"
+        f'<div class="boot" aria-hidden="true"><div class="boot-head"><span class="logo">citemap</span>'
+        f'<span class="boot-about">{about}</span></div>'
+        f"{BOOT_PICTURE}"
+        f'<div class="boot-body"><div class="boot-spinner"></div><div class="boot-line">Loading the map…</div></div>'
+        f"</div>"
     )
     return (
         """<!DOCTYPE html>
