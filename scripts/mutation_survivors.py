@@ -115,7 +115,7 @@ NAMED: dict[str, str] = {
     "dashboard.dataset.store.xǁStoreǁfilter_mask__mutmut_30": "the mask is still all True there, so = and &= agree",
     "dashboard.dataset.store.xǁStoreǁ_search_db__mutmut_15": "the pid is read only once a connection exists, and both are "
     "set together",
-    "dashboard.view.export.x_bibtex_key__mutmut_15": "the fallback word is lower-cased right after",
+    "dashboard.view.export_bibtex.x_bibtex_key__mutmut_15": "the fallback word is lower-cased right after",
     "dashboard.view.export.x_to_graphml__mutmut_7": "prettyprint=True is networkx's default",
     "dashboard.graph.state.x__years__mutmut_11": "swapping two equal years changes nothing",
     "dashboard.graph.state.x_encode_query__mutmut_7": "'X' is already a character quote() leaves alone",

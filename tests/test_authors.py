@@ -93,7 +93,7 @@ def test_panel_and_hover_fields_show_authors_venue_doi(openalex: Store) -> None:
 def test_exports_carry_authors_venue_doi(openalex: Store) -> None:
     view = compute_view(openalex, ViewState(("W2741809807",)))
     bib, _ = export.export(openalex, view, "bibtex")
-    entry = next(e for e in bib.split("\n\n") if "citemap id W2741809807" in e)
+    entry = next(e for e in bib.split("\n\n") if "citemapid = {W2741809807}" in e)
     author = next(line for line in entry.splitlines() if line.startswith("  author = "))
     names = openalex.paper(openalex.row("W2741809807"))["authors"]
     assert author == "  author = {" + " and ".join(names) + "},"  # every author, in order, the field closed

@@ -12,7 +12,7 @@ import pytest
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
-from dashboard.view import export, naming
+from dashboard.view import export, export_bibtex, naming
 from dashboard.view.payload import compute_view
 
 STATE = ViewState(("2110.10090",), expand=("2106.03764",), selected="2106.03764")
@@ -79,29 +79,31 @@ def test_bibtex_entries(store: Store, view) -> None:
     assert len(entries) == view.n_nodes == text.count("@misc{")
     keys = [k for k, _ in entries]
     assert len(set(keys)) == len(keys)
-    fields = {re.search(r"note = \{citemap id (.+?)\}", body)[1]: body for _, body in entries}
+    fields = {re.search(r"citemapid = \{(.+?)\}", body)[1]: body for _, body in entries}
+    assert "note = " not in text and "citemap id" not in text  # the id is in a field no style prints
     title = store.titles([store.row("2110.10090")])[0]
     assert text.startswith(
         f"@misc{{inductive2021_211010090,\n  title = {{{title}}},\n  year = {{2021}},\n  eprint = {{2110.10090}},\n"
         "  archivePrefix = {arXiv},\n  url = {https://arxiv.org/abs/2110.10090},\n  primaryClass = {cs.LG},\n"
-        "  note = {citemap id 2110.10090}\n}\n\n@misc{"
+        "  citemapid = {2110.10090}\n}\n\n@misc{"
     )
-    assert fields["2106.03764"].endswith("url = {https://arxiv.org/abs/2106.03764},\n  note = {citemap id 2106.03764}")
+    # no area known: no primaryClass
+    assert fields["2106.03764"].endswith("url = {https://arxiv.org/abs/2106.03764},\n  citemapid = {2106.03764}")
     seed = fields["2110.10090"]
     assert "title = {" + store.titles([store.row("2110.10090")])[0] + "}" in seed
     assert "year = {2021}" in seed and "eprint = {2110.10090}" in seed and "archivePrefix = {arXiv}" in seed
     assert "url = {https://arxiv.org/abs/2110.10090}" in seed and "primaryClass = {cs.LG}" in seed
-    assert keys[0] == export.bibtex_key("2110.10090", store.titles([store.row("2110.10090")])[0], 2021)
+    assert keys[0] == export_bibtex.bibtex_key("2110.10090", store.titles([store.row("2110.10090")])[0], 2021)
     for pid, body in fields.items():  # title-only ids get no arXiv fields
         assert ("eprint" in body) == bool(re.match(r"^\d{4}\.\d{4,5}$", pid)), pid
 
 
 def test_bibtex_escapes_and_keys() -> None:
-    assert export._bib_escape("A_b & 50% {x} #1 $") == r"A\_b \& 50\% \{x\} \#1 \$"
-    assert export._bib_escape("a~b^c -- d\\") == r"a\textasciitilde{}b\string^c -{}- d\textbackslash{}"
-    assert export.bibtex_key("2110.10090", "On the Opportunities of it", 2021) == "opportunities2021_211010090"
-    assert export.bibtex_key("t-ab/c", "A b c", None) == "paper_tabc"
-    assert export.bibtex_key("math.AG_0101001", "Sheaves", 2001) == "sheaves2001_mathAG0101001"
+    assert export_bibtex.bib_escape("A_b & 50% {x} #1 $") == r"A\_b \& 50\% \{x\} \#1 \$"
+    assert export_bibtex.bib_escape("a~b^c -- d\\") == r"a\textasciitilde{}b\string^c -{}- d\textbackslash{}"
+    assert export_bibtex.bibtex_key("2110.10090", "On the Opportunities of it", 2021) == "opportunities2021_211010090"
+    assert export_bibtex.bibtex_key("t-ab/c", "A b c", None) == "paper_tabc"
+    assert export_bibtex.bibtex_key("math.AG_0101001", "Sheaves", 2001) == "sheaves2001_mathAG0101001"
 
 
 # titles and authors with LaTeX's special characters, braces paired and unpaired, text beyond ASCII, and what
@@ -154,7 +156,7 @@ def test_bibtex_reads_back_with_bibtexparser_as_the_text_it_was(tmp_path) -> Non
         # the middleware decodes text, not the list of names SeparateCoAuthors makes: each name decoded alike
         authors = [decoder.latex_to_text(a) for a in fields["author"].value] if "author" in fields else []
         journal = fields["journal"].value if "journal" in fields else None
-        by_id[fields["note"].value.removeprefix("citemap id ")] = (fields["title"].value, authors, journal)
+        by_id[fields["citemapid"].value] = (fields["title"].value, authors, journal)
     assert list(by_id) == view.ids  # in view order, each paper once
     for rec in papers:
         assert by_id[rec.id] == (rec.title, rec.authors, rec.venue), rec.id

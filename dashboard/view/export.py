@@ -1,4 +1,7 @@
-"""Exports of what a view shows: papers as CSV, BibTeX, JSON; the subgraph as GraphML (networkx).
+"""Exports of what a view shows: papers as CSV, BibTeX, RIS, JSON; the subgraph as GraphML (networkx).
+
+BibTeX and RIS are written by their own modules (:mod:`dashboard.view.export_bibtex`,
+:mod:`dashboard.view.export_ris`), from the rows of the CSV export with each paper's arXiv id (:func:`references`).
 
 A discovery view exports what it draws besides the papers (:func:`discovery_columns`): with ``color=cluster`` each
 paper's ``cluster`` number and ``cluster_name`` (those of the legend: :func:`dashboard.graph.discovery.view_clusters`,
@@ -10,14 +13,16 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 import networkx as nx
 import orjson
 
+from dashboard.dataset.id_forms import ARXIV_BARE, ARXIV_DOI
 from dashboard.dataset.store import Store
 from dashboard.graph.discovery import view_clusters
 from dashboard.graph.state import encode_query
+from dashboard.view.export_bibtex import bibtex_of
+from dashboard.view.export_ris import ris_of
 from dashboard.view.naming import file_stem
 from dashboard.view.payload import View
 
@@ -139,92 +144,33 @@ def _similar_attrs(view: View, k: int) -> dict:
     }
 
 
-# LaTeX's special characters, each written so that LaTeX (and a LaTeX decoder such as pylatexenc, which
-# bibtexparser's LatexDecodingMiddleware and dashboard.view.library use) reads the character itself: a backslash
-# escape where LaTeX has one; \textbackslash and \textasciitilde (a bare ~ is a non-breaking space); \string^ for ^
-# (a bare ^ is a superscript, and \textasciicircum reads back as the modifier letter ˆ; a decoder that does not know
-# \string drops it and keeps the ^)
-_LATEX = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\string^", **{c: "\\" + c for c in "{}&%$#_"}}
-_LATEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
-# pairs LaTeX reads as one character (-- an en dash, ``  and '' curly quotes, !` and ?` inverted marks): an empty
-# group between the two keeps them two characters
-_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[!?])(?=`)")
-# an @ that begins a line, which bibtexparser would take for the start of the next entry: put in a group
-_LINE_START_AT = re.compile(r"(?<=\n)(\s*)@")
-# an author who would not come back as one name from splitting the field at " and " (bibtexparser's splitter also
-# reads a backslash as escaping the character after it, which can move where it sees a name begin or end)
-_NAME_AND = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
-_NOT_VERBATIM = re.compile(r"[\\{}\n]")  # what could end a field's value early or leave its braces unbalanced
+def references(store: Store, view: View) -> list[dict]:
+    """The view's papers as the BibTeX and RIS exports cite them: the rows of :func:`paper_rows`, each with its
+    ``arxiv`` id (:func:`arxiv_id`; None: not on arXiv)."""
+    out = paper_rows(store, view)
+    for rec, row in zip(out, view.sub.rows.tolist(), strict=True):
+        rec["arxiv"] = arxiv_id(rec["id"], store.paper(row)["alt_ids"], rec["doi"])
+    return out
 
 
-def _bib_escape(text: str) -> str:
-    """``text`` as the LaTeX of a BibTeX field's value: LaTeX-decoded, it is ``text`` again, character for character.
-    Its braces are all escaped or paired, so they never end the value (bibtexparser does not count an escaped brace;
-    BibTeX itself does, and so finds a value whose text has an unpaired brace unbalanced)."""
-    out = _LATEX_SPECIAL.sub(lambda m: _LATEX[m[0]], text)
-    return _LINE_START_AT.sub(r"\1{@}", _LIGATURE.sub("{}", out))
-
-
-def _bib_name(name: str) -> str:
-    """One author of an ``author`` field (names joined by " and "): escaped, and in a group (which LaTeX drops, and
-    which BibTeX takes as a name not to be split into first and last) when splitting could cut or trim it."""
-    text = _bib_escape(name)
-    if not name or name != name.strip() or "\\" in text or _NAME_AND.search(name):
-        return "{" + text + "}"
-    return text
-
-
-def _bib_verbatim(text: str) -> str:
-    """An identifier (DOI, id, category) as it is, for readers that take it as written; escaped like text only if it
-    holds a brace, a backslash or a line break, which could break the entry."""
-    return _bib_escape(text) if _NOT_VERBATIM.search(text) else text
-
-
-def bibtex_key(pid: str, title: str, year: int | None) -> str:
-    word = next((w for w in re.findall(r"[A-Za-z]{4,}", title)), "paper").lower()
-    return f"{word}{year or ''}_{re.sub(r'[^A-Za-z0-9]', '', pid)}"
+def arxiv_id(pid: str, alt_ids: list[str], doi: str | None) -> str | None:
+    """A paper's arXiv id as arXiv writes it (``1810.04805``, ``hep-th/9901001``): its id if that is an arXiv id,
+    else the first of its other ids that is, else the id its arXiv DOI names; None if none is."""
+    for text in (pid, *alt_ids):
+        if m := ARXIV_BARE.match(text):
+            return m["id"].replace("_", "/")
+    m = ARXIV_DOI.match(doi) if doi else None
+    return m["id"].replace("_", "/") if m else None
 
 
 def to_bibtex(store: Store, view: View) -> str:
-    """The view's papers as ``@misc`` entries, in view order, written by bibtexparser: title, authors and journal as
-    LaTeX (:func:`_bib_escape`), identifiers as they are (:func:`_bib_verbatim`). Read back with bibtexparser, every
-    entry parses, and each text field, LaTeX-decoded, is the store's text."""
-    import bibtexparser
-    from bibtexparser.middlewares import default_unparse_stack
-    from bibtexparser.model import Entry, Field
+    """The view's papers as BibTeX (the fields and the rules for titles: :mod:`dashboard.view.export_bibtex`)."""
+    return bibtex_of(references(store, view))
 
-    library = bibtexparser.Library()
-    seen: dict[str, int] = {}
-    for rec in paper_rows(store, view):
-        pid = rec["id"]
-        fields = [Field("title", _bib_escape(rec["title"]))]
-        if rec["authors"]:
-            fields.append(Field("author", " and ".join(_bib_name(a) for a in rec["authors"])))
-        if rec["year"] is not None:
-            fields.append(Field("year", str(rec["year"])))
-        if rec["venue"]:
-            fields.append(Field("journal", _bib_escape(rec["venue"])))
-        if rec["doi"]:
-            fields.append(Field("doi", _bib_verbatim(rec["doi"])))
-        if re.match(r"^\d{4}\.\d{4,5}$", pid):
-            fields += [
-                Field("eprint", pid),
-                Field("archivePrefix", "arXiv"),
-                Field("url", "https://arxiv.org/abs/" + pid),
-            ]
-            if rec["areas"] and rec["areas"][0] != "unknown":
-                fields.append(Field("primaryClass", _bib_verbatim(rec["areas"][0])))
-        fields.append(Field("note", "citemap id " + _bib_verbatim(pid)))
-        # two ids alike but for punctuation share a key: the later ones get _2, _3, ... (a key of bibtex_key has
-        # one underscore, so no other paper's key)
-        key = bibtex_key(pid, rec["title"], rec["year"])
-        seen[key] = n = seen.get(key, 0) + 1
-        library.add(Entry("misc", key if n == 1 else f"{key}_{n}", fields))
-    layout = bibtexparser.BibtexFormat()
-    layout.indent, layout.block_separator = "  ", "\n"  # fields indented by two spaces, a blank line between entries
-    # the default unparse stack (each value in braces), allowed to change the entries just built instead of copying
-    stack = default_unparse_stack(allow_inplace_modification=True)
-    return bibtexparser.write_string(library, unparse_stack=stack, bibtex_format=layout)
+
+def to_ris(store: Store, view: View) -> str:
+    """The view's papers as RIS (the tags: :mod:`dashboard.view.export_ris`)."""
+    return ris_of(references(store, view))
 
 
 def _edge_positions(view: View) -> list[tuple[int, int]]:
@@ -274,6 +220,7 @@ def _query(view: View) -> str:
 EXPORTS = {
     "csv": (to_csv, "papers.csv", "text/csv"),
     "bibtex": (to_bibtex, "papers.bib", "application/x-bibtex"),
+    "ris": (to_ris, "papers.ris", "application/x-research-info-systems"),
     "json": (to_json, "papers.json", "application/json"),
     "graphml": (to_graphml, "subgraph.graphml", "application/graphml+xml"),
 }

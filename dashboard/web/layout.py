@@ -484,7 +484,18 @@ def _header(store: Store) -> html.Header:
                                     html.Button("Graph as PNG", id="button-export-png", n_clicks=0),
                                     html.Button("Graph as SVG", id="button-export-svg", n_clicks=0),
                                     html.Button("Papers as CSV", id="button-export-csv", n_clicks=0),
-                                    html.Button("Papers as BibTeX", id="button-export-bibtex", n_clicks=0),
+                                    html.Button(
+                                        "Papers as BibTeX",
+                                        id="button-export-bibtex",
+                                        title="For LaTeX, BibTeX, biber, JabRef and Overleaf",
+                                        n_clicks=0,
+                                    ),
+                                    html.Button(
+                                        "Papers as RIS",
+                                        id="button-export-ris",
+                                        title="For Zotero, EndNote, Mendeley and other reference managers",
+                                        n_clicks=0,
+                                    ),
                                     html.Button("Papers as JSON", id="button-export-json", n_clicks=0),
                                     html.Button("Subgraph as GraphML", id="button-export-graphml", n_clicks=0),
                                 ],
@@ -552,8 +563,8 @@ def _help(store: Store) -> html.Details:
                             ),
                             html.Li(
                                 '"Stories and presenting" steps through saved views full screen (arrow keys), and '
-                                'makes your own; "Export" saves the map (PNG, SVG) and its papers (CSV, BibTeX, JSON, '
-                                "GraphML)."
+                                'makes your own; "Export" saves the map (PNG, SVG) and its papers (CSV, BibTeX, RIS, '
+                                "JSON, GraphML)."
                             ),
                             html.Li(
                                 "The address bar holds the whole view: copy it to share or bookmark exactly this map."

@@ -206,7 +206,7 @@ def test_unknown_id_and_bad_values_show_a_notice(page: Page) -> None:
 def test_exports(page: Page, tmp_path) -> None:
     page.open("?seeds=2006.04862")
     files = {}
-    for button in ("csv", "bibtex", "json", "graphml", "png", "svg"):
+    for button in ("csv", "bibtex", "ris", "json", "graphml", "png", "svg"):
         page.page.click(".export summary")
         with page.page.expect_download(timeout=20000) as dl:
             page.page.click(f"#button-export-{button}")
@@ -218,6 +218,8 @@ def test_exports(page: Page, tmp_path) -> None:
     rows = list(csv.DictReader(io.StringIO(files["csv"].read_text())))
     assert len(rows) == 31 and {r["id"] for r in rows} == page.node_ids()
     assert files["bibtex"].read_text().count("@misc{") == 31
+    ris = files["ris"].read_text()
+    assert files["ris"].name == "citemap-2006.04862-31-papers.ris" and ris.count("TY  - ") == ris.count("ER  - ") == 31
     doc = json.loads(files["json"].read_text())
     drawn = page.page.evaluate("() => cy.edges().not('.leader').length")  # not the lines of titles set apart
     assert len(doc["papers"]) == 31 and len(doc["citations"]) == drawn

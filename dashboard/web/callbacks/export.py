@@ -6,7 +6,7 @@ from dash import Dash, Input, Output, State, ctx, dcc
 from dash.exceptions import PreventUpdate
 
 from dashboard.dataset.store import Store
-from dashboard.view.export import export
+from dashboard.view.export import EXPORTS, export
 from dashboard.view.payload import compute_view
 from dashboard.web.callbacks.common import read_state
 
@@ -16,6 +16,7 @@ def register(app: Dash, store: Store) -> None:
         Output("download-export", "data"),
         Input("button-export-csv", "n_clicks"),
         Input("button-export-bibtex", "n_clicks"),
+        Input("button-export-ris", "n_clicks"),
         Input("button-export-json", "n_clicks"),
         Input("button-export-graphml", "n_clicks"),
         State("store-view-state", "data"),
@@ -23,7 +24,7 @@ def register(app: Dash, store: Store) -> None:
     )
     def export_file(*args):
         kind = str(ctx.triggered_id or "").removeprefix("button-export-")
-        if kind not in ("csv", "bibtex", "json", "graphml"):
+        if kind not in EXPORTS:
             raise PreventUpdate
         state, _ = read_state(store, args[-1])
         content, name = export(store, compute_view(store, state), kind)
