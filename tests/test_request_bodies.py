@@ -35,7 +35,16 @@ BIB = b"""@article{a, title = {First}, year = {2021}, eprint = {2106.03764}, arc
 @article{b, title = {Second}, year = {2021}, eprint = {2110.10090}, archivePrefix = {arXiv}}
 @misc{c, title = {A paper this dataset does not hold at all}, year = {1999}}
 """
-BIB_ANSWER = {"name": "library.bib", "entries": 3, "matched": 2, "ids": [SEED_IDS[0], SEED_IDS[2]]}
+BIB_ANSWER = {
+    "name": "library.bib",
+    "format": "BibTeX",
+    "encoding": "UTF-8",
+    "entries": 3,
+    "matched": 2,
+    "ids": [SEED_IDS[0], SEED_IDS[2]],
+    "skipped": 0,
+    "log": [],
+}
 
 
 def chunked(body: bytes, size: int = 65536) -> bytes:
@@ -83,9 +92,9 @@ def test_a_chunked_library_upload_is_matched(client) -> None:
 def test_a_chunked_library_over_the_limit_is_413_naming_the_file_and_the_limit(client) -> None:
     resp = post_stream(client, LIBRARY, io.BytesIO(b"%" * (3 * 1024 * 1024)))
     assert resp.status_code == 413 and resp.get_json() == LIBRARY_TOO_LARGE
-    # the limit itself is read whole (and then found not to be UTF-8), one byte more is refused
+    # the limit itself is read whole (and then found to hold no entries), one byte more is refused
     resp = post_stream(client, "/library?name=under.bib", io.BytesIO(b"\xff" * MAX_BYTES))
-    assert resp.status_code == 400 and resp.get_json()["error"] == "under.bib, line 1: not UTF-8 text"
+    assert resp.status_code == 400 and resp.get_json()["error"].startswith("under.bib: no BibTeX entries")
     resp = post_stream(client, LIBRARY, io.BytesIO(b"\xff" * (MAX_BYTES + 1)))
     assert resp.status_code == 413 and resp.get_json() == LIBRARY_TOO_LARGE
 

@@ -13,7 +13,8 @@ Forms understood (letters in any case, surrounding spaces ignored):
   (``.pdf`` or not) and ``/html/`` links, ``http`` or ``https``, ``www.`` or ``export.``; old-style ids
   ``hep-th/9901001`` and ``math.AG/0101001`` (spelt ``hep-th_9901001``, ``math.AG_0101001`` in datasets);
   arXiv's DOIs ``10.48550/arXiv.1706.03762`` (which name the arXiv id).
-- DOIs: ``10.1038/nature14539``, ``doi:10...``, ``https://doi.org/10...``, ``dx.doi.org``, percent-encoded or not.
+- DOIs: ``10.1038/nature14539``, ``doi:10...``, ``https://doi.org/10...``, ``dx.doi.org``, ``doi.acm.org``, publishers'
+  links that carry a DOI (``dl.acm.org/doi/10...``), percent-encoded or not.
 - OpenAlex: ``W2741809807`` (or ``w...``), ``https://openalex.org/W...``, ``openalex.org/works/W...``,
   ``api.openalex.org/works/W...``.
 - Semantic Scholar: a 40-hex paperId, ``semanticscholar.org/paper/<title-slug>/<paperId>``,
@@ -26,9 +27,8 @@ from __future__ import annotations
 
 import re
 from typing import Literal
-from urllib.parse import unquote
 
-from dashboard.dataset.keys import DOI
+from dashboard.dataset.keys import clean_doi
 
 Kind = Literal["arxiv", "openalex", "s2", "doi", "id"]
 Candidate = tuple[Kind, str]
@@ -44,7 +44,6 @@ ARXIV_URL = re.compile(
     re.IGNORECASE,
 )
 ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.(?P<id>{NEW_ARXIV}|{OLD_ARXIV}){_VERSION}$", re.IGNORECASE)
-DOI_LINK = re.compile(r"^(?:(?:https?://)?(?:www\.|dx\.)?doi\.org/|doi:\s*)(?P<doi>.+)$", re.IGNORECASE)
 OPENALEX = re.compile(
     r"^(?:(?:https?://)?(?:api\.)?openalex\.org/(?:works/)?|openalex:\s*)?(?P<id>[Ww]\d{1,20})/?$", re.IGNORECASE
 )
@@ -105,14 +104,10 @@ def candidates(text: object) -> list[Candidate]:
 
 
 def doi_of(text: str) -> str | None:
-    """The DOI ``text`` names (a bare DOI, ``doi:``, a doi.org link; percent-encoded or not), lower case; or None."""
-    value = text.strip()
-    if m := DOI_LINK.match(value):
-        value = m["doi"].strip()
-    if "%" in value:
-        value = unquote(value)
-    value = value.lower()
-    return value if DOI.match(value) else None
+    """The DOI ``text`` names, lower case, or None: :func:`dashboard.dataset.keys.clean_doi` reads every form (a
+    bare DOI, ``doi:``, doi.org and the other resolvers' links, publishers' links that carry one, percent-encoded
+    or not)."""
+    return clean_doi(text)
 
 
 def typed_prefix(text: str) -> str:

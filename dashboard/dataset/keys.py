@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from urllib.parse import unquote
 
 TITLE_WORD = re.compile(r"[a-z0-9]+")
 
@@ -21,18 +22,39 @@ def normalise_title(title: str) -> str:
 
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+# a link whose whole path is a DOI: doi.org and its other names, ACM's old resolver
+DOI_RESOLVER = re.compile(
+    r"^(?:(?:https?://)?(?:www\.|dx\.)?doi\.org/|(?:https?://)?doi\.acm\.org/|doi:\s*)(?P<doi>.+)$", re.IGNORECASE
+)
+# a publisher's link that carries a DOI: in its path (dl.acm.org/doi/10..., link.springer.com/article/10...,
+# onlinelibrary.wiley.com/doi/full/10...) or as a query value (journals.plos.org/...?id=10...)
+DOI_IN_LINK = re.compile(
+    r"^(?:https?://)?[a-z0-9.-]+\.[a-z]{2,}(?::\d+)?/(?:[^?#]*?/)?(?P<doi>10\.\d{4,9}/[^?#]+)", re.I
+)
+DOI_IN_QUERY = re.compile(
+    r"^(?:https?://)?[a-z0-9.-]+\.[a-z]{2,}[^?#]*\?(?:[^#]*&)?[a-z_]+=(?P<doi>10\.\d{4,9}/[^&#]+)", re.I
+)
+# what publishers put after a DOI in a link: a page of the article, not part of its DOI
+PAGE_SUFFIX = re.compile(
+    r"(?:/(?:full|abstract|abs|pdf|epdf|pdfdirect|meta|fulltext|html|summary|references))+/?$|\.pdf$|/$"
+)
+PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 
 
 def clean_doi(value: object) -> str | None:
-    """``https://doi.org/10.1000/X`` or ``doi:10.1000/x`` -> ``10.1000/x`` (DOIs are case-insensitive); None
-    for anything that is not a DOI."""
+    """The DOI ``value`` names, lower case (DOIs are case-insensitive), or None for anything that names none.
+    Read: a bare DOI, ``doi:10...``, a link to a DOI resolver (``https://doi.org/``, ``dx.doi.org``,
+    ``www.doi.org``, ``doi.acm.org``), a publisher's link that carries one (``dl.acm.org/doi/10...``,
+    ``link.springer.com/article/10...``, ``...?id=10...``); percent-encoded or not."""
     if not isinstance(value, str):
         return None
     text = value.strip()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
-        if text.lower().startswith(prefix):
-            text = text[len(prefix) :].strip()
-            break
+    if m := DOI_RESOLVER.match(text):
+        text = m["doi"].strip()
+    elif text[:3] != "10." and (m := DOI_IN_LINK.match(text) or DOI_IN_QUERY.match(text)):
+        text = PAGE_SUFFIX.sub("", m["doi"])
+    if "%" in text:
+        text = PERCENT.sub(lambda p: unquote(p[0]), text)
     text = text.lower()
     return text if DOI.match(text) else None
 

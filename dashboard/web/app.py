@@ -125,9 +125,12 @@ def create_app(
     @app.server.post("/library")
     def library_match() -> Response:
         """A visitor's library file (the request body; ``?name=`` its file name) -> the ids of the dataset's
-        papers it holds. Nothing is kept: the page stores the answer in the visitor's browser."""
-        name = request.args.get("name", "library")[:200]
-        data = security.read_body(library_mod.MAX_BYTES, library_mod.too_large(name))
+        papers it holds, the encoding it was read in and the entries skipped (see library.match_file). Nothing is
+        kept: the page stores the answer in the visitor's browser."""
+        given = request.args.get("name", "")[:200]
+        name = given or "library"
+        # refused before it is read whole, naming the file (nginx, which cannot know its name, says the same words)
+        data = security.read_body(library_mod.MAX_BYTES, library_mod.too_large(given or "the library file"))
         try:
             answer = library_mod.match_file(store, name, data)
         except library_mod.LibraryError as e:

@@ -1,0 +1,43 @@
+"""A visitor's library in a legacy encoding with a broken entry: the page reads the rest, says which encoding it
+read and lists the entry it skipped, as text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.conftest import Page
+
+# Latin-1 bytes (Müller, Café, Résumé); the entry on line 3 never closes its publisher's braces, and its key is
+# markup that must stay text
+LATIN1_BIB = r"""@article{vaswani, title = {Attention Is All You Need}, author = {Vaswani, Ashish and Müller, Jürgen},
+  year = {2017}, eprint = {1706.03762}, archivePrefix = {arXiv}}
+@article{<b>broken</b>,
+  title = {Café au lait},
+  publisher = {Taylor {{\&} Francis},
+  year = {2020}
+}
+@misc{expressive, title = {On the Expressive Power of Self-Attention Matrices}, year = {2021}, note = {Résumé}}
+""".encode("latin-1")
+
+
+def test_a_latin1_library_with_a_broken_entry_reports_its_encoding_and_the_skipped_entry(
+    browser, default_server, tmp_path: Path
+) -> None:
+    lib = tmp_path / "latin1.bib"
+    lib.write_bytes(LATIN1_BIB)
+    with Page(browser, default_server.url) as p:
+        p.open()
+        p.page.set_input_files("#upload-library input[type=file]", str(lib))
+        p.page.wait_for_function("() => cy.nodes('.lib').length === 2", timeout=15000)
+        assert p.node_ids(".lib") == {"1706.03762", "2106.03764"}
+        status = p.text("#div-library-status")
+        lines = [line.strip() for line in status.split("\n") if line.strip()]
+        assert lines[:3] == [
+            "latin1.bib: 2 of 2 entries are papers of this dataset.",
+            "Read as BibTeX in windows-1252.",
+            "1 entry could not be read and was skipped",
+        ]
+        assert lines[3].startswith("line 3 (<b>broken</b>): field 'publisher': Unexpected block start")
+        # the key is shown as the text it is, not as markup
+        assert p.page.evaluate("() => document.querySelectorAll('#div-library-status b').length") == 0
+        assert p.page.evaluate("() => document.querySelector('#div-library-status details').open") is True
