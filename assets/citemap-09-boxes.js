@@ -2,12 +2,14 @@
    measures them, titles wrapped to lines, and a grid of boxes to ask what a box would overlap. */
 var CITEMAP_FONT = "Helvetica, Arial, sans-serif";  /* the stylesheet's font-family (dashboard/web/layout.py) */
 window.citemapBoxes = (function () {
-  var canvas = document.createElement("canvas"), ctx = canvas.getContext("2d"), widths = new Map();
+  var canvas = document.createElement("canvas"), ctx = canvas.getContext("2d"), widths = new Map(), font = null;
   function textWidth(text, bold) {  /* at 100 px; widths scale with the font size */
     var key = (bold ? "b" : "n") + text, w = widths.get(key);
     if (w === undefined) {
-      ctx.font = (bold ? "bold " : "normal ") + "100px " + CITEMAP_FONT;
+      var want = (bold ? "bold " : "normal ") + "100px " + CITEMAP_FONT;
+      if (font !== want) { ctx.font = want; font = want; }  /* setting a font parses it: only when it changes */
       w = ctx.measureText(text).width;
+      if (widths.size > 50000) { widths.clear(); }
       widths.set(key, w);
     }
     return w;
@@ -29,8 +31,14 @@ window.citemapBoxes = (function () {
     }
     if (line && out.length < lines) { out.push(line); }
     if (i < words.length || !fits(out[out.length - 1])) {  /* more than fits: the last line ends with an ellipsis */
-      var last = [out[out.length - 1]].concat(words.slice(i)).join(" "), cut = last;
-      while (cut.length > 1 && !fits(cut + "…")) { cut = cut.slice(0, -1); }
+      /* the longest start of the rest that fits with an ellipsis (at least one character): widths grow with the
+         characters, so a binary search finds it */
+      var last = [out[out.length - 1]].concat(words.slice(i)).join(" "), lo = 1, hi = last.length;
+      while (lo < hi) {
+        var mid = Math.ceil((lo + hi) / 2);
+        if (fits(last.slice(0, mid) + "…")) { lo = mid; } else { hi = mid - 1; }
+      }
+      var cut = last.slice(0, lo);
       var word = cut.lastIndexOf(" ");  /* at a word's end, unless that leaves the line less than two thirds full */
       if (word > 0 && textWidth(cut.slice(0, word), bold) * unit >= maxW * 2 / 3) { cut = cut.slice(0, word); }
       out[out.length - 1] = cut.replace(/[\s,:;.-]+$/, "") + "…";
