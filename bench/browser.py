@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import Any
 
 import common  # first: puts the repository on sys.path
+import floor_app
 import orjson
 import requests
 from common import BENCH, log
 
-from dashboard.view.payload import payload_nodes
 from dashboard.view.stories import read_story
 from tests.browser import stall_probe
 
@@ -68,21 +68,6 @@ RESTING = SHOWN.replace("length > 0;", "length > 0\n    && cy.nodes().filter(n =
 # ... and have stopped moving
 
 
-def floor_elements(payload: dict) -> list[dict]:
-    """The view's papers and citations as plain Cytoscape elements at the server's positions."""
-    nodes = payload_nodes(payload)
-    out: list[dict] = [
-        {"data": {"id": n["id"], "size": 14}, "position": {"x": x, "y": y}}
-        for n, x, y in zip(nodes, payload["x"], payload["y"], strict=True)
-    ]
-    ids = [n["id"] for n in nodes]
-    out += [
-        {"data": {"id": f"{ids[s]}>{ids[t]}", "source": ids[s], "target": ids[t]}}
-        for s, t in zip(payload["edges"]["source"], payload["edges"]["target"], strict=True)
-    ]
-    return out
-
-
 def measure(browser: Any, url: str, n: int) -> dict[str, float]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
@@ -104,7 +89,7 @@ def views(browser: Any, base: str, rounds: int, tmp: Path) -> int:
         payload = orjson.loads(requests.get(f"{base}/graph{query}", timeout=120).content)
         n = len(payload["nodes"])
         elements = tmp / "elements.json"
-        elements.write_bytes(orjson.dumps(floor_elements(payload)))
+        elements.write_bytes(orjson.dumps(floor_app.floor_elements(payload)))
         fport = common.free_port()
         floor_cmd = [sys.executable, str(BENCH / "floor_app.py"), str(elements), str(fport)]
         got: dict[str, list[dict[str, float]]] = {"citemap": [], "floor": []}

@@ -9,6 +9,9 @@ come from, the median of a few runs.
 * Lighthouse from ``.test-tools/`` (``scripts/install-test-tools`` installs the pinned version) with Debian's
   Chromium, its mobile defaults (a mid-range phone: simulated slow 4G and a 4x slower CPU), the categories
   performance, accessibility, best practices and SEO; one fresh Chromium per run.
+* Each page's floor, measured the same way: a bare Dash page with one dash-cytoscape component drawing the same
+  papers and citations at the same places (bench/floor_app.py, compressed), nothing else. What the stack itself
+  costs; no target applies to it.
 * Per page: the medians of the scores, Total Blocking Time and Largest Contentful Paint, the element Lighthouse
   took as the largest paint (the one most runs named), the bytes transferred; then, from the run with the median
   Performance score, the largest scripts on the wire and the scripts that kept the main thread busiest.
@@ -36,12 +39,15 @@ from typing import Any
 from urllib.parse import urlparse
 
 import common  # first: puts the repository on sys.path
+import floor_app
 import orjson
-from common import OUT, ROOT, log
+import requests
+from common import BENCH, OUT, ROOT, log
 
 LIGHTHOUSE = ROOT / ".test-tools" / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = os.environ.get("CITEMAP_CHROMIUM", "/usr/bin/chromium")
 PAGES = [("first", "/"), ("1500", "/?seeds=1810.04805&limit=1462")]  # (report files' name, page)
+FLOOR = "floor:"  # the results of a page's floor are kept under FLOOR + its path
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 # the least each page's median must reach: (page's query, category) -> score; and the first page's bytes
 TARGETS = {
@@ -136,6 +142,7 @@ def main() -> int:
     out = OUT / "lighthouse"
     if args.again:
         kept = {path: sorted(out.glob(f"{name}-*.json")) for name, path in PAGES}
+        kept |= {FLOOR + path: sorted(out.glob(f"floor-{name}-*.json")) for name, path in PAGES}
         if not all(kept.values()):
             sys.exit(f"no reports in {out}: run without --again first")
         results = {path: [summary(orjson.loads(f.read_bytes())) for f in files] for path, files in kept.items()}
@@ -157,17 +164,33 @@ def main() -> int:
     results: dict[str, list[dict[str, Any]]] = {}
     try:
         for name, path in PAGES:
-            results[path] = []
-            for i in range(args.runs):
-                got = summary(lighthouse(citemap.url + path, out / f"{name}-{i + 1}.json"))
-                results[path].append(got)
-                log(
-                    f"{path} run {i + 1}: performance {got['performance']}, TBT {got['tbt']:,.0f} ms, LCP "
-                    f"{got['lcp']:,.0f} ms, {got['bytes'] / 1000:,.0f} kB, benchmark index {got['benchmark_index']}"
-                )
+            results[path] = runs(citemap.url + path, path, out / name, args.runs)
+            # the floor: the same papers and citations drawn by a bare Dash page with one dash-cytoscape component
+            view = path.removeprefix("/")
+            payload = orjson.loads(requests.get(f"{citemap.url}/graph{view}", timeout=300).content)
+            elements = out / f"floor-{name}-elements.json"
+            elements.write_bytes(orjson.dumps(floor_app.floor_elements(payload)))
+            fport = common.free_port()
+            cmd = [sys.executable, str(BENCH / "floor_app.py"), str(elements), str(fport), "--compress"]
+            with common.server(cmd, fport, out / f"floor-{name}.log", health="/") as floor:
+                results[FLOOR + path] = runs(floor.url + "/", FLOOR + path, out / f"floor-{name}", args.runs)
+            elements.unlink()
     finally:
         common.stop(citemap.proc)
     return report(results, args.runs)
+
+
+def runs(url: str, label: str, stem: Path, n: int) -> list[dict[str, Any]]:
+    """``n`` Lighthouse runs on ``url``, each report kept as ``stem-K.json``; their figures."""
+    got = []
+    for i in range(n):
+        one = summary(lighthouse(url, stem.with_name(f"{stem.name}-{i + 1}.json")))
+        got.append(one)
+        log(
+            f"{label} run {i + 1}: performance {one['performance']}, TBT {one['tbt']:,.0f} ms, LCP "
+            f"{one['lcp']:,.0f} ms, {one['bytes'] / 1000:,.0f} kB, benchmark index {one['benchmark_index']}"
+        )
+    return got
 
 
 def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
@@ -179,15 +202,15 @@ def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     missed = []
-    for _, path in PAGES:
-        got = results[path]
+    for path, got in results.items():
         med = {
             k: statistics.median(r[k] for r in got)
             for k in [*CATEGORIES, "tbt", "lcp", "fcp", "si", "cls", "bytes", "requests"]
         }
         element = collections.Counter(r["lcp_element"] for r in got).most_common(1)[0][0]
+        page = f"floor of `{path.removeprefix(FLOOR)}`" if path.startswith(FLOOR) else f"`{path}`"
         print(
-            f"| `{path}` | {med['performance']:.0f} | {med['accessibility']:.0f} | {med['best-practices']:.0f} | "
+            f"| {page} | {med['performance']:.0f} | {med['accessibility']:.0f} | {med['best-practices']:.0f} | "
             f"{med['seo']:.0f} | {med['tbt']:,.0f} ms | {med['lcp'] / 1000:.1f} s | {med['fcp'] / 1000:.1f} s | "
             f"{med['si'] / 1000:.1f} s | {med['cls']:.3f} | {element} | {med['bytes'] / 1000:,.0f} kB | "
             f"{med['requests']:.0f} |"
