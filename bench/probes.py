@@ -5,6 +5,7 @@
     python bench/probes.py tables DIR      # papers.parquet and citations.parquet read whole into memory (Arrow)
     python bench/probes.py checksums DIR   # the XXH3 checksums Store.load verifies, alone
     python bench/probes.py field DIR       # the field view's layout of the whole graph, as the import computes it
+    python bench/probes.py field_view DIR  # the field view's answers (GET /field/points, GET /field) against /graph
 
 Each prints one JSON line: ``seconds`` (from after the imports until a request could be served),
 ``rss_base`` (resident bytes after the imports), ``rss_ready`` (after loading), ``rss_full`` (after
@@ -17,7 +18,11 @@ paper). ``checksums`` times :func:`dashboard.dataset.integrity.problems` over th
 of ``Store.load`` that reads every byte of the dataset. ``field`` lays out the build's citation graph anew from its
 reference lists (:func:`dashboard.graph.field_layout.field_layout`, what the index writer runs at import) and prints
 its seconds, the process's peak resident memory (``peak_rss``, ru_maxrss, imports included) and the layout's
-quality (``ratio``: :func:`~dashboard.graph.field_layout.edge_distance_ratio`).
+quality (``ratio``: :func:`~dashboard.graph.field_layout.edge_distance_ratio`). ``field_view`` answers, through the
+app's own server (a Flask test client, compressed as served), the field view's points once (``points``) and a state's
+layer over them for distinct states (``first``: the default view's, the first of the process; ``layers``: one state
+each, the store warm), and the citation map's ``GET /graph`` of other distinct states (``graphs``, the baseline: what
+a change of state costs on the map), all seconds, with the answers' bytes.
 """
 
 from __future__ import annotations
@@ -212,12 +217,49 @@ def probe_field(folder: str) -> dict[str, Any]:
     }
 
 
+FIELD_STATES = 8  # distinct states of each kind the field_view probe answers
+
+
+def probe_field_view(folder: str) -> dict[str, Any]:
+    from dashboard.web.app import create_app
+
+    app = create_app(folder, bench_ping=False)
+    client = app.server.test_client()
+    headers = {"Accept-Encoding": "br"}
+
+    def get(url: str) -> tuple[float, int]:
+        t0 = time.perf_counter()
+        r = client.get(url, headers=headers)
+        seconds = time.perf_counter() - t0
+        if r.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {r.status_code}")
+        return seconds, len(r.data)
+
+    _baseline()
+    first, first_bytes = get("/field?mode=field")  # the first answer: the field's clusters are made here
+    points, points_bytes = get("/field/points")
+    # distinct states (each a new map and filter, so that no cache helps), the field's and the map's apart
+    layers = [get(f"/field?mode=field&min_citations={k}")[0] for k in range(1, FIELD_STATES + 1)]
+    graphs = [get(f"/graph?min_citations={k}")[0] for k in range(FIELD_STATES + 1, 2 * FIELD_STATES + 1)]
+    store = app.server.config["CITEMAP_STORE"]
+    return {
+        "papers": store.n,
+        "first": first,
+        "first_bytes": first_bytes,
+        "points": points,
+        "points_bytes": points_bytes,
+        "layers": layers,
+        "graphs": graphs,
+    }
+
+
 PROBES: dict[str, Callable[[str], dict[str, Any]]] = {
     "store": probe_store,
     "networkx": probe_networkx,
     "tables": probe_tables,
     "checksums": probe_checksums,
     "field": probe_field,
+    "field_view": probe_field_view,
 }
 
 

@@ -5,6 +5,7 @@
     python bench/run.py --sizes large --quick
     python bench/run.py --sizes huge          # 10M papers / 100M edges, not in the default run (see below)
     python bench/run.py --clusters [--data DIR]   # clusters per map against the whole dataset's, alone
+    python bench/run.py --sizes large --field-view   # the field view's answers alone (the dataset reused)
 
 For each size a synthetic dataset is generated with bench/synth.py into bench/out/ (reused when its
 ``dataset.json`` says it was made with the same size, seed and generator version), then:
@@ -80,6 +81,7 @@ NETWORKX_SKIP = (
 FIELD_SECONDS = 900.0  # the whole graph's field layout at import: 15 minutes at 10M citations, in proportion
 FIELD_CITATIONS = 10_000_000
 FIELD_MB = 4096.0  # and at most 4 GB resident at any size
+FIELD_ANSWER_BOUND = 1.0  # seconds: the field view's answer to a change of state, at every size
 BIG_SIZES = {name for name, (papers, _) in SIZES.items() if papers >= BIG}
 # rows that a size does not run, and why (printed under the table and kept in the results)
 SKIPPED: dict[str, dict[str, str]] = {
@@ -92,6 +94,7 @@ SUGGESTIONS = 8  # what the search box asks for (dashboard/web/callbacks/search.
 TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "field layout (seconds)": ("<=", 1.0),
     "field layout peak memory": ("<=", 1.0),
+    "field view answer (seconds)": ("<=", FIELD_ANSWER_BOUND),  # ratio against the bound itself: the seconds
     "startup": ("<=", 1 / 20),
     "memory": ("<=", 0.5),
     "expand latency median": ("<=", 2.0),
@@ -342,6 +345,60 @@ def measure_field(size: str, folder: Path) -> list[Row]:
             "x",
             "the default dataset's bound",
             "median citation length / median random pair; information only: the synthetic graph has no topics",
+        ),
+    ]
+
+
+def measure_field_view(size: str, folder: Path) -> list[Row]:
+    """The field view's answers in a fresh process, through the app's server (bench/probes.py field_view): a change
+    of state (GET /field, distinct states, the store warm) against the bound and against the citation map's answer
+    to a change of state (GET /graph, other distinct states) in the same process; the first answer of the process
+    and the points (once a build) for information."""
+    got = probe("field_view", folder, timeout=1800)
+    layer, graph = statistics.median(got["layers"]), statistics.median(got["graphs"])
+    worst = max(got["layers"])
+    log(
+        f"[{size}] field view: a state's answer median {layer * 1000:.0f} ms (slowest {worst * 1000:.0f} ms), "
+        f"/graph median {graph * 1000:.1f} ms; first {got['first']:.2f} s ({got['first_bytes']:,} bytes), points "
+        f"{got['points']:.2f} s ({got['points_bytes']:,} bytes, brotli)"
+    )
+    n = len(got["layers"])
+    return [
+        Row(
+            size,
+            "field view answer (seconds)",
+            worst,
+            FIELD_ANSWER_BOUND,
+            "s",
+            "issue 35: 1 s",
+            f"GET /field of {n} distinct states (min_citations 1..{n}), the slowest; ratio = seconds",
+        ),
+        Row(
+            size,
+            "field view answer vs the map's",
+            layer * 1000,
+            graph * 1000,
+            "ms",
+            "GET /graph median",
+            f"GET /field median of {n} distinct states against GET /graph of {n} others, one process",
+        ),
+        Row(
+            size,
+            "field view first answer",
+            got["first"],
+            math.nan,
+            "s",
+            "-",
+            f"GET /field of the default view, the first request of the process ({got['first_bytes']:,} bytes)",
+        ),
+        Row(
+            size,
+            "field view points (once a build)",
+            got["points"],
+            math.nan,
+            "s",
+            "-",
+            f"GET /field/points: the field's clusters and names made here ({got['points_bytes']:,} bytes, brotli)",
         ),
     ]
 
@@ -916,6 +973,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="instead: clusters per map against the whole dataset's, on --data, in this process",
     )
+    ap.add_argument(
+        "--field-view",
+        action="store_true",
+        help="only the field view's answers (GET /field against GET /graph) of each size, in a fresh process",
+    )
     ap.add_argument("--data", type=Path, help="--clusters: the dataset folder (default: the default dataset)")
     ap.add_argument("--rounds", type=int, default=5, help="--clusters: runs of the per-map clustering (median)")
     args = ap.parse_args(argv)
@@ -941,12 +1003,16 @@ def main(argv: list[str] | None = None) -> int:
         folders = {size: ensure_dataset(size, *SIZES[size], args.seed) for size in sizes}
         for size in sizes:
             folder = folders[size]
+            if args.field_view:
+                rows += measure_field_view(size, folder)
+                continue
             if size in BIG_SIZES:
                 rows += generation_rows(size, folder)
                 rows += measure_startup_big(size, folder, repeats)
             else:
                 rows += measure_startup(size, folder, repeats)
             rows += measure_field(size, folder)
+            rows += measure_field_view(size, folder)
             store = Store.load(folder)
             rng = np.random.default_rng(args.seed)
             pairs, used_range = expand_pool(store, rng)
@@ -1008,7 +1074,8 @@ def main(argv: list[str] | None = None) -> int:
         ],
         "extra": extras,
     }
-    name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ".json"
+    name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ("-field-view" if args.field_view else "")
+    name += ".json"
     (OUT / name).write_text(json.dumps(result, indent=1) + "\n")
     print(f"details: {(OUT / name).relative_to(ROOT)}, server logs: bench/out/gunicorn-<size>.log")
     return 1 if failed else 0

@@ -1,8 +1,9 @@
-"""The field view (mode=field): its data (dashboard/view/field.py), its state in the URL, its actions and its
-endpoint (GET /field)."""
+"""The field view (mode=field): its data (dashboard/view/field.py: the points, the same for every state, and a
+state's layer over them), its state in the URL, its actions and its endpoints (GET /field/points, GET /field)."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 
 import numpy as np
@@ -17,10 +18,36 @@ from dashboard.web.callbacks.common import read_state
 from dashboard.web.callbacks.field import field_action
 
 
+def joined(points: dict, layer: dict) -> dict:
+    """The points and a state's layer as the browser joins them: the columns of the points then of the layer's extra
+    ones, each point's colour code, and only the points shown (``at``: their positions among all)."""
+    cols = {k: list(points[k]) + list(layer["extra"][k]) for k in ("r", "x", "y", "s", "y0", "t")}
+    codes = list(base64.b64decode(layer["c"]))
+    n = len(points["r"])
+    shown = [True] * len(cols["r"])
+    if layer["mask"] is not None:
+        bits = np.unpackbits(np.frombuffer(base64.b64decode(layer["mask"]), dtype=np.uint8), bitorder="little")
+        shown[:n] = [bool(b) for b in bits[:n]]
+    assert len(codes) == len(cols["r"])
+    at = [i for i, on in enumerate(shown) if on]
+    out = {k: [v[i] for i in at] for k, v in cols.items()}
+    back = {i: j for j, i in enumerate(at)}
+    return {
+        **layer,
+        **out,
+        "regions": points["regions"],
+        "c": [codes[i] for i in at],
+        "map": [back[i] for i in layer["map"]],
+        "seeds": [back[i] for i in layer["seeds"]],
+        "selected": None if layer["selected"] is None else back[layer["selected"]],
+    }
+
+
 def payload(store, query: str) -> dict:
+    """The field view of a query: its points shown, joined with its layer."""
     state, notices = read_state(store, query)
     assert notices == []
-    return orjson.loads(field.field_json(store, state))
+    return joined(orjson.loads(field.field_points_json(store)), orjson.loads(field.field_json(store, state)))
 
 
 def map_rows(store, query: str) -> set[int]:
@@ -31,7 +58,7 @@ def map_rows(store, query: str) -> set[int]:
 def test_every_paper_is_a_point_once_least_cited_first(store) -> None:
     p = payload(store, "?mode=field")
     assert sorted(p["r"]) == list(range(store.n))
-    assert p["total"] == p["shown"] == p["passing"] == store.n and p["capped"] == 0
+    assert p["total"] == p["shown"] == p["passing"] == store.n and p["dense"] == 0 and p["density"] is None
     n = store.n
     for name in ("x", "y", "s", "c", "t", "y0"):
         assert len(p[name]) == n, name
@@ -92,15 +119,43 @@ def test_filters_narrow_the_points_but_keep_the_map(store) -> None:
     assert set(rows.tolist()) == expected | map_rows(store, query)
 
 
-def test_past_the_cap_the_most_cited_are_sent(store, monkeypatch) -> None:
-    monkeypatch.setattr(field, "MAX_POINTS", 20)
-    state, _ = read_state(store, "?mode=field")
-    marked = build_subgraph(store, field.map_state(state)).rows
-    p = field.field_payload(store, state, marked)
-    rows = set(p["r"].tolist())
-    top = set(np.argsort(-store.in_cited, kind="stable")[:20].tolist())
-    assert top <= rows and rows == top | set(marked.tolist())
-    assert p["capped"] == store.n - 20 and p["passing"] == store.n
+def test_the_points_are_the_same_for_every_state_and_the_layer_is_small(store) -> None:
+    points = field.field_points_json(store)
+    assert field.field_points_json(store) is points  # made once per store
+    assert orjson.loads(points)["build"] == store.meta["build_id"]
+    layers = [field.field_json(store, read_state(store, q)[0]) for q in ("?mode=field", "?mode=field&color=year")]
+    for layer in layers:
+        assert "t" not in orjson.loads(layer) and len(layer) < len(points) / 5
+
+
+def test_past_the_cap_the_most_cited_are_points_over_a_density_of_the_rest(default_store, monkeypatch) -> None:
+    store, cap = default_store, 2000
+    monkeypatch.setattr(field, "MAX_POINTS", cap)
+    monkeypatch.setattr(field, "_CACHE", type(field._CACHE)())  # the store's points made anew with the small cap
+    for query in ("?mode=field", "?mode=field&min_citations=3&expand=2006.04862&color=cluster"):
+        state, _ = read_state(store, query)
+        marked = build_subgraph(store, field.map_state(state)).rows
+        points = field.field_points(store)
+        layer = orjson.loads(orjson.dumps(field.field_payload(store, state, marked), option=orjson.OPT_SERIALIZE_NUMPY))
+        p = joined(points, layer)
+        top = np.argsort(-store.in_cited, kind="stable")[:cap]
+        assert sorted(points["r"].tolist()) == sorted(top.tolist())
+        every = np.arange(store.n)
+        passing = set(every[store.filter_mask(every, min_citations=state.min_citations)].tolist())
+        assert set(p["r"]) == (set(top.tolist()) & passing) | set(marked.tolist())  # points: top N + the map's
+        assert set(marked.tolist()) - set(top.tolist())  # some of the map's are not among the top
+        assert {p["r"][k] for k in p["map"]} == set(marked.tolist())
+        z = np.asarray(layer["density"]["z"])
+        assert z.shape == (field.DENSITY_BINS, field.DENSITY_BINS)
+        rest = passing - set(p["r"])
+        assert int(z.sum()) == layer["dense"] == len(rest) > 0  # the density counts the rest, once each
+        assert layer["passing"] == len(passing) and layer["shown"] == len(p["r"])
+        # each paper of the rest counted in the cell of its place
+        xy = field._scaled(store)[sorted(rest)]
+        d = layer["density"]
+        i = np.clip(((xy[:, 0] - d["x0"] + d["dx"] / 2) // d["dx"]).astype(int), 0, field.DENSITY_BINS - 1)
+        j = np.clip(((xy[:, 1] - d["y0"] + d["dy"] / 2) // d["dy"]).astype(int), 0, field.DENSITY_BINS - 1)
+        assert (np.bincount(j * field.DENSITY_BINS + i, minlength=z.size) == z.ravel()).all()
 
 
 def test_regions_are_named_field_clusters_at_their_points(store) -> None:
@@ -109,10 +164,7 @@ def test_regions_are_named_field_clusters_at_their_points(store) -> None:
     assert labels.shape == (store.n,)
     for r in p["regions"]:
         assert r["name"] == names[r["cluster"]] and r["n"] >= field.MIN_REGION
-    for a in p["regions"]:
-        for b in p["regions"]:
-            if a is not b:  # no name covers another's
-                assert abs(a["x"] - b["x"]) > 3 * field.REGION_GAP or abs(a["y"] - b["y"]) > field.REGION_GAP
+    assert [r["n"] for r in p["regions"]] == sorted((r["n"] for r in p["regions"]), reverse=True)  # largest first
     assert field.field_clusters(store) is field.field_clusters(store)  # once per store
 
 
@@ -157,9 +209,14 @@ def test_the_endpoint_answers_the_views_points(client, store) -> None:
     assert p["query"].endswith("min_citations=3&mode=field")
     again = client.get("/field?mode=field&min_citations=3", headers={"If-None-Match": r.headers["ETag"]})
     assert again.status_code == 304
+    points = client.get("/field/points")
+    assert points.status_code == 200 and points.get_json()["r"] == field.point_rows(store).tolist()
+    assert store.meta["build_id"] in points.headers["ETag"]  # a new build is a new answer
+    again = client.get("/field/points", headers={"If-None-Match": points.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
     # any view's query answers its field (the map it marks is that view's)
     plain = client.get("/field?seeds=2106.03764").get_json()
-    assert plain["query"] == "?seeds=2106.03764&mode=field" and len(plain["r"]) == store.n
+    assert plain["query"] == "?seeds=2106.03764&mode=field" and plain["points"] == store.n
 
 
 @pytest.mark.parametrize("query", ["?mode=field&color=year", "?mode=field&areas=cs.LG"])

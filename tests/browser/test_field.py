@@ -1,8 +1,13 @@
-"""The field view in a browser: the default dataset's every paper drawn as a WebGL point, a box selection turned into
-the seeds of a citation map, and nothing of it loaded on the default page."""
+"""The field view in a browser: the default dataset's every paper drawn as a WebGL point, its points fetched once and
+a state's small layer on each change, a box selection turned into the seeds of a citation map, region names that
+neither overlap nor leave the plot, a story step that shows the field, and nothing of it loaded on the default
+page."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -10,11 +15,25 @@ import pytest
 from dashboard.dataset.store import Store
 from dashboard.graph.state import MAX_SEEDS
 from dashboard.view.field import seeds_from_selection
-from tests.browser.conftest import Page
+from tests.browser.conftest import Page, serve
 from tests.conftest import DEFAULT_DATA
 
 PLOT = "#graph-field .js-plotly-plot"
 FULL_BUNDLE = "plotly-strict.min.js"
+DRAWN = f"() => {{ const g = document.querySelector('{PLOT}'); return g && g.data && g.data.length; }}"
+# the region names drawn: their boxes on the page, and the plot's
+LABEL_BOXES = f"""() => {{
+    const g = document.querySelector('{PLOT}');
+    const box = r => ({{x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}});
+    return {{
+        plot: box(g.querySelector('.nsewdrag').getBoundingClientRect()),
+        labels: [...g.querySelectorAll('g.annotation')].map(a => ({{
+            text: a.textContent, ...box(a.getBoundingClientRect())
+        }})),
+        legend: g.querySelector('g.legend') ? box(g.querySelector('g.legend').getBoundingClientRect()) : null,
+        regions: (g.layout.meta || {{}}).regions.length,
+    }};
+}}"""
 
 
 def _drop_gl_driver_notes(p: Page) -> None:
@@ -33,10 +52,7 @@ def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(brows
         loaded: list[str] = []
         p.page.on("request", lambda r: loaded.append(r.url))
         p.open("?mode=field")
-        p.page.wait_for_function(
-            f"() => {{ const g = document.querySelector('{PLOT}'); return g && g.data && g.data.length; }}",
-            timeout=60000,
-        )
+        p.page.wait_for_function(DRAWN, timeout=60000)
         drawn = p.page.evaluate(
             f"""() => {{
                 const g = document.querySelector('{PLOT}');
@@ -48,16 +64,17 @@ def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(brows
                     canvases: g.querySelectorAll('canvas.gl-canvas-context').length,
                     noWebgl: !!g.querySelector('.no-webgl'),
                     boxShown: document.getElementById('div-field').classList.contains('on'),
-                    status: document.getElementById('span-field-status').textContent,
+                    status: document.getElementById('span-status').textContent,
                 }};
             }}"""
         )
         assert drawn["types"] == ["scattergl"]
         assert drawn["rows"] == default_store.n  # every paper once
         assert drawn["canvases"] == 1 and not drawn["noWebgl"] and drawn["boxShown"]
-        assert f"{default_store.n:,} of {default_store.n:,} papers" in drawn["status"]
+        assert drawn["status"].startswith(f"whole field: {default_store.n:,} papers")
         assert any(FULL_BUNDLE in u for u in loaded)
         assert not any("plotly-basic" in u for u in loaded)  # the page asked for one bundle only
+        assert sum("/field/points" in u for u in loaded) == 1
 
         # a box selection over the middle of the field
         p.page.evaluate(f"() => Plotly.relayout(document.querySelector('{PLOT}'), {{dragmode: 'select'}})")
@@ -91,6 +108,22 @@ def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(brows
         assert p.page.locator("#div-field.on").count() == 0  # the citation map is shown again
         assert p.node_ids(".seed") == set(seeds)
         assert f"the {MAX_SEEDS} most cited of the {n:,} selected" in p.text("#div-notices")
+
+        # a change of state fetches the state's layer only: the points are the same
+        loaded.clear()
+        p.page.evaluate("() => window.dash_clientside.set_props('url', {search: '?mode=field&min_citations=3'})")
+        p.page.wait_for_function(
+            f"""() => {{
+                const g = document.querySelector('{PLOT}');
+                const rows = g.data.filter(t => t.type === 'scattergl').reduce((n, t) => n + t.x.length, 0);
+                return rows > 0 && rows < {default_store.n};
+            }}""",
+            timeout=30000,
+        )
+        asked = [urlsplit(u) for u in loaded if "/field" in u]
+        assert [u.path for u in asked] == ["/field"] and "min_citations=3" in asked[0].query
+        p.page.wait_for_function("() => /filters hide/.test(document.getElementById('span-status').textContent)")
+
         _drop_gl_driver_notes(p)
 
 
@@ -102,3 +135,103 @@ def test_the_default_page_loads_nothing_of_the_field(browser, server):
         p.page.wait_for_timeout(2000)  # the charts' library loads once the map is drawn
         assert not any(FULL_BUNDLE in u or "package_data/plotly.min.js" in u or "/field" in u for u in loaded)
         assert p.page.locator("#div-field.on").count() == 0
+
+
+def _apart(a: dict, b: dict) -> bool:
+    return a["x1"] <= b["x0"] or b["x1"] <= a["x0"] or a["y1"] <= b["y0"] or b["y1"] <= a["y0"]
+
+
+def _inside(a: dict, box: dict) -> bool:
+    return a["x0"] >= box["x0"] and a["x1"] <= box["x1"] and a["y0"] >= box["y0"] and a["y1"] <= box["y1"]
+
+
+def _names_fit(p: Page) -> dict:
+    """Wait for the region names, then check their drawn boxes: none overlaps another or leaves the plot."""
+    p.page.wait_for_function(f"() => document.querySelectorAll('{PLOT} g.annotation').length > 0", timeout=30000)
+    p.page.wait_for_timeout(300)  # placed anew after the drawing: let that settle
+    got = p.page.evaluate(LABEL_BOXES)
+    labels = got["labels"]
+    for k, a in enumerate(labels):
+        assert _inside(a, got["plot"]), (a, got["plot"])
+        for b in labels[k + 1 :]:
+            assert _apart(a, b), (a, b)
+    return got
+
+
+@pytest.mark.parametrize("size,touch", [((1280, 800), False), ((390, 844), True)])
+def test_region_names_neither_overlap_nor_leave_the_plot(browser, default_server, size, touch):
+    with Page(browser, default_server.url, size, touch=touch) as p:
+        p.open("?mode=field&seeds=2106.03764")
+        p.page.wait_for_function(DRAWN, timeout=60000)
+        got = _names_fit(p)
+        assert len(got["labels"]) >= (5 if size[0] > 600 else 3)
+        assert got["regions"] > len(got["labels"])  # some names left out: they did not fit
+        if got["legend"]:  # the legend under the field, not over it
+            assert got["legend"]["y0"] >= got["plot"]["y1"] - 1
+        else:
+            assert size[0] < 600
+        # zoomed in on the middle: names placed anew for the screen as it is
+        before = {a["text"] for a in got["labels"]}
+        p.page.evaluate(f"() => Plotly.relayout(document.querySelector('{PLOT}'), {{'xaxis.range': [300, 600]}})")
+        p.page.wait_for_function(
+            f"""b => {{
+                const now = [...document.querySelectorAll('{PLOT} g.annotation')].map(a => a.textContent);
+                return now.length && now.join('|') !== b.join('|');
+            }}""",
+            arg=sorted(before),
+            timeout=15000,
+        )
+        _names_fit(p)
+        _drop_gl_driver_notes(p)
+
+
+def test_a_story_step_shows_the_field(browser, tmp_path: Path):
+    """A dataset's story whose second step is the field view: presenting it draws the field there, and the step
+    before draws the citation map again."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "builds").symlink_to(DEFAULT_DATA / "builds")
+    (folder / "current").symlink_to(os.readlink(DEFAULT_DATA / "current"))
+    (folder / "stories").mkdir()
+    steps = [
+        {"title": "A paper and its neighbours", "view": "?seeds=2106.03764"},
+        {"title": "Where they sit in the field", "view": "?seeds=2106.03764&mode=field"},
+    ]
+    story = {"format": "citemap-story", "version": 1, "title": "Field", "steps": steps}
+    (folder / "stories" / "field.json").write_text(json.dumps(story))
+    server = serve(folder)
+    try:
+        with Page(browser, server.url, (1280, 800)) as p:
+            p.open("?story=field")
+            assert p.page.locator("#div-field.on").count() == 0
+            p.page.keyboard.press("ArrowRight")
+            p.page.wait_for_function("() => window.location.search === '?story=field&step=2'", timeout=15000)
+            p.page.wait_for_function(DRAWN, timeout=60000)
+            drawn = p.page.evaluate(
+                f"""() => {{
+                    const g = document.querySelector('{PLOT}'), box = g.getBoundingClientRect();
+                    return {{
+                        on: document.getElementById('div-field').classList.contains('on'),
+                        presenting: !!document.querySelector('.app.presenting'),
+                        names: g.data.map(t => t.name),
+                        width: box.width / window.innerWidth,
+                        title: document.getElementById('div-present-title').textContent,
+                        titleOnTop: (() => {{  // the step's caption over the field, not under it
+                            const t = document.getElementById('div-present-title').getBoundingClientRect();
+                            const at = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+                            return !!(at && at.closest('#div-present'));
+                        }})(),
+                    }};
+                }}"""
+            )
+            assert drawn["on"] and drawn["presenting"] and drawn["title"] == steps[1]["title"] and drawn["titleOnTop"]
+            assert "current map" in drawn["names"] and "seed" in drawn["names"]  # the step's map lit in the field
+            assert drawn["width"] > 0.9  # the field takes the window, as a presented map does
+            _names_fit(p)
+            p.page.keyboard.press("ArrowLeft")
+            p.page.wait_for_function("() => window.location.search === '?story=field'", timeout=15000)
+            p.settle()
+            assert p.page.locator("#div-field.on").count() == 0 and "2106.03764" in p.node_ids(".seed")
+            _drop_gl_driver_notes(p)
+    finally:
+        server.stop()

@@ -1,7 +1,8 @@
-"""The field view (``mode=field``): ``GET /field?<view query>`` serves its points (dashboard/view/field.py), the
-browser draws them (assets/citemap-11-field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the
-state callback applies its actions (:func:`field_action`): a click selects a paper, "Map these N papers" makes a box
-or lasso selection the seeds of a citation map."""
+"""The field view (``mode=field``): ``GET /field/points`` serves its points (the same for every state of a build)
+and ``GET /field?<view query>`` a state's layer over them (dashboard/view/field.py); the browser draws them
+(assets/citemap-11-field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the state callback
+applies its actions (:func:`field_action`): a click selects a paper, "Map these N papers" makes a box or lasso
+selection the seeds of a citation map."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from flask import Response, request
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import MAX_SEEDS, ViewState, encode_query
-from dashboard.view.field import field_json, seeds_from_selection
+from dashboard.view.field import field_json, field_points_json, seeds_from_selection
 from dashboard.web import compression
 from dashboard.web.callbacks.common import read_state
 
@@ -59,9 +60,14 @@ def field_action(store: Store, state: ViewState, trig: str, value: object) -> tu
 def register(app: Dash, store: Store) -> None:
     build_id = store.meta.get("build_id", "")
 
+    @app.server.get("/field/points")
+    def field_points() -> Response:
+        """The field's points: one answer a build (cached by it)."""
+        return compression.revalidated(f"{build_id}-field-points", lambda: field_points_json(store))
+
     @app.server.get("/field")
     def field() -> Response:
-        """The field view's points of the view in the query string (as GET /graph: cached by build and view)."""
+        """The layer of the view in the query string over the points (as GET /graph: cached by build and view)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         state = replace(state, mode="field", story=None, step=1)
         return compression.revalidated(f"{build_id}-field-{encode_query(state)}", lambda: field_json(store, state))

@@ -16,6 +16,7 @@ from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
 from dashboard.view import figures
 from dashboard.view.colour_key import Category, ColourKey, colour_key
 from dashboard.view.describe import map_summary
+from dashboard.view.field import field_status
 from dashboard.view.figures import chart_only_categories
 from dashboard.view.library import MAX_ENTRIES
 from dashboard.view.naming import area_label, figure_sources, figure_sources_of, source_name
@@ -391,13 +392,16 @@ def register(app: Dash, store: Store) -> None:
         sub = build_subgraph(store, state)
         key = colour_key(store, state, sub.rows)
         added = more_papers(store, sub, state)
-        more_style = {"display": "inline-block"} if added else {"display": "none"}
+        more_style = {"display": "inline-block"} if added and state.mode != "field" else {"display": "none"}
         more_label = f"Show {added:,} more"
         click = {"citations": "click: expand / collapse", "similar": "click: select · hover a line: why"}.get(
             sub.kind, "click: select"
         )
+        keys = f"{click} · Esc: clear · arrows: move · wheel, + −: zoom"
+        if state.mode == "field":  # the field is shown: the line describes it, and its own keys
+            keys = "click: select · drag: pan · wheel: zoom"
         return (
-            status_text(store, sub),
+            field_status(store, state) if state.mode == "field" else status_text(store, sub),
             more_style,
             more_label,
             legend(store, sub, state, key),
@@ -405,7 +409,7 @@ def register(app: Dash, store: Store) -> None:
             figures.overview(store, sub.rows, key),
             seeds_list(store, state),
             query,
-            f"{click} · Esc: clear · arrows: move · wheel, + −: zoom",
+            keys,
             map_summary(store, sub, state),
         )
 
