@@ -17,7 +17,7 @@ const SHARED = {
                                   "citemapAreaLabel", "citemapFigureSource"],
   "assets/citemap-02-charts.js": ["citemapPlotlyMayStart"],
   "assets/citemap-04-viewport.js": ["citemapFitPlaces", "citemapFit", "citemapCamera", "citemapCameraNow",
-                                    "citemapRefit", "citemapWatchCaption", "citemapTickPx"],
+                                    "citemapRefit", "citemapWatchCaption", "citemapTickPx", "citemapCaptionCover"],
   "assets/citemap-06-story.js": ["citemapStoryStep", "citemapPrefetchNext", "citemapGoToStep"],
   "assets/citemap-07-export.js": ["citemapExportStory"],
 };
