@@ -1,8 +1,13 @@
 /* Controls of the page done in the browser: zoom and fit buttons, notices dismissed, the year chart's double-click,
-   a paper chosen in a list brought into view, the hover card (clientside hoverCard), narrow screens' tabs. */
+   a paper chosen in a list brought into view, a list of the panel shown whole (listsFull), the hover card (clientside
+   hoverCard), narrow screens' tabs. */
 
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: Object.assign({}, (window.dash_clientside || {}).citemap, {
+    /* "Show all" under a list of the paper panel: from then on the panel lists every entry (store-lists-full) */
+    listsFull: function (clicks) {
+      return (clicks || []).some(function (n) { return n > 0; }) ? true : window.dash_clientside.no_update;
+    },
     hoverCard: function (data, edge, tapped) {
       var trig = (window.dash_clientside.callback_context || {}).triggered || [];
       var prop = trig.length ? trig[0].prop_id : "";

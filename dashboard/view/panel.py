@@ -11,7 +11,10 @@ from dashboard.dataset.store import Store
 from dashboard.graph.neighbourhood import ROLES, Subgraph
 from dashboard.graph.state import ViewState
 
-LIST_SHOWN = 100  # entries rendered per list; the rest are counted
+# entries rendered per list, the rest counted: LIST_FIRST until the visitor asks for more (each entry is a few page
+# components, and a panel of hundreds holds the page up whenever it is drawn again), then LIST_SHOWN
+LIST_FIRST = 20
+LIST_SHOWN = 100
 
 
 @dataclass
@@ -50,7 +53,9 @@ class PaperPanel:
     badges: list[Badge]
 
 
-def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int], sort: str) -> PaperList:
+def _paper_list(
+    store: Store, rows: np.ndarray, state: ViewState, shown: set[int], sort: str, limit: int = LIST_SHOWN
+) -> PaperList:
     rows = np.asarray(rows, dtype=np.int64)
     total = len(rows)
     rows = rows[store.filter_mask(rows, years=state.years, areas=state.areas, min_citations=state.min_citations)]
@@ -59,7 +64,7 @@ def _paper_list(store: Store, rows: np.ndarray, state: ViewState, shown: set[int
     elif sort == "source":  # the source's own figure, highest first; papers without one last
         rows = rows[np.argsort(-store.cited_by(rows), kind="stable")]
     matching = len(rows)
-    head = rows[:LIST_SHOWN]
+    head = rows[:limit]
     ids, titles, figures = store.ids(head), store.titles(head), store.cited_by(head).tolist()
     whose = index.take(index.column(store.papers.column("cited_by_from")), head).to_pylist()
     entries = [
@@ -107,7 +112,10 @@ def paper_badges(row: int, pid: str, sub: Subgraph, state: ViewState) -> list[Ba
     return out
 
 
-def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: str = "citations") -> PaperPanel:
+def paper_panel(
+    store: Store, row: int, sub: Subgraph, state: ViewState, sort: str = "citations", limit: int = LIST_SHOWN
+) -> PaperPanel:
+    """The panel of the paper at ``row``: its facts, badges, and its references and citers (``limit`` of each)."""
     shown = set(sub.rows.tolist())
     pid = store.id(row)
     return PaperPanel(
@@ -115,7 +123,7 @@ def paper_panel(store: Store, row: int, sub: Subgraph, state: ViewState, sort: s
         is_seed=pid in state.seeds,
         is_expanded=pid in state.expand,
         in_view=row in shown,
-        references=_paper_list(store, store.references(row), state, shown, sort),
-        citers=_paper_list(store, store.citers(row), state, shown, sort),
+        references=_paper_list(store, store.references(row), state, shown, sort, limit),
+        citers=_paper_list(store, store.citers(row), state, shown, sort, limit),
         badges=paper_badges(row, pid, sub, state),
     )

@@ -816,6 +816,7 @@ def make_layout(store: Store, library: dict | None = None, *, bench_ping: bool =
             dcc.Store(id="store-library", storage_type="session", data=library),
             dcc.Store(id="store-library-error"),
             dcc.Store(id="store-escape"),
+            dcc.Store(id="store-lists-full", data=False),  # the panel lists every entry ("Show all" pressed)
             dcc.Store(id="store-chart-clear"),  # a double-click on the by-year chart (assets/citemap-10-controls.js)
             *ping,
             dcc.Download(id="download-export"),

@@ -36,8 +36,12 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     head = page.text("#div-paper")
     assert "First posted 2021-10-19" in head and "Areas: cs.LG, stat.ML" in head
     assert "Builds on 43 of its 79 references in this dataset" in head
+    first = list_entries(page, "references")
+    assert len(first) == 20 and first[1][0] == "Attention Is All You Need"  # the first ones, the rest a click away
+    page.page.click(".list-references button:text-is('Show 23 more')")
+    page.page.wait_for_function("() => document.querySelectorAll('.list-references li.entry').length === 43")
     refs = list_entries(page, "references")
-    assert len(refs) == 43 and refs[1][0] == "Attention Is All You Need"
+    assert refs[:20] == first and page.page.locator("#div-lists .more button").count() == 0
     assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per mlsanity.com"  # the two counts, each named
     counts = [int(m.split(" · ")[1].split(" citing")[0].replace(",", "")) for _, m in refs]
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]

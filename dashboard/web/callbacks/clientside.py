@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from dash import ClientsideFunction, Dash, Input, Output, State
+from dash import ALL, ClientsideFunction, Dash, Input, Output, State
 
 
 def register(app: Dash) -> None:
+    app.clientside_callback(  # "Show all" under a list of the paper panel (assets/citemap-10-controls.js)
+        ClientsideFunction(namespace="citemap", function_name="listsFull"),
+        Output("store-lists-full", "data"),
+        Input({"type": "list-more", "index": ALL}, "n_clicks"),
+        prevent_initial_call=True,
+    )
     app.clientside_callback(  # fetches GET /graph?<query> (dashboard/web/app.py) and draws it into Cytoscape directly
         ClientsideFunction(namespace="citemap", function_name="loadGraph"),
         Output("store-drawn", "data"),

@@ -20,7 +20,7 @@ from dashboard.view.field import field_status
 from dashboard.view.figures import chart_only_categories
 from dashboard.view.library import MAX_ENTRIES
 from dashboard.view.naming import area_label, figure_sources, figure_sources_of, source_name
-from dashboard.view.panel import SORTS, ListEntry, PaperList, paper_panel
+from dashboard.view.panel import LIST_FIRST, LIST_SHOWN, SORTS, ListEntry, PaperList, paper_panel
 from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label
 from dashboard.web.callbacks.common import read_state
 
@@ -208,7 +208,21 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
         )
         for e in plist.entries
     ]
-    if plist.more:
+    if plist.more and len(plist.entries) < LIST_SHOWN:  # the first entries: the rest one click away
+        rest = min(plist.more, LIST_SHOWN - len(plist.entries))
+        items.append(
+            html.Li(
+                className="more",
+                children=html.Button(
+                    f"Show {rest:,} more" + (f" (of {plist.more:,})" if rest < plist.more else ""),
+                    id={"type": "list-more", "index": direction},
+                    className="button small",
+                    n_clicks=0,
+                    title=f"list up to {LIST_SHOWN} of them, in every list of the panel",
+                ),
+            )
+        )
+    elif plist.more:
         items.append(html.Li(f"… and {plist.more:,} more", className="more"))
     if not plist.entries:
         items.append(
@@ -422,14 +436,16 @@ def register(app: Dash, store: Store) -> None:
         Input("store-view-state", "data"),
         Input("radio-list-sort", "data-value"),
         Input("store-library", "data"),
+        Input("store-lists-full", "data"),
         prevent_initial_call=True,
     )
-    def render_panel(query, sort, library):
+    def render_panel(query, sort, library, full):
         mine = library_ids(library)
         state, _ = read_state(store, query)
         row = store.row(panel_paper(state))
         sub = build_subgraph(store, state)
-        panel = paper_panel(store, row, sub, state, sort if sort in SORTS else "citations")
+        limit = LIST_SHOWN if full is True else LIST_FIRST
+        panel = paper_panel(store, row, sub, state, sort if sort in SORTS else "citations", limit)
         p = panel.paper
         facts = paper_facts(p)
         head = html.Div(
