@@ -223,7 +223,9 @@ FIELD_STATES = 8  # distinct states of each kind the field_view probe answers
 def probe_field_view(folder: str) -> dict[str, Any]:
     from dashboard.web.app import create_app
 
-    app = create_app(folder, bench_ping=False)
+    t0 = time.perf_counter()
+    app = create_app(folder, bench_ping=False)  # past MAX_POINTS papers the field's points are made here
+    start = time.perf_counter() - t0
     client = app.server.test_client()
     headers = {"Accept-Encoding": "br"}
 
@@ -236,7 +238,7 @@ def probe_field_view(folder: str) -> dict[str, Any]:
         return seconds, len(r.data)
 
     _baseline()
-    first, first_bytes = get("/field?mode=field")  # the first answer: the field's clusters are made here
+    first, first_bytes = get("/field?mode=field")  # the first answer (a smaller store's points are made here)
     points, points_bytes = get("/field/points")
     # distinct states (each a new map and filter, so that no cache helps), the field's and the map's apart
     layers = [get(f"/field?mode=field&min_citations={k}")[0] for k in range(1, FIELD_STATES + 1)]
@@ -244,6 +246,7 @@ def probe_field_view(folder: str) -> dict[str, Any]:
     store = app.server.config["CITEMAP_STORE"]
     return {
         "papers": store.n,
+        "start": start,
         "first": first,
         "first_bytes": first_bytes,
         "points": points,

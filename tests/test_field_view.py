@@ -251,3 +251,16 @@ def test_the_field_bundle_is_plotlys_strict_one_of_dashs_version() -> None:
     assert (vendor / "plotly-strict.LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     charts = (ROOT / "assets" / "citemap-02-charts.js").read_text(encoding="utf-8")
     assert 'assets/vendor/plotly-strict.min.js"' in charts and "citemapPlotlyFull" in charts
+
+
+def test_a_big_stores_points_are_made_when_the_app_starts(default_store, monkeypatch) -> None:
+    """Past MAX_POINTS papers the app makes the field's points (and its regions) as it starts, in gunicorn's master,
+    not on the first visitor's request; a store under it waits for the field to be asked for."""
+    from dashboard.web.app import create_app
+
+    monkeypatch.setattr(field, "_CACHE", type(field._CACHE)())
+    create_app(default_store.folder, store=default_store)
+    assert "points_json" not in field._CACHE.get(default_store, {})
+    monkeypatch.setattr(field, "MAX_POINTS", default_store.n - 1)
+    create_app(default_store.folder, store=default_store)
+    assert "points_json" in field._CACHE[default_store] and "clusters" in field._CACHE[default_store]

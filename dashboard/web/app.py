@@ -21,6 +21,7 @@ from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
 from dashboard.graph.state import encode_query
 from dashboard.resources import ASSETS
+from dashboard.view import field as field_mod
 from dashboard.view import library as library_mod
 from dashboard.view.naming import about_line, file_stem, image_title
 from dashboard.view.payload import build_subgraph, graph_json
@@ -75,6 +76,10 @@ def create_app(
     app.boot_picture = boot_picture
     app.layout = make_layout(store, default_library, bench_ping=bench_ping)
     register_callbacks(app, store)
+    if store.n > field_mod.MAX_POINTS:
+        # a big store: the field's points and their regions are made here, once (in gunicorn's master, before the
+        # workers fork), not while the first visitor of each worker waits for them
+        field_mod.field_points_json(store)
     if bench_ping:
         register_ping(app)
     app.server.config["CITEMAP_STORE"] = store
