@@ -205,6 +205,7 @@ def _filters(store: Store) -> html.Div:
             html.Span("Years", id="label-years", className="control-label"),
             html.Div(
                 role="group",
+                className="years-slider",
                 **{"aria-labelledby": "label-years"},
                 children=dcc.RangeSlider(
                     # the two thumbs are the keyboard's (arrows, Home, End); dash 4's number boxes beside them had no
