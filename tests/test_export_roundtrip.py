@@ -106,8 +106,8 @@ PAPERS = [
             authors=["Gus & Sons %"],
             venue="Workshop on Odd Titles",
         ),
-        ["100% accuracy & 50% recall: q&a with #tags, snake_case and ~tildes"],
-        [],
+        ["100% accuracy & 50% recall: Q&A with #tags, snake_case and ~tildes"],
+        ["q&a"],
     ),
     (
         PaperRecord(

@@ -18,8 +18,9 @@ its arXiv id). The fields, in this order:
     ..."), as BibTeX expects titles in title case. A word of the title (letters and digits, joined by hyphens or
     apostrophes) is put in a brace group, so that styles print it as written, when a part of it (between hyphens)
     has a capital after its first letter (``BERT``, ``GPT-3``, ``ImageNet``, ``LSTM``, ``ResNet-50``, ``3D``), when
-    a capital letter stands alone before or after a hyphen (``U-Net``), or when it has a capital and touches math
-    (``S$^3$``): ``{BERT}: Pre-training of Deep ...`` prints "BERT: Pre-training of deep ...". The title's first
+    a capital letter stands alone before or after a hyphen (``U-Net``) or joined to another word by ``&`` or ``/``
+    (``Q&A``, ``I/O``), or when it has a capital and touches math (``S$^3$``): ``{BERT}: Pre-training of Deep ...``
+    prints "BERT: Pre-training of deep ...". The title's first
     word is protected too when it begins with a small letter (``{word2vec} Explained``), which was written so on
     purpose and which some formatters would capitalise. Words whose one capital is their first letter (``Deep``,
     ``English``, ``Multi-Modal``) are left to the style, as in DBLP's exports: titles here are in title case, and
@@ -133,14 +134,16 @@ def math_spans(title: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _protected(word: str, first: bool, by_math: bool) -> bool:
+def _protected(word: str, first: bool, by_math: bool, joined: bool = False) -> bool:
     """Whether a word of a title goes in a brace group: a part of it (between hyphens) with a capital after its first
-    letter (``BERT``, ``ImageNet``, ``GPT-3``), a capital letter alone before or after a hyphen (``U-Net``), any
-    capital in a word that touches math (``S$^3$``), or the title's first word beginning with a small letter."""
+    letter (``BERT``, ``ImageNet``, ``GPT-3``), a capital letter alone before or after a hyphen (``U-Net``), a
+    capital letter alone joined to another word by ``&`` or ``/`` (``joined``: ``Q&A``, ``I/O``), any capital in a
+    word that touches math (``S$^3$``), or the title's first word beginning with a small letter."""
     parts = word.split("-")
     return (
         any(any(c.isupper() for c in part[1:]) for part in parts)
         or (len(parts) > 1 and any(len(part) == 1 and part.isupper() for part in parts))
+        or (joined and len(word) == 1 and word.isupper())
         or (by_math and any(c.isupper() for c in word))
         or (first and word[0].islower())
     )
@@ -154,7 +157,8 @@ def _bib_text(text: str, *, at_start: bool, math_before: bool, math_after: bool)
         out.append(bib_escape(text[last : m.start()]))
         first = at_start and not text[: m.start()].strip()
         by_math = (math_before and m.start() == 0) or (math_after and m.end() == len(text))
-        out.append("{" + m[0] + "}" if _protected(m[0], first, by_math) else m[0])
+        joined = text[m.start() - 1 : m.start()] in ("&", "/") or text[m.end() : m.end() + 1] in ("&", "/")
+        out.append("{" + m[0] + "}" if _protected(m[0], first, by_math, joined) else m[0])
         last = m.end()
     out.append(bib_escape(text[last:]))
     return "".join(out)
