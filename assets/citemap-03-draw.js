@@ -70,8 +70,9 @@ function citemapStretchTimeline(ys, axis, box) {
 }
 
 /* Papers from which a view is big: fainter edges without arrows (dashboard/web/layout.py, edge.big), and Cytoscape hides
-   edges and draws a texture while the map is panned or zoomed. */
-var CITEMAP_BIG_VIEW = 1500;
+   edges and draws a texture while the map is panned or zoomed. At that size a fitted map's arrowheads are a pixel or
+   two, and drawing them was a good part of each frame. */
+var CITEMAP_BIG_VIEW = 1000;
 
 /* Draw elements into Cytoscape: papers and citations no longer in view go, the others take their new data, classes
    and place (one batch, restyling only what changed), new papers come in at most two slices, then new citations
@@ -118,7 +119,7 @@ async function citemapDraw(cy, elements) {
   glides.forEach(function (g) {
     g[0].animate({position: g[1]}, {duration: CITEMAP_GLIDE_MS, easing: "ease-in-out-cubic"});
   });
-  var r = cy.renderer(), big = papers > CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
+  var r = cy.renderer(), big = papers >= CITEMAP_BIG_VIEW;  /* options dash-cytoscape does not pass on */
   if (r) { r.hideEdgesOnViewport = big; r.textureOnViewport = big; }
   if (moved || nodes.length) { citemapFitPlaces(cy, elements); }  /* from the places: no element styled yet */
   var todo = nodes.concat(edges);  /* the papers in halves (each styled and drawn in ~0.25 s), then the citations */
@@ -244,7 +245,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         out.push({data: {id: "axis-" + ax.id, label: ax.label}, position: {x: ax.x, y: ax.y},
                   classes: ax.id.charAt(0) === "c" ? "axis axis-c" : "axis", selectable: false, grabbable: false});
       }
-      var src = p.edges.source, dst = p.edges.target, big = nodes.length > CITEMAP_BIG_VIEW ? " big" : "";
+      var src = p.edges.source, dst = p.edges.target, big = nodes.length >= CITEMAP_BIG_VIEW ? " big" : "";
       var kind = p.edges.kind || "citations", weight = p.edges.weight, why = p.edges.why;
       var strongest = weight && weight.length ? Math.max.apply(null, weight) || 1 : 1;
       for (i = 0; i < src.length; i++) {

@@ -73,3 +73,17 @@ def test_the_year_charts_start_after_the_map_with_plotlys_basic_bundle(browser, 
     assert at == 5000
     assert scripts == ["/assets/vendor/plotly-basic.min.js"]
     assert bars > 0
+
+
+def test_from_a_thousand_papers_citations_are_faint_lines_without_arrows(browser, default_server) -> None:
+    """The 1,500-paper view Lighthouse measures and a view just under 1,000 papers: the first drawn as a big view
+    (every citation a faint line without an arrowhead), the second with arrows."""
+    with Page(browser, default_server.url, (1280, 800)) as p:
+        for query, big in (("?seeds=1810.04805&limit=1462", True), ("?seeds=1810.04805&limit=900", False)):
+            p.open(query)
+            got = p.page.evaluate("""() => ({papers: cy.nodes('.paper').length, edges: cy.edges('.cites').length,
+                big: cy.edges('.big').length,
+                arrows: cy.edges('.cites').filter(e => e.style('target-arrow-shape') !== 'none').length})""")
+            assert (got["papers"] >= 1000) == big, got
+            assert got["big"] == (got["edges"] if big else 0)
+            assert (got["arrows"] == 0) == big and got["edges"] > 1000
