@@ -1,6 +1,6 @@
 """The page as Dash writes it: its script tags less what the page does not use, and a picture made per request.
 
-* Dash puts Babel's polyfill (core-js 2 and regenerator-runtime, ~100 kB) first on every page, for browsers older
+* Dash puts Babel's whole polyfill (core-js 2 and regenerator-runtime) first on every page, for browsers older
   than any this page supports. Of it, Dash's own bundles use one piece, ``regeneratorRuntime`` (when a component's
   code is loaded lazily), so the page loads that piece alone, vendored as npm publishes it
   (assets/vendor/regenerator-runtime.js), where the polyfill was.
