@@ -12,6 +12,8 @@ import re
 import zipfile
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
+
 from tests.browser.conftest import Page
 from tests.conftest import DEFAULT_DATA
 
@@ -109,7 +111,20 @@ def test_a_storys_pdf_and_pngs_are_small_the_same_each_time_and_end_at_the_map(
             assert not all(rows[-30:]), f"{name} ends in white rows"
 
 
-def test_an_image_of_the_map_leaves_out_new_papers_rings_and_a_hovered_papers_links(page: Page, tmp_path) -> None:
+def test_an_image_of_the_map_leaves_out_new_papers_rings_and_a_hovered_papers_links(browser, server, tmp_path) -> None:
+    # Chromium's renderer has crashed once under a full suite's load, in this test only and not reproducibly: a
+    # crash of the browser's own page process is tried once more in a new page; any other failure is the test's
+    for attempt in (1, 2):
+        try:
+            with Page(browser, server.url) as page:
+                rings_and_hover_left_out(page, tmp_path)
+            return
+        except PlaywrightError as e:
+            if "Target crashed" not in str(e) or attempt == 2:
+                raise
+
+
+def rings_and_hover_left_out(page: Page, tmp_path: Path) -> None:
     page.open("?seeds=2106.03764")
     page.tap("2006.04862")  # expands it: the papers it brings are ringed in amber until the next action
     assert page.page.evaluate("() => cy.nodes('.new').nonempty()")
