@@ -59,3 +59,25 @@ def test_before_the_scripts_run_the_picture_fills_the_maps_place(browser, server
         assert "Loading the map" in top
     finally:
         ctx.close()
+
+
+def test_the_picture_colours_each_paper_as_the_live_map_does(browser, server) -> None:
+    """The picture's shapes, in the payload's order, have the fills the live map gives the same papers, in each
+    colour mode (the server draws the picture; the page's script colours the map)."""
+    with Page(browser, server.url) as p:
+        for query in ("?seeds=2006.04862", "?seeds=2006.04862&color=year", "?seeds=2006.04862&color=cluster"):
+            p.open(query)
+            got = p.page.evaluate(
+                """async () => {
+                  const q = window.location.search;
+                  const svg = new DOMParser().parseFromString(
+                    await (await fetch('/preview.svg' + q)).text(), 'image/svg+xml');
+                  const fills = Array.from(svg.querySelectorAll('circle, rect, polygon'))
+                    .map(e => e.getAttribute('fill'));
+                  const payload = await (await fetch('/graph' + q)).json();
+                  const ids = payload.nodes.map(n => n[payload.fields.indexOf('id')]);
+                  return {fills, map: ids.map(id => cy.getElementById(id).data('color'))};
+                }"""
+            )
+            assert len(got["fills"]) == len(got["map"]) > 10, query
+            assert [f.lower() for f in got["fills"]] == [c.lower() for c in got["map"]], query
