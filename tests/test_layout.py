@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "dashboard"
-LOWER_THAN_IMPORTERS = ("dashboard.dataset", "dashboard.graph", "dashboard.view", "dashboard.web", "dashboard.serving")
-WEB_LIBRARIES = ("dash", "dash_cytoscape", "flask", "werkzeug", "flask_compress")
 
 
 def module_name(path: Path) -> str:
@@ -64,16 +67,43 @@ def test_no_import_cycle() -> None:
     assert len(state) == len(MODULES) > 60
 
 
-def test_serving_and_the_layers_below_never_import_the_importers_or_fetchers() -> None:
-    for name, deps in GRAPH.items():
-        if name.startswith(LOWER_THAN_IMPORTERS):
-            bad = sorted(d for d in deps if d.startswith(("dashboard.importers", "dashboard.fetch")))
-            assert not bad, (name, bad)
+LINT_IMPORTS = "from importlinter.cli import lint_imports_command; lint_imports_command()"
 
 
-def test_only_the_web_layer_imports_dash_and_flask() -> None:
-    for name, path in MODULES.items():
-        web = [m for m in imports_of(path) if m.split(".")[0] in WEB_LIBRARIES]
-        if web:
-            assert name.startswith("dashboard.web") or name == "dashboard.app", (name, web)
-    assert any(m.split(".")[0] == "dash" for m in imports_of(PACKAGE / "web" / "layout.py"))
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter on the package in ``tree`` with the contracts of ``tree``'s pyproject.toml."""
+    return subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS, "pyproject.toml", "--no-cache"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
+
+
+def test_the_layer_contracts_hold() -> None:
+    """pyproject.toml's [tool.importlinter] contracts: dataset < graph < view < web, importers/ and fetch/ beside,
+    serving/ apart, Dash and Flask in web/ alone. The tool's own report says which import broke which."""
+    run = lint_imports(ROOT)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    ids = {c["id"] for c in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]}
+    assert {"layers", "importers-beside", "dash-in-web", "serving-apart"} <= ids
+    assert f"Contracts: {len(ids)} kept, 0 broken." in run.stdout
+
+
+def test_an_upward_import_breaks_the_layer_contract(tmp_path: Path) -> None:
+    """The contracts catch an import against the layers: a copy of the package whose graph layer imports a view
+    module, and whose view layer imports Dash, fails both."""
+    copy = tmp_path / "tree"
+    shutil.copytree(PACKAGE, copy / "dashboard", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    with (copy / "dashboard" / "graph" / "paths.py").open("a") as f:
+        f.write("\nfrom dashboard.view import naming  # noqa\n")
+    with (copy / "dashboard" / "view" / "years.py").open("a") as f:
+        f.write("\nimport dash  # noqa\n")
+    run = lint_imports(copy)
+    assert run.returncode != 0
+    assert "dashboard.graph.paths -> dashboard.view.naming" in run.stdout
+    assert "dashboard.view.years -> dash" in run.stdout
+    assert "2 broken" in run.stdout
