@@ -43,10 +43,10 @@ import common  # first: puts the repository on sys.path
 import floor_app
 import orjson
 import requests
+import stall_probe
 from common import BENCH, log
 
 from dashboard.view.stories import read_story
-from tests.browser import stall_probe
 
 CHROMIUM = "/usr/bin/chromium"
 VIEWS = [

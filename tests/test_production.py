@@ -165,11 +165,11 @@ def test_a_killed_master_takes_its_workers_and_a_new_server_gets_the_port(tmp_pa
     assert "Traceback" not in (tmp_path / "first.log").read_text() + (tmp_path / "second.log").read_text()
 
 
-def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
+def test_bad_dataset_stops_the_server_naming_the_file(tmp_path: Path) -> None:
+    """A damaged build: the production server exits by itself (before its workers start) with the file named."""
     bad = tmp_path / "bad"
     shutil.copytree(seed_data(), bad)
     (bad / "papers.parquet").write_bytes(b"truncated")
-    t = time.time()
     r = subprocess.run(
         [
             sys.executable,
@@ -187,7 +187,7 @@ def test_bad_dataset_fails_fast_naming_the_file(tmp_path: Path) -> None:
         timeout=60,
         cwd=ROOT,
     )
-    assert r.returncode != 0 and time.time() - t < 30
+    assert r.returncode != 0
     assert f"{bad / 'papers.parquet'}: 9 bytes where " in r.stderr and "were written; rebuild it with: " in r.stderr
     missing = tmp_path / "missing"
     r = subprocess.run(

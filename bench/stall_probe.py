@@ -1,4 +1,4 @@
-"""The main-thread stall probe tests/browser/test_big_view.py and bench/browser.py share: a 100 ms ``setInterval``
+"""bench/browser.py's main-thread stall probe: a 100 ms ``setInterval``
 whose longest gap beyond its 100 ms is ``window.__stall.max``, and the pan and zoom both measure it during."""
 
 from __future__ import annotations
