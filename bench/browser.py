@@ -14,8 +14,8 @@ with ``--story``, a story's step change against loading the same view.
   the map is drawn; then **pan/zoom stall**: the same while the mouse wheel zooms 6 notches and the map is dragged.
   Highest of the rounds.
 
-Targets: drawn <= 1.5x the floor, longest stall <= 1 s at 5,000 papers. Prints one table; exits 1 if a target is
-missed.
+Targets: drawn <= 1.5x the floor, longest stall <= 1 s at 5,000 papers. Prints one table and writes it to
+bench/out/results-browser.json (``--story``: results-browser-story.json); exits 1 if a target is missed.
 
 ``--story``: for each step of the default dataset's story after the first, the time from pressing Right
 (presenting step k-1) until step k is drawn (its papers on the map, those that stay beginning their glide) and
@@ -107,25 +107,43 @@ def views(browser: Any, base: str, rounds: int, tmp: Path) -> int:
             f"{worst['citemap']:.0f} / {worst['floor']:.0f} ms; pan/zoom {moving['citemap']:.0f} / "
             f"{moving['floor']:.0f} ms"
         )
-    print(
-        "| view | papers | drawn citemap | drawn floor | ratio | longest stall citemap | floor | "
-        "pan/zoom stall citemap | floor |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+    columns = [
+        "view",
+        "papers",
+        "drawn citemap",
+        "drawn floor",
+        "ratio",
+        "longest stall citemap",
+        "floor",
+        "pan/zoom stall citemap",
+        "floor",
+    ]
+    table = []
     failed = 0
     for name, n, med, worst, moving in rows:
         ratio = med["citemap"] / med["floor"]
         big = n >= 4000
         failed += ratio > DRAWN_TARGET or (big and max(worst["citemap"], moving["citemap"]) > STALL_TARGET_MS)
-        print(
-            f"| {name} | {n:,} | {med['citemap']:,.0f} ms | {med['floor']:,.0f} ms | {ratio:.2f} | "
-            f"{worst['citemap']:,.0f} ms | {worst['floor']:,.0f} ms | {moving['citemap']:,.0f} ms | "
-            f"{moving['floor']:,.0f} ms |"
+        table.append(
+            [
+                name,
+                f"{n:,}",
+                f"{med['citemap']:,.0f} ms",
+                f"{med['floor']:,.0f} ms",
+                f"{ratio:.2f}",
+                f"{worst['citemap']:,.0f} ms",
+                f"{worst['floor']:,.0f} ms",
+                f"{moving['citemap']:,.0f} ms",
+                f"{moving['floor']:,.0f} ms",
+            ]
         )
-    print(
-        f"\ntargets: drawn <= {DRAWN_TARGET}x the floor; longest stall <= {STALL_TARGET_MS:.0f} ms at 5,000 papers; "
+    verdict = (
+        f"targets: drawn <= {DRAWN_TARGET}x the floor; longest stall <= {STALL_TARGET_MS:,.0f} ms at 5,000 papers; "
         f"{'all met' if not failed else f'{failed} view(s) miss a target'}"
     )
+    print(common.markdown(columns, table))
+    print(f"\n{verdict}")
+    common.write_results("browser", columns, table, verdict, rounds=rounds, views=dict(VIEWS))
     return 1 if failed else 0
 
 
@@ -170,21 +188,24 @@ def story(browser: Any, base: str, rounds: int, data: Path) -> int:
             page.goto(f"{base}/{at.format(k)}")
             fresh[k].append(wait_drawn(page, at.format(k)) - t)
             ctx.close()
-    print(
-        f"{'step':<6}{'drawn':>9}{'glide ended':>13}{'same view in page':>19}{'new page':>10}"
-        f"{'ratio drawn':>13}{'ratio ended':>13}"
-    )
+    columns = ["step", "drawn", "glide ended", "same view in page", "new page", "ratio drawn", "ratio ended"]
+    table = []
     ratios, ended = [], []
     for k in change:
         d, c, i, f = (statistics.median(v) * 1000 for v in (shown[k], change[k], inpage[k], fresh[k]))
         ratios.append(d / i)
         ended.append(c / i)
-        print(f"{k:<6}{d:>6.0f} ms{c:>10.0f} ms{i:>16.0f} ms{f:>7.0f} ms{d / i:>13.2f}{c / i:>13.2f}")
+        table.append(
+            [str(k), f"{d:,.0f} ms", f"{c:,.0f} ms", f"{i:,.0f} ms", f"{f:,.0f} ms", f"{d / i:.2f}", f"{c / i:.2f}"]
+        )
     worst = max(ratios)
-    print(
+    verdict = (
         f"worst step change drawn / same view in page: {worst:.2f}x (target <= {STORY_TARGET}x); until the "
         f"{GLIDE_MS} ms glide has ended: {max(ended):.2f}x; medians of {rounds} rounds"
     )
+    print(common.markdown(columns, table))
+    print(verdict)
+    common.write_results("browser-story", columns, table, verdict, rounds=rounds, story=STORY)
     return 0 if worst <= STORY_TARGET else 1
 
 

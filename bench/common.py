@@ -5,13 +5,15 @@ The server processes (citemap under gunicorn or ``citemap serve``, nginx; each s
 answers) and the browsing load are the tests' own, from tests/servers.py, re-exported here. This module adds what
 only the benchmarks need: every process a benchmark starts is kept in one list and ended, with its whole process
 group, on exit, on an exception, on Ctrl-C and on SIGTERM (:func:`guard`); gunicorn and other servers as context
-managers; a child process run to completion with a time limit; the default dataset; progress on stderr.
+managers; a child process run to completion with a time limit; the default dataset; progress on stderr; each
+command's results written to bench/out/results-<name>.json (:func:`write_results`, from bench/results.py).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -22,10 +24,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-OUT = BENCH / "out"  # generated datasets, results and server logs (gitignored)
+# generated datasets, results and server logs (gitignored); CITEMAP_BENCH_OUT puts them elsewhere
+OUT = Path(os.environ.get("CITEMAP_BENCH_OUT") or BENCH / "out")
 for _p in (ROOT, BENCH):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
+
+import results  # noqa: E402
+from results import markdown  # noqa: E402
 
 from tests.servers import (  # noqa: E402
     HOST,
@@ -59,6 +65,7 @@ __all__ = [  # what the entry points take from here
     "guard",
     "gunicorn",
     "log",
+    "markdown",
     "percentile",
     "run_child",
     "run_load",
@@ -66,6 +73,7 @@ __all__ = [  # what the entry points take from here
     "server",
     "start_all",
     "stop_all",
+    "write_results",
 ]
 
 # -- processes a benchmark starts: each leads its own process group, and is ended on the way out ----------------------
@@ -150,3 +158,8 @@ def default_data() -> Path:
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+def write_results(name: str, columns: list[str], rows: list[list[str]], verdict: str, /, **details: Any) -> Path:
+    """Write a command's printed table, its verdict line and its details to bench/out/results-<name>.json."""
+    return results.write(OUT, name, columns, rows, verdict, **details)

@@ -16,13 +16,13 @@ the shortest time and the highest peak are kept):
   being the dataset's writing.
 
 Ratios are against the bare run of the same size in the same run. Targets: import time at most 3x
-bare, peak memory at most 2 GB and flat from 300k to 3M works. Exits 1 if one is missed.
+bare, peak memory at most 2 GB and flat from 300k to 3M works. Prints one table, writes it with every figure
+to bench/out/results-import-scale.json, and exits 1 if a target is missed.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -32,6 +32,7 @@ import threading
 import time
 from pathlib import Path
 
+import common
 from common import OUT, ROOT
 from synth_openalex import PARTS, ensure
 
@@ -173,14 +174,20 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     results = {n: measure(n, args.seed, args.repeat) for n in sizes}
     met = {"time": True, "peak": True}
-    print("| works | references | bare | tables (ratio) | import (ratio) | peak: bare / tables / import |")
-    print("|---|---|---|---|---|---|")
+    columns = ["works", "references", "bare", "tables (ratio)", "import (ratio)", "peak: bare / tables / import"]
+    rows = [
+        [
+            f"{r['works']:,}",
+            f"{r['references']:,}",
+            f"{r['bare_s']:.1f} s",
+            f"{r['tables_s']:.1f} s ({r['tables_s'] / r['bare_s']:.2f}x)",
+            f"{r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x)",
+            f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB",
+        ]
+        for r in results.values()
+    ]
+    print(common.markdown(columns, rows))
     for r in results.values():
-        print(
-            f"| {r['works']:,} | {r['references']:,} | {r['bare_s']:.1f} s | {r['tables_s']:.1f} s "
-            f"({r['tables_s'] / r['bare_s']:.2f}x) | {r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x) | "
-            f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB |"
-        )
         met["time"] &= r["import_s"] / r["bare_s"] <= TIME_TARGET
         met["peak"] &= r["import_gb"] <= MEMORY_TARGET_GB
     for r in results.values():
@@ -203,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         "peak": f"peak <= {MEMORY_TARGET_GB} GB",
         "flat": f"peak {max(results):,} over {min(results):,} works <= {FLAT_TARGET}x",
     }
-    print("\ntargets: " + "; ".join(f"{verdict[k]}: {'PASS' if ok else 'FAIL'}" for k, ok in met.items()))
-    (OUT / "results-import-scale.json").write_text(json.dumps(results, indent=1) + "\n")
+    line = "targets: " + "; ".join(f"{verdict[k]}: {'PASS' if ok else 'FAIL'}" for k, ok in met.items())
+    print(f"\n{line}")
+    common.write_results("import-scale", columns, rows, line, sizes=results)
     return 0 if all(met.values()) else 1
 
 

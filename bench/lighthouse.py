@@ -18,7 +18,8 @@ come from, the median of a few runs.
 
 Targets: Performance >= 90 on ``/`` and >= 75 on the 1,500-paper view, Accessibility and Best Practices 100, SEO
 >= 95 on ``/`` (the views' URLs are closed to crawlers by assets/robots.txt, which Lighthouse counts against their
-SEO score), first page at most 700 kB on the wire. Prints the tables; exits 1 if a target is missed. Each run's
+SEO score), first page at most 700 kB on the wire. Prints the tables and writes the first, with each run's figures, to
+bench/out/results-lighthouse.json; exits 1 if a target is missed. Each run's
 report is kept in ``bench/out/lighthouse/`` (JSON; open it in https://googlechrome.github.io/lighthouse/viewer/).
 
 Timings on these shared 2-core machines move from run to run: Lighthouse slows the CPU by a fixed 4x whatever the
@@ -196,11 +197,22 @@ def runs(url: str, label: str, stem: Path, n: int) -> list[dict[str, Any]]:
 def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
     """Print the tables; 1 if a target is missed."""
     print(f"Lighthouse, mobile defaults, median of {runs} runs\n")
-    print(
-        "| page | Performance | Accessibility | Best Practices | SEO | TBT | LCP | FCP | Speed Index | CLS | "
-        "LCP element | transferred | requests |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    columns = [
+        "page",
+        "Performance",
+        "Accessibility",
+        "Best Practices",
+        "SEO",
+        "TBT",
+        "LCP",
+        "FCP",
+        "Speed Index",
+        "CLS",
+        "LCP element",
+        "transferred",
+        "requests",
+    ]
+    rows = []
     missed = []
     for path, got in results.items():
         med = {
@@ -209,11 +221,22 @@ def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
         }
         element = collections.Counter(r["lcp_element"] for r in got).most_common(1)[0][0]
         page = f"floor of `{path.removeprefix(FLOOR)}`" if path.startswith(FLOOR) else f"`{path}`"
-        print(
-            f"| {page} | {med['performance']:.0f} | {med['accessibility']:.0f} | {med['best-practices']:.0f} | "
-            f"{med['seo']:.0f} | {med['tbt']:,.0f} ms | {med['lcp'] / 1000:.1f} s | {med['fcp'] / 1000:.1f} s | "
-            f"{med['si'] / 1000:.1f} s | {med['cls']:.3f} | {element} | {med['bytes'] / 1000:,.0f} kB | "
-            f"{med['requests']:.0f} |"
+        rows.append(
+            [
+                page,
+                f"{med['performance']:.0f}",
+                f"{med['accessibility']:.0f}",
+                f"{med['best-practices']:.0f}",
+                f"{med['seo']:.0f}",
+                f"{med['tbt']:,.0f} ms",
+                f"{med['lcp'] / 1000:.1f} s",
+                f"{med['fcp'] / 1000:.1f} s",
+                f"{med['si'] / 1000:.1f} s",
+                f"{med['cls']:.3f}",
+                element,
+                f"{med['bytes'] / 1000:,.0f} kB",
+                f"{med['requests']:.0f}",
+            ]
         )
         if path.startswith(FLOOR):
             continue  # the floor is measured, not held to targets
@@ -223,6 +246,7 @@ def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
                 missed.append(f"{path} {c} {med[c]:.0f} < {least}")
         if path == "/" and med["bytes"] > FIRST_PAGE_BYTES:
             missed.append(f"{path} {med['bytes'] / 1000:,.0f} kB > {FIRST_PAGE_BYTES / 1000:,.0f} kB")
+    print(common.markdown(columns, rows))
     for _, path in PAGES:
         run = median_run(results[path])
         print(f"\n`{path}` (the run with the median Performance score)\n")
@@ -238,7 +262,13 @@ def report(results: dict[str, list[dict[str, Any]]], runs: int) -> int:
         print(f"\nmain thread: {work}")
         if run["failed"]:
             print(f"failed audits: {', '.join(run['failed'])}")
-    print(f"\ntargets: {'all met' if not missed else 'missed: ' + '; '.join(missed)}")
+    verdict = f"targets: {'all met' if not missed else 'missed: ' + '; '.join(missed)}"
+    print(f"\n{verdict}")
+    details = {
+        path: [{k: v for k, v in r.items() if k not in ("scripts", "bootup")} for r in got]
+        for path, got in results.items()
+    }
+    common.write_results("lighthouse", columns, rows, verdict, runs=details)
     return 1 if missed else 0
 
 

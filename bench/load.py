@@ -7,7 +7,8 @@
 With ``--serve`` it starts gunicorn itself (the project's settings), and with ``--kill-worker-at S``
 it kills one worker with SIGKILL after S seconds and checks that the master replaces it. Loopback
 only, bounded in time (``--seconds``) and count (``--max-requests``). Prints throughput, p50/p99
-latency per kind of request, and errors (a request lost to the killed worker counts as an error).
+latency per kind of request, and errors (a request lost to the killed worker counts as an error), and writes them
+to bench/out/results-load.json (``--via-nginx``: results-load-via-nginx.json).
 
 ``--via-nginx`` compares, in one run, the deployment of deploy/ (nginx with deploy/nginx.conf.template in
 front of two replicas of ``--workers`` sync workers each) with one gunicorn of as many workers in all, sync
@@ -32,24 +33,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import common
-from common import Gunicorn, Nginx, SlowHeaders, Stats, percentile, run_load, sample_papers, start_all
+from common import Gunicorn, Nginx, SlowHeaders, Stats, markdown, percentile, run_load, sample_papers, start_all
+
+REQUEST_COLUMNS = ["request", "count", "p50 ms", "p99 ms"]
+PHASE_COLUMNS = ["target", "load", "req/s", "p50 ms", "p99 ms", "errors", "loadavg"]
+
+
+def request_rows(stats: Stats) -> list[list[str]]:
+    """Per kind of request, then all: the count, p50 and p99 in ms."""
+    rows = []
+    for kind, lat in [*sorted(stats.latencies.items()), ("all", [v for x in stats.latencies.values() for v in x])]:
+        p50, p99 = percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000
+        rows.append([kind, f"{len(lat):,}", f"{p50:.1f}", f"{p99:.1f}"])
+    return rows
+
+
+def throughput(stats: Stats, elapsed: float) -> str:
+    return f"throughput {stats.count / elapsed:.1f} requests/s over {elapsed:.1f} s; errors {len(stats.errors)}"
 
 
 def report(stats: Stats, elapsed: float) -> str:
-    lines = [f"{'request':<14}{'count':>8}{'p50 ms':>10}{'p99 ms':>10}"]
-    for kind, lat in sorted(stats.latencies.items()):
-        p50, p99 = percentile(lat, 0.5) * 1000, percentile(lat, 0.99) * 1000
-        lines.append(f"{kind:<14}{len(lat):>8}{p50:>10.1f}{p99:>10.1f}")
-    everything = [v for lat in stats.latencies.values() for v in lat]
-    lines.append(
-        f"{'all':<14}{len(everything):>8}{percentile(everything, 0.5) * 1000:>10.1f}"
-        f"{percentile(everything, 0.99) * 1000:>10.1f}"
-    )
-    lines.append(
-        f"throughput {len(everything) / elapsed:.1f} requests/s over {elapsed:.1f} s; errors {len(stats.errors)}"
-    )
-    for e in stats.errors[:10]:
-        lines.append(f"  error: {e}")
+    lines = [markdown(REQUEST_COLUMNS, request_rows(stats)), throughput(stats, elapsed)]
+    lines += [f"  error: {e}" for e in stats.errors[:10]]
     return "\n".join(lines)
 
 
@@ -61,13 +66,17 @@ class Phase:
     elapsed: float
     loadavg: float  # the machine's 1-minute load average at the end: other work on it skews the numbers
 
-    def row(self) -> str:
+    def row(self) -> list[str]:
         everything = [v for lat in self.stats.latencies.values() for v in lat]
-        return (
-            f"{self.target:<44}{self.load:<22}{len(everything) / self.elapsed:>8.1f}"
-            f"{percentile(everything, 0.5) * 1000:>9.1f}{percentile(everything, 0.99) * 1000:>9.1f}"
-            f"{len(self.stats.errors):>8}{self.loadavg:>9.2f}"
-        )
+        return [
+            self.target,
+            self.load,
+            f"{len(everything) / self.elapsed:.1f}",
+            f"{percentile(everything, 0.5) * 1000:.1f}",
+            f"{percentile(everything, 0.99) * 1000:.1f}",
+            str(len(self.stats.errors)),
+            f"{self.loadavg:.2f}",
+        ]
 
     @property
     def throughput(self) -> float:
@@ -138,22 +147,29 @@ def compare(a: argparse.Namespace, papers: list[tuple[str, str, list[str]]]) -> 
         for server in servers:
             server.stop()
     print()
-    print(f"{'target':<44}{'load':<22}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'loadavg':>9}")
-    for phase in phases:
-        print(phase.row())
+    print(markdown(PHASE_COLUMNS, [phase.row() for phase in phases]))
     plain = [p for p in phases if p.load == "browsing"]
     via = [p for p in plain if p.target == targets[0][0]]
     direct = [p for p in plain if p.target == targets[1][0]]
     ratios = sorted(v.throughput / d.throughput for v, d in zip(via, direct, strict=True))
     p99s = sorted(v.p99 / d.p99 for v, d in zip(via, direct, strict=True))
     ratio = ratios[len(ratios) // 2]
-    print(
+    verdict = (
         f"through nginx / direct sync, browsing, round by round: throughput "
         f"{', '.join(f'{x:.2f}x' for x in ratios)} (median {ratio:.2f}x; target >= 0.8x); p99 "
         f"{', '.join(f'{x:.2f}x' for x in p99s)}"
     )
+    print(verdict)
     print("nginx cache, all phases: " + ", ".join(f"{k} {v}" for k, v in sorted(cache.items())))
     nginx_errors = sum(len(p.stats.errors) for p in phases if p.target == targets[0][0])
+    common.write_results(
+        "load-via-nginx",
+        PHASE_COLUMNS,
+        [phase.row() for phase in phases],
+        verdict,
+        nginx_cache=dict(cache),
+        requests={f"{p.target}, {p.load}": request_rows(p.stats) for p in phases},
+    )
     return 0 if ratio >= 0.8 and nginx_errors == 0 else 1
 
 
@@ -197,17 +213,22 @@ def main() -> int:
     try:
         stats, elapsed = run_load(base, papers, a.users, a.seconds, a.max_requests, on_tick=tick, timeout=a.timeout)
         print(report(stats, elapsed))
+        verdict = throughput(stats, elapsed)
+        replaced = True
         if killed:
             time.sleep(2)
             now = server.workers()
             replaced = killed["pid"] not in now and len(now) == a.workers
-            print(
+            kill = (
                 f"killed worker {killed['pid']} at {killed['at']:.1f} s; workers now {now}; "
                 f"replaced: {replaced}; requests lost: {len(stats.errors)} (in flight at most {a.users})"
             )
-            if not replaced or len(stats.errors) > a.users:
-                return 1
-        return 0 if not stats.errors or killed else 1
+            print(kill)
+            verdict += f"; {kill}"
+        common.write_results("load", REQUEST_COLUMNS, request_rows(stats), verdict, errors=stats.errors[:10])
+        if killed:
+            return 0 if replaced and len(stats.errors) <= a.users else 1
+        return 0 if not stats.errors else 1
     finally:
         if server:
             server.stop()

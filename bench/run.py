@@ -29,7 +29,9 @@ and memory against reading the two tables into memory (the networkx DiGraph woul
 share of start-up spent checksumming the files, the server's start-up and memory, how long the dataset took to
 generate and write, its peak memory and its size on disk, and every HTTP row as for the other sizes.
 
-Prints one table (ratio = citemap / baseline) and exits 1 if a target is missed. See bench/README.md.
+Prints one table (ratio = citemap / baseline), writes it with every figure measured to
+bench/out/results-<sizes>.json (``--clusters``: results-clusters.json), and exits 1 if a target is missed. See
+bench/README.md.
 
 ``--clusters`` measures, instead and in this process, the two ways of colouring by cluster on one dataset (the
 default dataset unless ``--data``): per map, what citemap does (Leiden on the citations of a 5,000-paper map and the
@@ -44,8 +46,6 @@ import contextlib
 import gc
 import json
 import math
-import os
-import platform
 import re
 import statistics
 import sys
@@ -59,6 +59,7 @@ import loadgen
 import numpy as np
 import synth
 from common import BENCH, HOST, OUT, ROOT, log, percentile, run_child
+from results import machine
 
 from dashboard.dataset import builds, index
 from dashboard.view.payload import payload_nodes
@@ -74,7 +75,7 @@ DEFAULT_SIZES = "small,large"
 BIG = 5_000_000  # papers from which a size gets the big-dataset rows (no DiGraph baseline, phases of memory)
 STARTUP_BOUND = 1.0  # seconds: start-up stays under a second at every size
 NETWORKX_SKIP = (
-    "at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/README.md, size large); ten "
+    "at 1M papers / 10M edges the DiGraph took 43.6 s and 3,064 MB (bench/HISTORY.md, size large); ten "
     "times the graph needs about 30 GB, more than this machine's 24 GB; reading the two tables into "
     "memory (Arrow, no graph) is the baseline instead"
 )
@@ -268,7 +269,7 @@ def measure_startup_big(size: str, folder: Path, repeats: int) -> list[Row]:
             seconds,
             STARTUP_BOUND,
             "s",
-            "issue 14: under a second",
+            "a second",
             f"Store.load + a first request's reads, median of {repeats} fresh processes; ratio = seconds",
         ),
         Row(
@@ -325,7 +326,7 @@ def measure_field(size: str, folder: Path) -> list[Row]:
             got["seconds"],
             bound,
             "s",
-            f"issue 35: {FIELD_SECONDS:.0f} s per {FIELD_CITATIONS:,} citations",
+            f"{FIELD_SECONDS:.0f} s per {FIELD_CITATIONS:,} citations",
             f"dashboard.graph.field_layout of {got['papers']:,} papers / {got['citations']:,} citations, 1 process",
         ),
         Row(
@@ -334,7 +335,7 @@ def measure_field(size: str, folder: Path) -> list[Row]:
             peak,
             FIELD_MB,
             "MB",
-            "issue 35: 4 GB",
+            "4 GB",
             "ru_maxrss of that process, imports included",
         ),
         Row(
@@ -370,7 +371,7 @@ def measure_field_view(size: str, folder: Path) -> list[Row]:
             worst,
             FIELD_ANSWER_BOUND,
             "s",
-            "issue 35: 1 s",
+            "1 s",
             f"GET /field of {n} distinct states (min_citations 1..{n}), the slowest; ratio = seconds",
         ),
         Row(
@@ -914,6 +915,20 @@ def measure_clusters(data: Path, rounds: int) -> int:
         f"{int((whole >= 0).sum()):,} papers in {len(set(whole[whole >= 0].tolist()))} named clusters"
     )
     print(f"ratio whole / per map: {whole_s / view_s:,.0f}x")
+    columns = ["dataset", "per map", "whole dataset", "peak memory of the whole", "ratio"]
+    table_rows = [
+        [
+            f"{store.n:,} papers, {len(dst):,} citations",
+            f"{view_s * 1000:.0f} ms",
+            f"{whole_s:.1f} s",
+            f"+{grown:,.0f} MB",
+            f"{whole_s / view_s:,.0f}x",
+        ]
+    ]
+    print(common.markdown(columns, table_rows))
+    common.write_results(
+        "clusters", columns, table_rows, f"ratio whole / per map: {whole_s / view_s:,.0f}x", data=str(data)
+    )
     return 0
 
 
@@ -932,10 +947,13 @@ def fmt(value: float, unit: str) -> str:
     return f"{value:,.0f}/s"
 
 
-def table(rows: list[Row]) -> str:
-    head = ("size", "measure", "citemap", "baseline", "ratio", "target", "result")
-    body = [
-        (
+TABLE_COLUMNS = ["size", "measure", "citemap", "baseline", "ratio", "target", "result"]
+
+
+def cells(rows: list[Row]) -> list[list[str]]:
+    """The table's rows, as printed."""
+    return [
+        [
             r.size,
             r.measure,
             fmt(r.citemap, r.unit),
@@ -943,28 +961,9 @@ def table(rows: list[Row]) -> str:
             "-" if math.isnan(r.ratio) else f"{r.ratio:.3g}",
             r.target,
             "" if r.ok is None else ("PASS" if r.ok else "FAIL"),
-        )
+        ]
         for r in rows
     ]
-    widths = [max(len(x[i]) for x in [head, *body]) for i in range(len(head))]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"  # noqa: E731
-    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(head), sep, *(line(b) for b in body)])
-
-
-def machine() -> str:
-    cpu = "?"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    import psutil
-
-    return (
-        f"{os.cpu_count()} CPUs ({cpu}), {psutil.virtual_memory().total / 2**30:.0f} GiB RAM, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1056,37 +1055,32 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         common.stop_all()
     elapsed = time.perf_counter() - started
-    print(table(rows))
+    print(common.markdown(TABLE_COLUMNS, cells(rows)))
     failed = [r for r in rows if r.ok is False]
     skipped = {size: SKIPPED[size] for size in sizes if SKIPPED.get(size)}
     for size, why in skipped.items():
         for what, reason in why.items():
             print(f"skipped ({size}): {what}: {reason}")
-    print(
-        f"\n{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
+    verdict = (
+        f"{sum(r.ok is True for r in rows)} targets met, {len(failed)} missed; ratio = citemap / baseline; "
         f"{elapsed:.0f} s on {machine()}"
     )
-    result = {
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
-        "machine": machine(),
-        "seconds": elapsed,
-        "quick": args.quick,
-        "seed": args.seed,
-        "skipped": skipped,
-        "generated": GENERATED,
-        "rows": [
-            {
-                k: None if isinstance(v, float) and math.isnan(v) else v  # strict JSON: no NaN
-                for k, v in {**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok}.items()
-            }
-            for r in rows
-        ],
-        "extra": extras,
-    }
-    name = "results-" + "-".join(sizes) + ("-quick" if args.quick else "") + ("-field-view" if args.field_view else "")
-    name += ".json"
-    (OUT / name).write_text(json.dumps(result, indent=1) + "\n")
-    print(f"details: {(OUT / name).relative_to(ROOT)}, server logs: bench/out/gunicorn-<size>.log")
+    print(f"\n{verdict}")
+    name = "-".join(sizes) + ("-quick" if args.quick else "") + ("-field-view" if args.field_view else "")
+    path = common.write_results(
+        name,
+        TABLE_COLUMNS,
+        cells(rows),
+        verdict,
+        seconds=elapsed,
+        quick=args.quick,
+        seed=args.seed,
+        skipped=skipped,
+        generated=GENERATED,
+        measures=[{**asdict(r), "ratio": r.ratio, "target": r.target, "ok": r.ok} for r in rows],
+        extra=extras,
+    )
+    print(f"details: {path}, server logs: {OUT}/gunicorn-<size>.log")
     return 1 if failed else 0
 
 

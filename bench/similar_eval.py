@@ -20,7 +20,8 @@ Rankers, all on the same reduced graph:
 * most cited: the papers with most citers in the dataset, whatever ``p`` is (how much popularity alone explains).
 Ties, for every ranker: more citers (in the reduced graph) first, then the lower row.
 
-Prints one table; progress goes to stderr. Deterministic for a given ``--seed``.
+Prints one table and writes it to bench/out/results-similar-eval.json; progress goes to stderr. Deterministic for
+a given ``--seed``.
 """
 
 from __future__ import annotations
@@ -171,23 +172,27 @@ def main() -> int:
         if done % 50 == 0:
             common.log(f"{done}/{len(papers)} papers, {time.perf_counter() - t0:.0f} s")
 
-    print(
+    verdict = (
         f"Leave-out on the default dataset ({store.n:,} papers): {len(papers)} papers with at least "
         f"{args.min_citers} citers, {args.hide:.0%} of each one's citers hidden (seed {args.seed}), "
         f"{total_pairs:,} pairs (hidden citer, paper it cites together with p)."
     )
+    columns = ["ranker", f"hit@{args.k}", "per paper", "papers in a map (mean)"]
+    rows = [
+        [
+            name,
+            f"{t.hits / max(t.pairs, 1):.3f}",
+            f"{t.per_paper / max(t.papers, 1):.3f}",
+            f"{t.shown / max(t.papers, 1):.1f}",
+        ]
+        for name, t in tallies.items()
+    ]
+    print(verdict)
     print()
-    width = max(len(name) for name in rankers)
-    print(f"| {'ranker':<{width}} | hit@{args.k} | per paper | papers in a map (mean) |")
-    print(f"|{'-' * (width + 2)}|---:|---:|---:|")
-    for name, t in tallies.items():
-        print(
-            f"| {name:<{width}} | {t.hits / max(t.pairs, 1):.3f} | {t.per_paper / max(t.papers, 1):.3f} | "
-            f"{t.shown / max(t.papers, 1):.1f} |"
-        )
-    common.log(
-        "ms a map: " + ", ".join(f"{name}: {1000 * t.seconds / max(t.papers, 1):.1f}" for name, t in tallies.items())
-    )
+    print(common.markdown(columns, rows))
+    ms = {name: 1000 * t.seconds / max(t.papers, 1) for name, t in tallies.items()}
+    common.log("ms a map: " + ", ".join(f"{name}: {v:.1f}" for name, v in ms.items()))
+    common.write_results("similar-eval", columns, rows, verdict, ms_a_map=ms, pairs=total_pairs)
     return 0
 
 
