@@ -50,7 +50,7 @@ def test_a_built_wheel_serves_the_default_data_from_inside(tmp_path: Path) -> No
     """``pip install .`` installs a wheel: built here, unpacked and run, the app finds its assets and the
     default dataset's inputs inside the package, not in this checkout, and builds the dataset from them."""
     source = tmp_path / "source"  # a copy: building in the checkout would leave build/ there, reused by the next
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         copy = source / name
         copy.parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, copy)
