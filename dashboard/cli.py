@@ -7,6 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
+from dashboard import __version__
 from dashboard.errors import DatasetError
 from dashboard.importers.defaults import default_data
 from dashboard.view.stories import StoryError, read_story, story_names
@@ -265,6 +266,7 @@ def fetch_arguments(f: argparse.ArgumentParser, seeds: str, citers_order: str) -
 
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="citemap", description="Interactive citation-map dashboard.")
+    ap.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the dashboard")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from dashboard.cli import main
 from tests.conftest import DEFAULT_DATA, ROOT, seed_pages
@@ -66,3 +69,14 @@ def test_python_dash_m_and_console_script_agree() -> None:
     )
     r = subprocess.run([sys.executable, "-m", "dashboard", "--help"], capture_output=True, text=True, timeout=60)
     assert all(word in r.stdout for word in ("serve", "import", "info"))
+
+
+def test_version_is_the_packages_from_both_entry_points(capsys) -> None:
+    from dashboard import __version__
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out == f"citemap {__version__}\n"
+    r = subprocess.run([sys.executable, "-m", "dashboard", "--version"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == f"citemap {__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
