@@ -45,6 +45,26 @@ def memory_size(text: str) -> str:
     return text.strip()
 
 
+# options of ``citemap import`` that change what it prints, not what it builds: not part of the recorded command
+NOT_RECORDED = {"help", "quiet"}
+
+
+def recorded_import(args: argparse.Namespace, options: list[argparse.Action]) -> list[str]:
+    """The import's command line as ``dataset.json`` records it (``built_with``): the format, the sources and every
+    option given that changes the build (``options``: those of the import's parser), ``--out`` last, so that running
+    it again builds the same dataset."""
+    argv = ["citemap", "import", args.format, *args.sources]
+    for action in options:
+        value = getattr(args, action.dest, None)
+        given = value is not None and value is not False and value != action.default
+        if not action.option_strings or action.dest in NOT_RECORDED | {"out"} or not given:
+            continue
+        flag = max(action.option_strings, key=len)
+        for one in value if isinstance(value, list) else [value]:
+            argv += [flag] if one is True else [flag, str(one)]
+    return [*argv, "--out", str(args.out)]
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from dashboard.importers import parse_merge, run_import
 
@@ -60,14 +80,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.memory:
         options["memory_limit"] = args.memory
     merge = [parse_merge(m) for m in args.merge or []]
-    argv = ["citemap", "import", args.format, *args.sources]
-    for m in args.merge or []:
-        argv += ["--merge", m]
-    if args.areas_from:
-        argv += ["--areas-from", args.areas_from]
-    if args.memory:
-        argv += ["--memory", args.memory]
-    argv += ["--out", args.out]
+    argv = recorded_import(args, args.import_options)
     summary = run_import(args.format, args.sources, args.out, argv=argv, merge=merge, **options)
     width = max(len(k) for k in summary)
     print(f"citemap: wrote {args.out}")
@@ -271,8 +284,8 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="run the dashboard")
     s.add_argument("--data", help="dataset folder (default: the default dataset, built from data/ when first needed)")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8050)
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    s.add_argument("--port", type=int, default=8050, help="port to listen on (default 8050)")
     s.add_argument("--debug", action="store_true", help="Dash debug mode (never on a hosted server)")
     s.add_argument("--production", action="store_true", help="serve with gunicorn, as the Procfile does")
     s.add_argument("--workers", type=int, default=None, help="gunicorn workers (--production)")
@@ -320,7 +333,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
     i.add_argument("--quiet", action="store_true", help="no progress bar")
-    i.set_defaults(func=cmd_import)
+    i.set_defaults(func=cmd_import, import_options=i._actions)
 
     fetch = sub.add_parser("fetch", help="build a dataset folder from a web API around seed papers")
     apis = fetch.add_subparsers(dest="source", required=True, metavar="API", help="openalex or s2")

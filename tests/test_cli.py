@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from dashboard.cli import main
+from dashboard.dataset import builds
+from dashboard.dataset.format import read_meta
+from dashboard.dataset.store import Store
 from tests.conftest import DEFAULT_DATA, ROOT, seed_pages
 
 
@@ -80,3 +86,70 @@ def test_version_is_the_packages_from_both_entry_points(capsys) -> None:
     r = subprocess.run([sys.executable, "-m", "dashboard", "--version"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout == f"citemap {__version__}\n"
     assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
+
+
+def gzipped_csv(path: Path, header: str, rows: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress(("\n".join([header, *rows]) + "\n").encode()))
+    return path
+
+
+def given(argv: list[str]) -> dict:
+    """What a command line asks for: its parsed arguments, without the parser's own entries."""
+    from dashboard.cli import parser
+
+    return {k: v for k, v in vars(parser().parse_args(argv)).items() if k not in ("func", "import_options")}
+
+
+def test_the_recorded_command_line_rebuilds_the_same_dataset(tmp_path: Path, capsys) -> None:
+    """A CSV import with a column mapping, merged with an arxiv-2023 folder whose ogbn-arxiv years are given with
+    --meta (not beside it, so only --meta finds them): run again as dataset.json records it, it builds the same
+    dataset, and the recorded line holds every option that changed the build."""
+    papers = tmp_path / "in" / "papers.csv"
+    papers.parent.mkdir()
+    papers.write_text("paper_id,name,year\n2106.03764,On the Expressive Power of Self-Attention Matrices,2021\n")
+    citations = tmp_path / "in" / "citations.csv"
+    citations.write_text("source,target\n2106.03764,1706.03762\n")
+    graph = tmp_path / "in" / "graph"
+    gzipped_csv(graph / "ids.csv.gz", "ids", ["1706.03762", "2", "0"])
+    gzipped_csv(graph / "titles.csv.gz", "titles", ["Attention Is All You Need", "An older paper", "The oldest"])
+    gzipped_csv(graph / "labels.csv.gz", "labels", ["cs.CL", "cs.LG", "cs.AI"])
+    gzipped_csv(graph / "edges.csv.gz", "source,target", ["0,1", "1,2", "0,2"])
+    years = gzipped_csv(tmp_path / "elsewhere" / "years" / "node_year.csv.gz", "1999", ["2005", "2012"]).parent
+    mapping = "id=paper_id,title=name,citing=source,cited=target"
+    first = tmp_path / "first"
+    argv = ["import", "csv", str(papers), str(citations), "--mapping", mapping, "--merge", f"arxiv2023:{graph}"]
+    argv += ["--meta", str(years), "--engine", "python", "--out", str(first), "--quiet"]
+    assert main(argv) == 0
+    capsys.readouterr()
+
+    recorded = shlex.split(read_meta(builds.served(first))["built_with"])
+    assert recorded[:2] == ["citemap", "import"] and "--quiet" not in recorded  # --quiet changes what is printed
+    assert given(recorded[1:]) == given(argv[:-1])  # every other option, with its value
+    again = tmp_path / "again"
+    recorded[recorded.index("--out") + 1] = str(again)
+    assert main(recorded[1:]) == 0
+
+    built = [builds.served(first), builds.served(again)]
+    for name in ("papers.parquet", "citations.parquet"):
+        assert pq.read_table(built[0] / name).equals(pq.read_table(built[1] / name)), name
+    assert read_meta(built[0])["build_id"] == read_meta(built[1])["build_id"]
+    store = Store.load(again)  # --meta took effect: the ogbn-arxiv nodes have their years
+    assert [store.paper(store.row(p))["year"] for p in ("ogbn-2", "ogbn-0")] == [2012, 1999]
+    assert store.n == 4 and store.n_citations == 3
+
+
+def test_every_option_of_the_import_is_recorded_or_only_changes_what_is_printed(tmp_path: Path) -> None:
+    """``built_with`` leaves out only the options named as not changing the build; any other option of the import's
+    parser, given, is in the recorded line, whatever option a later change adds."""
+    from dashboard.cli import NOT_RECORDED, parser, recorded_import
+
+    args = parser().parse_args(["import", "csv", "a.csv", "--out", "o"])
+    options = [a for a in args.import_options if a.option_strings and a.dest not in NOT_RECORDED]
+    assert {a.dest for a in options} >= {"mapping", "meta", "engine", "merge", "areas_from", "memory", "out"}
+    for action in options:
+        flag = max(action.option_strings, key=len)
+        value = [] if action.nargs == 0 else [action.choices[-1] if action.choices else "500MB"]
+        args = parser().parse_args(["import", "csv", "a.csv", "--out", "o", flag, *value])
+        line = recorded_import(args, args.import_options)
+        assert flag in line and (not value or line[line.index(flag) + 1] == value[0]), (flag, line)

@@ -13,7 +13,7 @@ from dashboard.web.app import create_app
 from tests.conftest import DEFAULT_DATA, ROOT
 
 README = ROOT / "README.md"
-GUIDES = [ROOT / "docs" / f"{name}.md" for name in ("using", "data", "hosting", "development")]
+GUIDES = [ROOT / "docs" / f"{name}.md" for name in ("using", "data", "hosting", "development", "cli")]
 DATA = ROOT / "docs" / "data.md"
 HOSTING = ROOT / "docs" / "hosting.md"
 TEST_COMMAND = "scripts/install-test-tools && pip install -e '.[test]' && python -m pytest"
