@@ -57,7 +57,7 @@ def test_the_readme_is_a_reference_not_a_diary() -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [*sorted(BENCH.glob("*.py")), BENCH / "README.md", BENCH / "results" / "latest.json"],
+    [*sorted(BENCH.glob("*.py")), BENCH / "README.md", BENCH / "HISTORY.md", BENCH / "results" / "latest.json"],
     ids=lambda p: p.name,
 )
 def test_no_issue_numbers_in_bench_output(path: Path) -> None:
