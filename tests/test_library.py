@@ -14,7 +14,16 @@ from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
 from dashboard.graph.state import ViewState
 from dashboard.view import export
-from dashboard.view.library import MAX_BYTES, MAX_ENTRIES, LibraryError, Reference, find, match, read_library
+from dashboard.view.library import (
+    MAX_BYTES,
+    MAX_ENTRIES,
+    LibraryError,
+    Reference,
+    find,
+    match,
+    read_library,
+    summary,
+)
 from dashboard.view.payload import compute_view
 from dashboard.web.app import create_app
 from tests.conftest import DEFAULT_DATA, seed_data
@@ -111,7 +120,7 @@ def test_matching_by_doi_and_by_citemap_id(tmp_path: Path) -> None:
     assert find(store, Reference(citemap_id="W2")) == store.row("W2") and find(store, Reference()) is None
 
 
-@pytest.mark.parametrize(("kind", "name"), [("bibtex", "export.bib"), ("ris", "export.ris")])
+@pytest.mark.parametrize(("kind", "name"), [("bibtex", "export.bib"), ("ris", "export.ris"), ("json", "export.json")])
 def test_a_views_own_export_marks_every_paper_of_the_view(default_store: Store, kind: str, name: str) -> None:
     view = compute_view(default_store, ViewState(("2110.10090",)))
     text, _ = export.export(default_store, view, kind)
@@ -127,26 +136,39 @@ def test_a_views_own_export_marks_every_paper_of_the_view(default_store: Store, 
         (
             "broken.bib",
             "@misc{b, title = {Broken\n",
-            r"broken\.bib, line 1: not a valid BibTeX entry \(field 'title': ",
+            r"broken\.bib, line 1: not a valid BibTeX entry: the value of field 'title' opens a brace that is never",
         ),
         (
             "keyless.bib",
             "\n\n@misc{x title = {T}}\n",
-            r"keyless\.bib, line 3: not a valid BibTeX entry \(Expected comma",
+            r"keyless\.bib, line 3: not a valid BibTeX entry: no comma after the entry's key, or no key at all",
         ),
-        ("empty.bib", "% only a comment\n", r"empty\.bib: no BibTeX entries"),
+        ("comment.bib", "% only a comment\n", r"comment\.bib: no BibTeX entries"),
+        ("strings.bib", "@string{x = {y}}\n@comment{z}\n", r"strings\.bib: no BibTeX entries"),
+        ("empty.bib", "", r"^empty\.bib: the file is empty$"),
+        ("blank.bib", " \n\t\n", r"^blank\.bib: the file is empty$"),
+        ("empty.ris", "", r"^empty\.ris: the file is empty$"),
+        ("empty.json", "", r"^empty\.json: the file is empty$"),
+        ("empty.json", "[]", r"^empty\.json: no entries \(the list of items is empty\)$"),
+        ("empty.json", '{"items": []}', r"^empty\.json: no entries \(the list of items is empty\)$"),
+        ("citemap.json", '{"query": "", "papers": []}', r"^citemap\.json: no entries \(the list of papers is empty\)$"),
         (
             "open.ris",
             RIS.rsplit("ER  -", 1)[0].split("ER  -")[-1],
-            r"open\.ris, line 3: this record has no end \(field 'ER'\)",
+            r"open\.ris, line 3: the record has no end line \('ER'\)$",
         ),
-        ("junk.ris", "hello\nworld\n", r"junk\.ris, line 1: no RIS records"),
-        ("untyped.ris", "TI  - A title\nER  -\n", r"untyped\.ris, line 1: a record without its type \(field 'TY'\)"),
-        ("bad.json", '[{"title": 5}]', r"bad\.json, line 1: field 'title': expected text"),
-        ("bad.json", '[\n  {"id": "k", "title": "x", "issued": [2017]}\n]', r"bad\.json, line 2, k: field 'issued'"),
+        ("junk.ris", "hello\nworld\n", r"junk\.ris, line 1: no RIS records \(each begins with a 'TY' line\)"),
+        ("untyped.ris", "TI  - A title\nER  -\n", r"untyped\.ris, line 1: a record without its type line \('TY'\)"),
+        ("bad.json", '[{"title": 5}]', r"^bad\.json, line 1, item 1: its title is not text$"),
+        (
+            "bad.json",
+            '[\n  {"id": "k", "title": "x", "issued": [2017]}\n]',
+            r"bad\.json, line 2, k: its date \('issued'\)",
+        ),
+        ("bad.json", '{"items": [\n  "a",\n  3]}', r"^bad\.json, line 2, item 1: not an entry but a text$"),
         ("half.json", '[{"title": "x"', r"half\.json, line 1: not valid JSON"),
         ("other.json", '{"name": "x"}', r"other\.json, line 1: CSL-JSON is a list of items, .* or one item"),
-        ("what.txt", "just words", r"what\.txt: not a BibTeX \(\.bib\), RIS \(\.ris\) or CSL-JSON"),
+        ("what.txt", "just words", r"what\.txt: not a BibTeX \(\.bib\), RIS \(\.ris or \.txt\), Web of Science"),
         ("pdf.bib", b"%PDF-1.4\n" + bytes(range(256)) * 4, r"pdf\.bib, line \d+: not text"),
     ],
 )
@@ -188,6 +210,7 @@ def test_post_library_answers_and_keeps_nothing() -> None:
         "ids": THREE,
         "skipped": 0,
         "log": [],
+        "summary": "mine.bib: 3 of 4 entries are papers of this dataset.",
     }
     half = client.post("/library?name=half.bib", data=b"@misc{b, title = {Broken\n@article{c, title={Ok}}")
     assert half.status_code == 200 and half.get_json()["entries"] == 1
@@ -229,8 +252,8 @@ def test_bad_csl_items_are_skipped_by_line() -> None:
     reading = read_library("mixed.json", text.encode())
     assert [r.title for r in reading.refs] == ["Fine", "Also fine"]
     assert [(s.line, s.entry, s.reason) for s in reading.skipped] == [
-        (3, "b", "field 'title': expected text"),
-        (4, None, "expected an object, found int"),
+        (3, "b", "its title is not text"),
+        (4, "item 3", "not an entry but a number"),
     ]
 
 
@@ -330,7 +353,62 @@ def test_broken_ris_records_are_skipped_and_the_rest_read() -> None:
     reading = read_library("mixed.ris", text.encode())
     assert [r.title for r in reading.refs] == ["Second", "Third"]
     assert [(s.line, s.reason) for s in reading.skipped] == [
-        (1, "the record does not end (field 'ER') before line 4"),
-        (7, "a record without its type (field 'TY')"),
-        (12, "this record has no end (field 'ER')"),
+        (1, "the record has no end line ('ER') before the next record, on line 4"),
+        (7, "a record without its type line ('TY')"),
+        (12, "the record has no end line ('ER')"),
     ]
+
+
+def test_a_repeated_type_line_is_one_more_line_of_its_record() -> None:
+    """A record with more than one ``TY`` line (one at its top, one among its fields) is one record, as JabRef and
+    rispy read it; a type line begins a new record only where both sides of it hold a title (an end line lost)."""
+    text = (
+        "TY  - JOUR\nTY  - BOOK\nT1  - Attention Is All You Need\nAU  - Vaswani, Ashish\n"  # lines 1-4
+        "TY  - CONF\nPY  - 2017\nER  - \n\n"  # lines 5-8: a stray type among the fields
+        "TY  - JOUR\nTI  - Second paper\n\n"  # lines 9-11: its end line lost
+        "TY  - JOUR\nTI  - Third paper\nER  - \n"  # lines 12-14
+    )
+    reading = read_library("repeated.ris", text.encode())
+    assert [(r.title, r.year) for r in reading.refs] == [("Attention Is All You Need", 2017), ("Third paper", None)]
+    assert [(s.line, s.reason) for s in reading.skipped] == [
+        (9, "the record has no end line ('ER') before the next record, on line 12")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        ("Provider: Some database\n\nTY  - JOUR\nTI  - Attention is all you need\nPY  - 2017\nER  - \n", "RIS"),
+        (
+            "FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nTI Attention is all you need\nPY 2017\nER\nEF\n",
+            "Web of Science",
+        ),
+        ("% from a reference manager\n@article{v, title = {Attention is all you need}, year = 2017}\n", "BibTeX"),
+        ('[{"title": "Attention is all you need", "issued": {"date-parts": [[2017]]}}]', "CSL-JSON"),
+    ],
+)
+def test_a_txt_file_is_read_by_what_it_holds(default_store: Store, text: str, fmt: str) -> None:
+    reading = read_library("savedrecs.txt", text.encode())
+    assert reading.format == fmt and match(default_store, reading.refs).ids == ["1706.03762"]
+
+
+@pytest.mark.parametrize(
+    ("entries", "matched", "said"),
+    [
+        (1, 1, "f.bib: 1 of 1 entry is a paper of this dataset."),
+        (1, 0, "f.bib: 0 of 1 entry is a paper of this dataset."),
+        (4, 1, "f.bib: 1 of 4 entries is a paper of this dataset."),
+        (4, 3, "f.bib: 3 of 4 entries are papers of this dataset."),
+        (4, 0, "f.bib: 0 of 4 entries are papers of this dataset."),
+        (1200, 1000, "f.bib: 1,000 of 1,200 entries are papers of this dataset."),
+    ],
+)
+def test_the_summary_is_singular_where_a_count_is_one(entries: int, matched: int, said: str) -> None:
+    assert summary("f.bib", entries, matched) == said
+
+
+def test_an_empty_file_is_refused_by_post_library() -> None:
+    client = create_app(DEFAULT_DATA).server.test_client()
+    for name, body in (("empty.bib", b""), ("empty.json", b"[]"), ("empty.ris", b"\n")):
+        r = client.post(f"/library?name={name}", data=body)
+        assert r.status_code == 400 and r.get_json()["error"].startswith(f"{name}: "), name

@@ -1,16 +1,19 @@
-"""A visitor's own library (BibTeX, RIS or CSL-JSON) matched against the papers of a dataset.
+"""A visitor's own library (BibTeX, RIS, Web of Science, CSL-JSON, or citemap's JSON export) matched against the
+papers of a dataset.
 
 ``read_library(name, data)`` decodes a file (:mod:`dashboard.view.library_text`: a byte-order mark, JabRef's
 ``% Encoding:`` line, UTF-8, else the legacy encoding it was written in) and reads its entries
 (:mod:`dashboard.view.library_formats`: bibtexparser, rispy, JSON) into :class:`Reference` s, skipping the entries
 it cannot read and saying where they are. ``match(store, refs)`` finds the dataset's papers among them: by DOI
 (also from a link that carries one), else by arXiv id (an ``eprint``, an arXiv DOI, an ``arxiv.org`` link, an
-``arXiv:ID`` in the journal or a note), else by the citemap id that citemap's own BibTeX export writes
-(``citemapid``, or ``note = {citemap id X}`` in older exports), else by normalised title with years at most one
-apart. Nothing is stored: the page keeps the matched ids in the visitor's browser. Knows nothing of Dash.
+``arXiv:ID`` in the journal or a note), else by the citemap id that citemap's own exports write (BibTeX
+``citemapid``, or ``note = {citemap id X}`` in older exports; RIS ``ID``; JSON ``id``), else by normalised title
+with years at most one apart. Nothing is stored: the page keeps the matched ids in the visitor's browser. Knows
+nothing of Dash.
 
 A file that cannot be read at all is a :class:`LibraryError` naming the file, and where known the line and the
-field; one that is too big or holds too many entries is refused the same way.
+field; one that is empty, holds no entry, is too big or holds too many entries is refused the same way (the page
+then keeps the library it had).
 """
 
 from __future__ import annotations
@@ -60,7 +63,11 @@ def read_library(name: str, data: bytes) -> Reading:
     except UndecodableError as e:
         raise LibraryError(f"{name}, line {e.line}: not text in UTF-8 nor in another encoding found") from e
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # old Mac files end lines with CR alone
+    if not text.strip():
+        raise LibraryError(f"{name}: the file is empty")
     reading = READERS[detect_format(name, text)](name, text)
+    if not reading.refs:  # each reader says why where it can; no library is ever read as empty
+        raise LibraryError(f"{name}: no entries found")
     if len(reading.refs) > MAX_ENTRIES:
         raise LibraryError(f"{name}: {len(reading.refs):,} entries; a library may have at most {MAX_ENTRIES:,}")
     reading.encoding = encoding
@@ -93,10 +100,19 @@ def skip_log(skipped: list[Skip]) -> list[dict[str, Any]]:
     return [{"line": s.line, "entry": s.entry, "reason": s.reason} for s in skipped[:MAX_LOG]]
 
 
+def summary(name: str, entries: int, matched: int) -> str:
+    """What the page says of a library read: "mine.bib: 3 of 4 entries are papers of this dataset.", in the
+    singular where a count is one ("1 of 1 entry is a paper ...", "1 of 4 entries is a paper ...")."""
+    noun = "entry" if entries == 1 else "entries"
+    verb = "is a paper" if matched == 1 or entries == 1 else "are papers"
+    return f"{name}: {matched:,} of {entries:,} {noun} {verb} of this dataset."
+
+
 def match_file(store: Store, name: str, data: bytes) -> dict[str, Any]:
     """A library file's answer as the page keeps it: ``{"name", "format", "encoding", "entries", "matched",
-    "ids", "skipped", "log"}``: ``entries`` read, ``skipped`` the count of entries that could not be read and
-    ``log`` the first of them, each with its line, its key (where known) and why."""
+    "ids", "skipped", "log", "summary"}``: ``entries`` read, ``skipped`` the count of entries that could not be
+    read and ``log`` the first of them, each with its line, its key (where known) and why; ``summary`` the sentence
+    the page shows (:func:`summary`)."""
     reading = read_library(name, data)
     found = match(store, reading.refs)
     return {
@@ -108,6 +124,7 @@ def match_file(store: Store, name: str, data: bytes) -> dict[str, Any]:
         "ids": found.ids,
         "skipped": len(reading.skipped),
         "log": skip_log(reading.skipped),
+        "summary": summary(name, found.entries, found.matched),
     }
 
 
