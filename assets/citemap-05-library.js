@@ -68,8 +68,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var lines = error ? [citemapLibraryLine(error)] : [];
       var loaded = library && Array.isArray(library.ids);
       if (loaded) {
-        lines.push(citemapLibraryLine(library.name + ": " + library.matched.toLocaleString("en") + " of " +
-          library.entries.toLocaleString("en") + " entries are papers of this dataset."));
+        lines.push(citemapLibraryLine(library.summary || library.name)); /* the server's sentence (library.py) */
         var how = [library.format, library.encoding].filter(function (s) { return typeof s === "string" && s; });
         if (how.length) { lines.push(citemapLibraryLine("Read as " + how.join(" in ") + ".", "library-how")); }
         if (typeof library.skipped === "number" && library.skipped > 0) {

@@ -402,9 +402,9 @@ def _library() -> list:
         html.Span("My library", className="control-label"),
         labelled_upload(
             "upload-library",
-            "Load .bib, .ris or CSL .json",
+            "Load .bib, .ris, .txt or CSL .json",
             "upload-library",
-            accept=".bib,.bibtex,.ris,.json",
+            accept=".bib,.bibtex,.ris,.txt,.json",
             multiple=False,
             max_size=-1,
         ),
@@ -559,7 +559,7 @@ def _help(store: Store) -> html.Details:
                                 'a seed; "Show more" brings in papers a capped list left out.'
                             ),
                             html.Li(
-                                '"My library" reads your .bib, .ris or CSL JSON file in this page and rings the '
+                                '"My library" reads your .bib, .ris, .txt or CSL JSON file in this page and rings the '
                                 "papers of the map it holds; nothing is sent anywhere but this site, or kept."
                             ),
                             html.Li(
