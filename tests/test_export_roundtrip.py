@@ -7,15 +7,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import bibtexparser
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pylatexenc.latex2text import LatexNodes2Text
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
 from dashboard.importers.common import PaperRecord
 from dashboard.view import export
-from dashboard.view.export_bibtex import bib_title, math_spans
+from dashboard.view.export_bibtex import bib_name, bib_title, math_spans
 from dashboard.view.export_ris import ris_name, ris_type
 from dashboard.view.payload import compute_view
 from dashboard.web.callbacks.common import read_state
@@ -70,7 +72,9 @@ PAPERS = [
             venue="Journal of Scandinavian Øresund Studies",
             doi="10.1000/oresund.2021.5",
         ),
-        ["Café straße: ørsted's über-model for ångström data"],
+        # pybtex keeps the case of a letter written as an accent command ({\O}); BibTeX itself lower-cases it
+        # (test_bibtex_compiles_with_pdflatex)
+        ["Café straße: Ørsted's Über-model for Ångström data"],
         [],
     ),
     (
@@ -129,7 +133,20 @@ PAPERS = [
         ["5 model and a", "10 model: prices"],
         [],
     ),
+    (
+        PaperRecord(
+            title="β-VAE Beats Δ-VAE When α < ω and |x| > 2: “Quoted” at 25°C",
+            id="t-greek",
+            year=2024,
+            authors=["Google DeepMind", "The ATLAS Collaboration", "John Smith Jr.", "Élodie Ørsted"],
+        ),
+        ["β-VAE beats Δ-VAE when α", "and", "2: “quoted” at 25°c"],  # pybtex prints < and | as the math they are
+        ["Beats", "When"],
+    ),
 ]
+# a paper whose title holds characters the export writes as math (Greek letters, <, >, |): read back with math as
+# text, its title is the paper's
+MATH_WRITTEN = {"t-greek"}
 
 
 @pytest.fixture(scope="module")
@@ -142,15 +159,24 @@ def odd(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, object]:
 
 
 def _bibtexparser(text: str):
-    import bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
-    from pylatexenc.latex2text import LatexNodes2Text
 
     decoder = LatexNodes2Text(math_mode="verbatim")  # math is kept as LaTeX: decoded, it stays as written
     library = bibtexparser.parse_string(
         text, append_middleware=[SeparateCoAuthors(), LatexDecodingMiddleware(decoder=decoder)]
     )
     return library, decoder
+
+
+_AS_TEXT = LatexNodes2Text()  # pylatexenc reading math as text, as bibtexparser's LatexDecodingMiddleware does
+
+
+def _spoken(author: str) -> str:
+    """An author of an ``author`` field as BibTeX splits it (pybtex's parts), said "First von Last Jr."."""
+    from pybtex.database import Person
+
+    p = Person(author)
+    return " ".join(p.first_names + p.middle_names + p.prelast_names + p.last_names + p.lineage_names)
 
 
 def _pybtex(text: str) -> dict[str, str]:
@@ -171,7 +197,8 @@ def test_titles_keep_their_math_and_their_capitals_protected() -> None:
         bib_title("GPT-3 and ImageNet with LSTM, U-Net, X-ray")
         == "{GPT-3} and {ImageNet} with {LSTM}, {U-Net}, {X-ray}"
     )
-    assert bib_title("Multi-Modal Über Café in 3D") == "Multi-Modal Über Café in {3D}"  # one capital, first: no braces
+    # one capital, first: no braces; letters beyond ASCII as LaTeX
+    assert bib_title("Multi-Modal Über Café in 3D") == r"""Multi-Modal {\"U}ber Caf{\'e} in {3D}"""
     assert bib_title("word2vec Explained") == "{word2vec} Explained"  # a small first letter is kept
     assert bib_title("S$^3$ and RL$^2$") == "{S}{$^3$} and {RL}{$^2$}"  # a capital touching math
     # no math: a lone $, a $ before a digit (a price), an escaped \$, unpaired braces or a % in a span
@@ -196,6 +223,22 @@ def test_any_title_reads_back_as_written(title: str) -> None:
     assert [e.fields_dict["title"].value for e in library.entries] == ([title] if title else [""])
 
 
+_BEYOND_ASCII = [*"aBcDxyZ 09-'`!?@\\{}&%#_~^<>|", "éßøÅ", "αβΔΣω", "≤∞±°", "“q”", "GPT", " and ", "Über"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_BEYOND_ASCII), min_size=1, max_size=14).map(lambda parts: "".join(parts).strip()))
+def test_any_title_beyond_ascii_is_written_in_ascii_and_reads_back(title: str) -> None:
+    """Any title (without math of its own) of letters beyond ASCII, Greek letters, mathematical signs, < > | and
+    LaTeX's special characters is written in ASCII, and reads back through bibtexparser, with math read as text, as
+    itself."""
+    field = bib_title(title)
+    assert field.isascii()
+    library = bibtexparser.parse_string("@misc{k,\n  title = {" + field + "}\n}\n")
+    assert library.failed_blocks == []
+    assert [_AS_TEXT.latex_to_text(e.fields_dict["title"].value) for e in library.entries] == [title]
+
+
 def test_bibtex_reads_back_with_bibtexparser(odd) -> None:
     """Every entry parses; each title, LaTeX-decoded with math kept, is the paper's title, character for
     character; authors likewise; the citemap id is in ``citemapid``, no ``note``; arXiv papers carry their arXiv
@@ -204,14 +247,18 @@ def test_bibtex_reads_back_with_bibtexparser(odd) -> None:
     text, name = export.export(store, view, "bibtex")
     assert name.endswith("-papers.bib")
     library, decoder = _bibtexparser(text)
+    raw = {e.fields_dict["citemapid"].value: e.fields_dict for e in bibtexparser.parse_string(text).entries}
     assert library.failed_blocks == [] and len(library.entries) == len(PAPERS)
     by_id = {e.fields_dict["citemapid"].value: e.fields_dict for e in library.entries}
     assert list(by_id) == view.ids
     for paper, _, _ in PAPERS:
         fields = by_id[paper.id]
         assert "note" not in fields
-        assert fields["title"].value == paper.title, paper.id
-        authors = [decoder.latex_to_text(a) for a in fields["author"].value] if "author" in fields else []
+        if paper.id in MATH_WRITTEN:
+            assert _AS_TEXT.latex_to_text(raw[paper.id]["title"].value) == paper.title
+        else:
+            assert fields["title"].value == paper.title, paper.id
+        authors = [_spoken(decoder.latex_to_text(a)) for a in fields["author"].value] if "author" in fields else []
         assert authors == paper.authors
         assert fields["year"].value == str(paper.year)
         assert (fields["doi"].value if "doi" in fields else None) == paper.doi
@@ -299,8 +346,39 @@ def test_ris_reads_back_with_rispy(odd) -> None:
     assert "accession_number" not in by_id["t-percent"] and "urls" not in by_id["t-percent"]
 
 
+@pytest.mark.parametrize(
+    ("name", "first", "von", "last", "jr"),
+    [
+        ("Martin Luther King Jr.", "Martin Luther", "", "King", "Jr."),
+        ("John Smith, Jr.", "John", "", "Smith", "Jr."),
+        ("Smith, Jr., John", "John", "", "Smith", "Jr."),
+        ("Smith, John, Jr.", "John", "", "Smith", "Jr."),
+        ("Henry Ford II", "Henry", "", "Ford", "II"),
+        ("Ludwig van Beethoven III", "Ludwig", "van", "Beethoven", "III"),
+        ("Ludwig van Beethoven", "Ludwig", "van", "Beethoven", ""),
+        ("Devlin, Jacob", "Jacob", "", "Devlin", ""),
+        ("Google DeepMind", "", "", "{Google DeepMind}", ""),
+        ("The ATLAS Collaboration", "", "", "{The ATLAS Collaboration}", ""),
+        ("Meta AI", "", "", "{Meta AI}", ""),
+        ("Allen Institute for AI", "", "", "{Allen Institute for AI}", ""),
+        ("Qingyao Ai", "Qingyao", "", "Ai", ""),  # "AI" marks an organisation only in capitals
+        ("The Anh Nguyen", "The Anh", "", "Nguyen", ""),  # a first word "The" is no sign
+        ("Élodie Ørsted", r"{\'E}lodie", "", r"{\O}rsted", ""),
+        ("Plato", "", "", "Plato", ""),
+    ],
+)
+def test_bibtex_names_split_as_bibtex_reads_them(name: str, first: str, von: str, last: str, jr: str) -> None:
+    """pybtex splits an author of the export as BibTeX does: a suffix is the suffix, an organisation one last name."""
+    from pybtex.database import Person
+
+    p = Person(bib_name(name))
+    parts = (p.first_names + p.middle_names, p.prelast_names, p.last_names, p.lineage_names)
+    assert tuple(" ".join(part) for part in parts) == (first, von, last, jr)
+
+
 def test_ris_names_and_types() -> None:
     assert ris_name("Jacob Devlin") == "Devlin, Jacob"
+    assert ris_name("Google DeepMind") == "Google DeepMind" and ris_name("John Smith, Jr.") == "Smith, John, Jr."
     assert ris_name("Ludwig van der Berg") == "van der Berg, Ludwig"
     assert ris_name("Devlin, Jacob") == "Devlin, Jacob" and ris_name("Plato") == "Plato"
     assert ris_name("Ann\nLee") == "Lee, Ann"  # a line break is a space
@@ -358,7 +436,18 @@ def test_every_title_of_the_default_dataset_with_latex_or_special_characters_rea
     )
     library, _ = _bibtexparser(text)
     assert library.failed_blocks == []
-    assert [e.fields_dict["title"].value for e in library.entries] == titles
+    decoded = [e.fields_dict["title"].value for e in library.entries]
+    assert [d for d, t in zip(decoded, titles, strict=True) if t.isascii()] == [t for t in titles if t.isascii()]
+    # a title with characters beyond ASCII: written in ASCII (as LaTeX), and read with math as text, it holds each
+    beyond = [
+        (e.fields_dict["title"].value, t)
+        for e, t in zip(bibtexparser.parse_string(text).entries, titles, strict=True)
+        if not t.isascii()
+    ]
+    assert len(beyond) > 5
+    for field, t in beyond:
+        assert field.isascii(), t
+        assert all(c in _AS_TEXT.latex_to_text(field) for c in t if not c.isascii()), (t, field)
     printed = _pybtex(text)
     assert len(printed) == len(titles)
     for k, t in enumerate(titles):

@@ -1,4 +1,5 @@
-"""The BibTeX export: a view's papers as ``@misc`` entries that BibTeX, biber, pybtex and bibtexparser read.
+"""The BibTeX export: a view's papers as ``@misc`` entries that BibTeX, biber, pybtex and bibtexparser read, and that
+plain pdflatex prints (no package needed: every character beyond ASCII is written as LaTeX, :func:`latex_unicode`).
 
 Each paper is one entry of the records :func:`dashboard.view.export.references` makes (a row of the CSV export and
 its arXiv id). The fields, in this order:
@@ -12,8 +13,10 @@ its arXiv id). The fields, in this order:
     whose closing ``$`` is followed by a digit ("from $5 to $10") is not math. Otherwise the title has no math:
     every ``$`` is a dollar sign and is escaped with the rest.
   - **Everything else escaped.** Outside math, LaTeX's special characters (``\\ { } & % $ # _ ~ ^``) are escaped
-    so that LaTeX prints them (:func:`bib_escape`); LaTeX commands written in a title outside math (``\\&``) are
-    text like any other, and so print as written. Letters beyond ASCII (é, ß, ø) are written as they are (UTF-8).
+    so that LaTeX prints them, and ``<``, ``>``, ``|`` written as math, which LaTeX's default font prints as those
+    signs (:func:`bib_escape`); LaTeX commands written in a title outside math (``\\&``) are text like any other,
+    and so print as written. Characters beyond ASCII are written as LaTeX (:func:`latex_unicode`): accented letters
+    as accent commands (``Caf{\\'e}``), Greek letters and mathematical signs as math (``{$\\beta$}-VAE``).
   - **Capitals protected.** Bibliography styles lower-case titles (``plain`` prints "Bert: Pre-training of deep
     ..."), as BibTeX expects titles in title case. A word of the title (letters and digits, joined by hyphens or
     apostrophes) is put in a brace group, so that styles print it as written, when a part of it (between hyphens)
@@ -27,9 +30,14 @@ its arXiv id). The fields, in this order:
     a style's sentence case is what its user asked for.
 
   LaTeX-decoded with math kept as written (pylatexenc's ``math_mode="verbatim"``), the field is the title again,
-  character for character.
-- ``author`` (names joined by " and ", escaped like text; :func:`bib_name`), ``year``, ``journal`` (the venue,
-  escaped like text), ``doi`` (as it is; :func:`bib_verbatim`).
+  character for character, but for the characters :func:`latex_unicode` writes as math or as ligatures (and for
+  ``<``, ``>``, ``|``), which come back as that math (``$\\alpha$``) or those ASCII quotes; decoded with math read
+  as text, those come back as themselves.
+- ``author``: names joined by " and ", escaped like text (:func:`bib_name`): an organisation's name in a group, so
+  that BibTeX keeps it whole (``{Google DeepMind}``, ``{The ATLAS Collaboration}``), a name with a suffix as
+  ``King, Jr., Martin Luther``, any other as written; which names are organisations' and which words are suffixes
+  is decided by the rule of :mod:`dashboard.view.person_names`.
+- ``year``, ``journal`` (the venue, escaped like text), ``doi`` (as it is; :func:`bib_verbatim`).
 - For a paper with an arXiv id (its id, one of its other ids, or an arXiv DOI): ``eprint`` (the id: ``1810.04805``,
   ``hep-th/9901001``), ``archivePrefix = {arXiv}``, ``url`` (its arxiv.org page), and ``primaryClass`` when its
   first area is an arXiv category (``cs.CL``), the fields arXiv's own BibTeX and biblatex use.
@@ -41,8 +49,12 @@ Entries come in view order, with keys from :func:`bibtex_key` (made unique with 
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+from dashboard.view.person_names import split_name
 
 ARXIV_PREFIX = "arXiv"
 ARXIV_ABS = "https://arxiv.org/abs/"
@@ -53,8 +65,17 @@ CITEMAP_ID_FIELD = "citemapid"  # the field holding the paper's citemap id (styl
 # escape where LaTeX has one; \textbackslash and \textasciitilde (a bare ~ is a non-breaking space); \string^ for ^
 # (a bare ^ is a superscript, and \textasciicircum reads back as the modifier letter ˆ; a decoder that does not know
 # \string drops it and keeps the ^)
-_LATEX = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\string^", **{c: "\\" + c for c in "{}&%$#_"}}
-_LATEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
+# < > | as math: LaTeX's default font encoding (OT1) has no such signs in text, and prints < as ¡, > as ¿, | as —
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "~": r"\textasciitilde{}",
+    "^": r"\string^",
+    **{c: "\\" + c for c in "{}&%$#_"},
+    **{c: "{$" + c + "$}" for c in "<>|"},
+}
+_LATEX_SPECIAL = re.compile(r"[\\{}&%$#_~^<>|]")
+# typographic quotes as LaTeX's ligatures, which pybtex and pylatexenc both read back
+_QUOTES = {"\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''"}
 # pairs LaTeX reads as one character (-- an en dash, ``  and '' curly quotes, !` and ?` inverted marks): an empty
 # group between the two keeps them two characters
 _LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[!?])(?=`)")
@@ -76,18 +97,77 @@ _ARXIV_CATEGORY = re.compile(r"^(?:[a-z]+-[a-z]+|[a-z]+(?:-[a-z]+)?\.[A-Za-z]+(?
 
 
 def bib_escape(text: str) -> str:
-    """``text`` as the LaTeX of a BibTeX field's value: LaTeX-decoded, it is ``text`` again, character for character.
-    Its braces are all escaped or paired, so they never end the value (bibtexparser does not count an escaped brace;
-    BibTeX itself does, and so finds a value whose text has an unpaired brace unbalanced)."""
+    """``text`` as the LaTeX of a BibTeX field's value, which plain pdflatex prints as ``text``: LaTeX's special
+    characters escaped, ``<``, ``>`` and ``|`` as math, and characters beyond ASCII as LaTeX (:func:`latex_unicode`).
+    LaTeX-decoded (pylatexenc, with math read as text), it is ``text`` again, but for what :func:`latex_unicode`
+    says. Its braces are all escaped or paired, so they never end the value (bibtexparser does not count an escaped
+    brace; BibTeX itself does, and so finds a value whose text has an unpaired brace unbalanced)."""
+    return latex_unicode(_escape_ascii(unicodedata.normalize("NFC", text)))
+
+
+def _escape_ascii(text: str) -> str:
     out = _LATEX_SPECIAL.sub(lambda m: _LATEX[m[0]], text)
     return _LINE_START_AT.sub(r"\1{@}", _LIGATURE.sub("{}", out))
 
 
+_ENSUREMATH = "\\ensuremath{"
+_CYRILLIC = re.compile(r"\\(?:cyrchar|CYR|cyr)")  # pylatexenc's Cyrillic: commands of the T2A font encoding only
+
+
+@functools.cache
+def _pylatexenc_table() -> Mapping[int, str]:
+    from pylatexenc.latexencode import get_builtin_conversion_rules
+
+    return get_builtin_conversion_rules("defaults")[0].rule
+
+
+@functools.cache
+def _latex_char(c: str, math: bool) -> str:
+    latex = _QUOTES.get(c) or _pylatexenc_table().get(ord(c))
+    if not latex or _CYRILLIC.match(latex):
+        return c
+    if latex.startswith(_ENSUREMATH) and latex.endswith("}"):
+        inner = latex[len(_ENSUREMATH) : -1]
+        return "{" + inner + "}" if math else "{$" + inner + "$}"
+    return c if math else "{" + latex + "}"
+
+
+def latex_unicode(text: str, *, math: bool = False) -> str:
+    """Each character of ``text`` beyond ASCII as the LaTeX that plain pdflatex prints it by (pylatexenc's table),
+    in a group: an accented letter as its accent command (``{\\'e}``, ``{\\"U}``, ``{\\o}``, ``{\\ss}``: a group
+    BibTeX takes as one letter, for initials, sorting and case), a Greek letter or a mathematical sign as math
+    (``{$\\alpha$}``, ``{$\\Delta$}``, ``{$\\leq$}``; ``{\\alpha}`` inside math: ``math``), a typographic quote
+    as LaTeX's ligature (``{``}``), other signs as their text commands (``{\\textendash}``, ``{\\textdegree}``).
+    Read back, a letter written as math comes back as that math when math is kept as written (``$\\alpha$`` for
+    α), and a typographic single quote as the ASCII quote LaTeX turns into it. Characters with no such LaTeX are
+    kept as they are: Chinese, Japanese and Korean, and Cyrillic (which pdflatex prints with
+    ``\\usepackage[T2A]{fontenc}``, XeLaTeX and LuaLaTeX as they are); so are letters in math, other than math
+    signs."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() else _latex_char(c, math) for c in text)
+
+
 def bib_name(name: str) -> str:
-    """One author of an ``author`` field (names joined by " and "): escaped, and in a group (which LaTeX drops, and
-    which BibTeX takes as a name not to be split into first and last) when splitting could cut or trim it."""
-    text = bib_escape(name)
-    if not name or name != name.strip() or "\\" in text or _NAME_AND.search(name):
+    """One author of an ``author`` field (names joined by " and "), escaped: an organisation's name in a group, which
+    BibTeX takes as a name not to be split into first and last ("{Google DeepMind}"); a name with a suffix as
+    "Last, Jr., First", the order in which BibTeX reads a suffix; any other name as written, which BibTeX reads as
+    "First von Last" (how a name is read: :mod:`dashboard.view.person_names`)."""
+    parts = split_name(name) if name.strip() else None
+    if parts is not None and parts.organisation:
+        return "{" + bib_escape(parts.whole or "") + "}"
+    if parts is not None and parts.suffix:
+        return ", ".join(_name_text(p) for p in (parts.family, parts.suffix, parts.given))
+    return _name_text(name)
+
+
+def _name_text(name: str) -> str:
+    """A name, or a part of one, escaped; in a group (which LaTeX drops, and which BibTeX takes as one name or part)
+    when splitting the ``author`` field could cut or trim it."""
+    name = unicodedata.normalize("NFC", name)
+    ascii_escaped = _escape_ascii(name)
+    text = latex_unicode(ascii_escaped)
+    if not name or name != name.strip() or "\\" in ascii_escaped or _NAME_AND.search(name):
         return "{" + text + "}"
     return text
 
@@ -158,7 +238,8 @@ def _bib_text(text: str, *, at_start: bool, math_before: bool, math_after: bool)
         first = at_start and not text[: m.start()].strip()
         by_math = (math_before and m.start() == 0) or (math_after and m.end() == len(text))
         joined = text[m.start() - 1 : m.start()] in ("&", "/") or text[m.end() : m.end() + 1] in ("&", "/")
-        out.append("{" + m[0] + "}" if _protected(m[0], first, by_math, joined) else m[0])
+        word = latex_unicode(m[0])
+        out.append("{" + word + "}" if _protected(m[0], first, by_math, joined) else word)
         last = m.end()
     out.append(bib_escape(text[last:]))
     return "".join(out)
@@ -167,6 +248,7 @@ def _bib_text(text: str, *, at_start: bool, math_before: bool, math_after: bool)
 def bib_title(title: str) -> str:
     """A title as the LaTeX of a ``title`` field: math kept as written, the rest escaped, capitals protected (the
     rules are in this module's docstring)."""
+    title = unicodedata.normalize("NFC", title)
     spans = math_spans(title)
     cuts = [0, *(x for span in spans for x in span), len(title)]
     out = []
@@ -174,7 +256,7 @@ def bib_title(title: str) -> str:
         a, b = cuts[k], cuts[k + 1]
         out.append(_bib_text(title[a:b], at_start=a == 0, math_before=k > 0, math_after=k + 2 < len(cuts)))
         if k + 2 < len(cuts):
-            out.append("{" + title[b : cuts[k + 2]] + "}")
+            out.append("{" + latex_unicode(title[b : cuts[k + 2]], math=True) + "}")
     # no pair LaTeX would join, nor a line's first @, spans two pieces: a word begins and ends with a letter or digit,
     # and math with a $ in a group
     return "".join(out)

@@ -9,9 +9,9 @@ Each paper is one record of the records :func:`dashboard.view.export.references`
   ``GEN`` (generic) when there is no venue or the venue is a preprint server (arXiv, bioRxiv, SSRN, ...);
   ``JOUR`` for any other venue.
 - ``TI``: the title, as plain text (math such as ``$L_2$`` stays as written; RIS has no markup).
-- ``AU``: one tag per author, in order, written "Last, First" as RIS asks (:func:`ris_name`): the last word of the
-  name, with the lower-case particles before it (van, von, de, ...), is the last name; a name of one word, or one
-  already holding a comma, is written as it is.
+- ``AU``: one tag per author, in order, written "Last, First" or "Last, First, Suffix" as RIS asks
+  (:func:`ris_name`; how a name is read: :mod:`dashboard.view.person_names`); an organisation ("Google DeepMind")
+  or a name of one word is written whole.
 - ``PY``: the year; ``DA``: the day the paper was posted (``YYYY/MM/DD``), when known.
 - ``DO``: the DOI; ``T2`` (and ``JO`` for a journal): the venue.
 - For a paper with an arXiv id: ``DB - arXiv`` and ``AN - arXiv:<id>`` (the database and the paper's accession
@@ -31,6 +31,7 @@ from rispy import RisWriter
 from rispy import dumps as ris_dumps
 
 from dashboard.view.export_bibtex import ARXIV_ABS, ARXIV_PREFIX
+from dashboard.view.person_names import split_name
 
 _CONFERENCE = re.compile(
     r"\b(?:conference|proceedings|proc|workshop|symposium|congress|meeting|colloquium|"
@@ -47,8 +48,6 @@ _PROCEEDINGS_JOURNAL = re.compile(
     re.IGNORECASE,
 )
 _PREPRINT = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|chemrxiv|ssrn|research square|preprints?|zenodo)\b", re.I)
-_PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter"}
-_SUFFIX = re.compile(r"^(?:[JS]r\.?|[IVX]{2,4})$")  # Jr., Sr., II, III, IV
 _BREAKS = re.compile(r"\s*[\r\n]+\s*")
 
 
@@ -67,16 +66,11 @@ def ris_type(venue: str | None) -> str:
 
 
 def ris_name(name: str) -> str:
-    """An author's name ("First Last") as RIS writes it: "Last, First" (see the module's docstring)."""
-    words = _line(name).split()
-    if len(words) < 2 or "," in name:
-        return _line(name)
-    suffix = words.pop() if len(words) > 2 and _SUFFIX.match(words[-1]) else None
-    k = len(words) - 1  # where the last name begins: its last word, and the particles just before it
-    while k > 1 and words[k - 1] in _PARTICLES:
-        k -= 1
-    out = " ".join(words[k:]) + ", " + " ".join(words[:k])
-    return out + ", " + suffix if suffix else out
+    """An author's name as RIS writes it: "Last, First[, Suffix]", or whole (see the module's docstring)."""
+    parts = split_name(name)
+    if parts.whole is not None:
+        return parts.whole
+    return ", ".join(p for p in (parts.family, parts.given, parts.suffix) if p)
 
 
 def _line(text: str) -> str:
