@@ -9,6 +9,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from pylatexenc.latex2text import LatexNodes2Text
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
@@ -96,7 +97,10 @@ def test_exports_carry_authors_venue_doi(openalex: Store) -> None:
     entry = next(e for e in bib.split("\n\n") if "citemapid = {W2741809807}" in e)
     author = next(line for line in entry.splitlines() if line.startswith("  author = "))
     names = openalex.paper(openalex.row("W2741809807"))["authors"]
-    assert author == "  author = {" + " and ".join(names) + "},"  # every author, in order, the field closed
+    assert author.startswith("  author = {") and author.endswith("},") and author.isascii()  # the field closed
+    # every author, in order, accented letters as LaTeX ("Larivi{\`e}re")
+    assert LatexNodes2Text().latex_to_text(author[len("  author = {") : -2]) == " and ".join(names)
+    assert "Vincent Larivière" in names and r"Vincent Larivi{\`e}re" in author
     assert "  journal = {PeerJ}" in entry and "  doi = {10.7717/peerj.4375}" in entry
     rows = {r["id"]: r for r in csv.DictReader(io.StringIO(export.export(openalex, view, "csv")[0]))}
     assert rows["W2741809807"]["authors"].startswith("Heather Piwowar;Jason Priem;")

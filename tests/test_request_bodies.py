@@ -44,6 +44,7 @@ BIB_ANSWER = {
     "ids": [SEED_IDS[0], SEED_IDS[2]],
     "skipped": 0,
     "log": [],
+    "summary": "library.bib: 2 of 3 entries are papers of this dataset.",
 }
 
 

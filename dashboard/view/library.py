@@ -63,7 +63,7 @@ def read_library(name: str, data: bytes) -> Reading:
     except UndecodableError as e:
         raise LibraryError(f"{name}, line {e.line}: not text in UTF-8 nor in another encoding found") from e
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # old Mac files end lines with CR alone
-    if not text.strip():
+    if not text.strip(" \t\n\f\v\ufeff"):  # nothing but blank lines (other spaces are text of some kind)
         raise LibraryError(f"{name}: the file is empty")
     reading = READERS[detect_format(name, text)](name, text)
     if not reading.refs:  # each reader says why where it can; no library is ever read as empty
