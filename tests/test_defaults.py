@@ -9,12 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 import requests
 
 from dashboard.dataset import builds
 from dashboard.dataset.format import read_meta
-from dashboard.importers.defaults import cached, default_data, input_files
+from dashboard.importers.defaults import cached, input_files
 from dashboard.resources import INPUTS
 from tests import servers
 from tests.conftest import DEFAULT_DATA, ROOT
@@ -76,40 +77,48 @@ def test_a_change_to_the_code_that_writes_a_build_builds_the_default_dataset_ane
 
 
 @pytest.mark.slow
-def test_two_processes_build_the_default_dataset_once_with_the_same_build_id(tmp_path: Path) -> None:
-    env = {**os.environ, "CITEMAP_CACHE": str(tmp_path / "cache")}
-    probe = "from dashboard.importers.defaults import default_data; print(default_data(progress=False))"
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", probe], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+def test_a_fresh_cache_builds_the_default_dataset_once_the_same_as_its_recorded_command(tmp_path: Path) -> None:
+    """On an empty cache, `citemap serve` and another process that needs the default dataset, started together: it
+    is built once (the other process waits for it and reuses it), the server says it built it and serves it, and it
+    is the build the tests use, table for table (the build is deterministic). The import command the build records,
+    run as it is written, makes the very same build."""
+    from dashboard.importers.defaults import import_command
+
+    cache = tmp_path / "cache"
+    env = {**os.environ, "CITEMAP_CACHE": str(cache)}
+    rebuilt = tmp_path / "rebuilt"
+    recorded = read_meta(DEFAULT_DATA)["built_with"]
+    assert recorded == " ".join(import_command())
+    command = [a if a != "DIR" else str(rebuilt) for a in recorded.split()]
+    assert command[:2] == ["citemap", "import"]
+    runs = [
+        subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for argv in (
+            [sys.executable, "-c", "from dashboard.importers.defaults import default_data; print(default_data())"],
+            [sys.executable, "-m", "dashboard", *command[1:], "--quiet"],
         )
-        for _ in range(2)
     ]
-    outs = [p.communicate(timeout=300) for p in procs]
-    assert [p.returncode for p in procs] == [0, 0], outs
-    folders = {Path(out.strip()) for out, _ in outs}
-    assert len(folders) == 1
-    (folder,) = folders
-    assert len(list((folder / "builds").iterdir())) == 1  # built once: the other process waited and reused it
-    assert sum("building the default dataset" in err for _, err in outs) == 1
-    assert read_meta(folder)["build_id"] == read_meta(DEFAULT_DATA)["build_id"]  # deterministic
-    assert default_data() != folder  # this process's cache is elsewhere
-
-
-@pytest.mark.slow
-def test_first_serve_on_a_fresh_cache_builds_the_default_dataset_and_answers(tmp_path: Path) -> None:
-    """`citemap serve` with an empty cache builds the default dataset, says so, and serves that build."""
     port = servers.free_port()
     server = servers.Server(
         [sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
         port,
-        env={"CITEMAP_CACHE": str(tmp_path / "cache")},
+        env={"CITEMAP_CACHE": str(cache)},
         log=tmp_path / "serve.log",
         timeout=300,
     )
     try:
+        outs = [r.communicate(timeout=300) for r in runs]
+        assert [r.returncode for r in runs] == [0, 0], outs
         health = requests.get(server.url + "/health", timeout=5).json()
-        assert health["papers"] == 30377 and health["build"] == read_meta(DEFAULT_DATA)["build_id"]
-        assert "building the default dataset" in (tmp_path / "serve.log").read_text()
     finally:
         server.stop()
+    folder = Path(outs[0][0].strip())
+    assert folder.parent == cache and len(list((folder / "builds").iterdir())) == 1  # built once
+    told = [outs[0][1], (tmp_path / "serve.log").read_text()]
+    assert sum("building the default dataset" in text for text in told) == 1
+    build_id = read_meta(DEFAULT_DATA)["build_id"]
+    assert read_meta(folder)["build_id"] == read_meta(rebuilt)["build_id"] == build_id
+    assert health["papers"] == 30377 and health["build"] == build_id
+    for built in (folder, rebuilt):
+        for name in ("papers.parquet", "citations.parquet"):
+            assert pq.read_table(builds.served(built) / name).equals(pq.read_table(builds.served(DEFAULT_DATA) / name))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 
 from dashboard.dataset import builds
@@ -13,7 +12,7 @@ from dashboard.dataset.store import Store
 from dashboard.importers import run_import
 from dashboard.importers.common import InputError
 from dashboard.importers.mlsanity import parse_page
-from tests.conftest import ARXIV2023, DEFAULT_DATA, SEEDS, seed_pages
+from tests.conftest import DEFAULT_DATA, SEEDS, seed_pages
 
 
 def page(name_start: str):
@@ -70,18 +69,11 @@ def test_default_dataset_merges_papers_across_pages(store: Store) -> None:
     assert titles.count("attention is all you need") == 1
 
 
-@pytest.mark.slow
-def test_default_dataset_is_what_the_importer_builds(tmp_path: Path) -> None:
-    """The default dataset is exactly the output of the import command it records: the seed pages merged with
-    arxiv-2023, with the same build id whenever it is built."""
+def test_default_dataset_records_its_import_and_its_counts() -> None:
+    """The default dataset records the import command that makes it (the seed pages merged with arxiv-2023; that the
+    command, run as written, makes the same build is tests/test_defaults.py's), its counts and its seeds."""
     meta = read_meta(DEFAULT_DATA)
-    out = tmp_path / "rebuilt"
-    run_import("mlsanity", seed_pages(), out, argv=["test"], merge=[("arxiv2023", [ARXIV2023])], progress=False)
-    for name in ("papers.parquet", "citations.parquet"):
-        assert pq.read_table(builds.served(out) / name).equals(pq.read_table(builds.served(DEFAULT_DATA) / name)), name
-    rebuilt = read_meta(out)
-    assert rebuilt["build_id"] == meta["build_id"]
-    assert rebuilt["counts"] == meta["counts"] == {"papers": 30377, "citations": 280748}
+    assert meta["counts"] == {"papers": 30377, "citations": 280748}
     pages = " ".join(f"data/seed-pages/{p.name}" for p in seed_pages())
     merge = "--merge arxiv2023:data/arxiv-2023"
     assert meta["built_with"] == f"citemap import mlsanity {pages} {merge} --out DIR"

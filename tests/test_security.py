@@ -16,10 +16,18 @@ from tests.servers import dash_payload
 
 URL = "/_dash-update-component"
 
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40)
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    json_scalars,
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
     max_leaves=25,
+)
+# one value among a callback's many arguments: the same shapes, smaller (a payload holds dozens of them; drawing a
+# big one for every argument cost the fuzz run far more than the app's answers)
+arg_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=6,
 )
 # what a chart's selection looks like, with hostile values where the numbers go
 chart_selections = (
@@ -316,15 +324,15 @@ def payloads(draw, app) -> bytes:
                             "property": prop,
                             "value": v,
                         },
-                        json_values,
-                        json_values,
+                        arg_values,
+                        arg_values,
                     ),
                     max_size=4,
                 )
             )
             args.append(items)
         else:
-            values = chart_selections if s["property"] == "selectedData" else json_values
+            values = chart_selections if s["property"] == "selectedData" else arg_values
             args.append({"id": s["id"], "property": s["property"], "value": draw(values)})
     n_in = len(spec["inputs"])
     multi, specs = output_specs(output)
