@@ -154,7 +154,7 @@ def main(words: list[str]) -> int:
             report = Path(tmp) / "report.xml"
             try:
                 run = subprocess.run(
-                    [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *tests],
+                    [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", f"--junitxml={report}", *tests],
                     cwd=work,
                     capture_output=True,
                     text=True,

@@ -33,6 +33,29 @@ SEED_IDS = ("2106.03764", "2006.04862", "2110.10090")
 
 seed_pages = defaults.seed_pages  # the three saved pages, in name order
 
+# The test files that take longest, run first: the two workers (pyproject.toml's addopts) take files in collection
+# order, so these start at once instead of leaving one worker busy at the end while the other waits.
+LONGEST_FIRST = (
+    "tests/browser/test_labels.py",
+    "tests/browser/test_story.py",
+    "tests/test_planted_bugs.py",
+    "tests/browser/test_story_export.py",
+    "tests/test_security.py",
+    "tests/browser/test_explorer.py",
+    "tests/test_deploy_nginx.py",
+    "tests/browser/test_stable_map.py",
+    "tests/browser/test_field.py",
+    "tests/test_production.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = Path(str(item.fspath)).relative_to(ROOT).as_posix()
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: each file's tests keep their order
+
 
 @functools.cache
 def seed_data() -> Path:
