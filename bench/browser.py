@@ -59,7 +59,7 @@ STALL_TARGET_MS = 1000.0
 DRAWN_TARGET = 1.5
 STORY = "seeds"  # the default dataset's story
 STORY_TARGET = 1.5
-GLIDE_MS = 300  # assets/citemap-03-draw.js CITEMAP_GLIDE_MS: papers that stay glide to their new places
+GLIDE_MS = 300  # assets/js/draw.js GLIDE_MS: papers that stay glide to their new places
 SHOWN = """q => {
   const g = document.getElementById('div-rendered-graph');
   return g && g.textContent === q && window.cy && cy.nodes('.paper').length > 0;

@@ -77,8 +77,8 @@ def test_every_colour_of_the_charts_is_in_the_legend(default_store: Store, color
 
 @pytest.mark.parametrize("color", COLOURINGS)
 def test_the_key_gives_each_paper_the_colour_the_map_draws(default_store: Store, color: str) -> None:
-    """The map's colour of a paper, as assets/citemap-03-draw.js takes it from the payload's palette, is the colour of
-    the paper's category in the key."""
+    """The map's colour of a paper, as assets/js/logic/colour-key.js takes it from the payload's palette, is the colour
+    of the paper's category in the key."""
     view = compute_view(default_store, ViewState(SEEDS, selected=ATTENTION, color=color))
     p = json.loads(view.payload_json)
     pal, nodes = p["palette"], payload_nodes(p)

@@ -43,7 +43,7 @@ def test_pages_scripts_and_callbacks_are_compressed_small_answers_are_not(client
         "/",
         "/_dash-layout",
         "/_dash-dependencies",
-        "/assets/citemap-03-draw.js",
+        "/assets/js/draw.js",
         "/assets/vendor/plotly-basic.min.js",
     ):
         with client.get(path, headers={"Accept-Encoding": "br"}) as resp:  # files are streamed: read, closed

@@ -185,7 +185,7 @@ def test_killing_a_replica_loses_no_get(stack: Stack) -> None:
     """SIGKILL one replica (master and workers) during four streams of GETs: nginx passes every request that met
     the dead replica before its answer began (refused, or reset in flight) to the other one. An answer cut after
     nginx began to send it cannot be passed on; the client asks again once, as the page does
-    (assets/citemap-01-common.js). Every request ends in a 200, and at most one needed asking again."""
+    (assets/js/logic/graph-fetch.js). Every request ends in a 200, and at most one needed asking again."""
     victim = stack.replicas[0]
     seeds = [n[0] for n in json.loads(get(stack.port, "/graph?seeds=1706.03762").body)["nodes"]][:200]
     results: list[tuple[str, int | str]] = []

@@ -249,8 +249,8 @@ def test_the_field_bundle_is_plotlys_strict_one_of_dashs_version() -> None:
     assert "(strict - minified)" in strict.read_text(encoding="utf-8")[:200]
     assert version(strict) == version(Path(plotly.__file__).parent / "package_data" / "plotly.min.js")
     assert (vendor / "plotly-strict.LICENSE").read_text(encoding="utf-8").startswith("MIT License")
-    charts = (ROOT / "assets" / "citemap-02-charts.js").read_text(encoding="utf-8")
-    assert 'assets/vendor/plotly-strict.min.js"' in charts and "citemapPlotlyFull" in charts
+    charts = (ROOT / "assets" / "js" / "charts.js").read_text(encoding="utf-8")
+    assert 'assets/vendor/plotly-strict.min.js"' in charts and "export function plotlyFull" in charts
 
 
 def test_a_big_stores_points_are_made_when_the_app_starts(default_store, monkeypatch) -> None:

@@ -22,7 +22,7 @@ SEEDS = ViewState(SEED_IDS)
 
 def nodes(view) -> dict[str, dict]:
     """Paper nodes of a view's payload by id: the fixed fields, and role, classes and position as
-    assets/citemap-03-draw.js derives them (the browser tests check the browser's own result)."""
+    assets/js/logic/map-elements.js derives them (the browser tests check the browser's own result)."""
     p = json.loads(view.payload_json)
     roles = {"s": "seed", "r": "reference", "c": "citer", "x": "selected"}
     out = {}
@@ -60,7 +60,7 @@ def test_initial_view_is_seeds_with_references_and_citers(store: Store) -> None:
         figure = int(store.cited_by([row])[0])
         assert n["data"]["cited_by"] == (figure if figure >= 0 else None)  # the source's figure, kept apart
     assert ns["1706.03762"]["data"]["cited_by"] == 59932 and ns["1706.03762"]["data"]["in_cited"] == 2
-    # (node size by citations is drawn by assets/citemap-03-draw.js: tests/browser checks what the page shows)
+    # (node size by citations is drawn by assets/js/logic/map-elements.js: tests/browser checks what the page shows)
 
 
 def test_edges_point_from_citing_to_cited(store: Store) -> None:

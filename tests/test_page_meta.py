@@ -107,3 +107,22 @@ def test_the_page_loads_regenerator_runtime_instead_of_babels_polyfill_and_no_ta
     assert runtime.status_code == 200 and b"globalThis.regeneratorRuntime = runtime" in runtime.get_data()
     vendor = ROOT / "assets" / "vendor"
     assert (vendor / "regenerator-runtime.LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_the_page_starts_from_its_one_module_and_announces_every_module(client) -> None:
+    """The page's own code is the ES modules of assets/js/: Dash puts none of them in the page as a classic script;
+    the entry, main.js, is the one module script, where Dash's inline script that starts its renderer was; every
+    module is announced (modulepreload) and served as JavaScript."""
+    page = client.get("/").get_data(as_text=True)
+    classic = re.findall(r'<script src="([^"]+)"', page)
+    assert classic and not [s for s in classic if "/assets/js/" in s]
+    assert re.findall(r'<script type="module"[^>]*src="([^"]+)"', page) == ["/assets/js/main.js"]
+    assert 'id="_dash-renderer" src="/assets/js/main.js"' in page and "new DashRenderer" not in page
+    folder = ROOT / "assets" / "js"
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.js"))
+    announced = re.findall(r'<link rel="modulepreload" href="/assets/js/([^"]+)">', page)
+    assert announced == files and "logic/title-placement.js" in files
+    for name in ("main.js", "logic/fit.js"):
+        r = client.get(f"/assets/js/{name}")
+        assert r.status_code == 200 and r.mimetype in ("text/javascript", "application/javascript"), name
+        r.close()

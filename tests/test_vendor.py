@@ -21,7 +21,7 @@ def _version(path: Path) -> tuple[int, int, int]:
 
 
 def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
-    """assets/citemap-02-charts.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
+    """assets/js/charts.js gives dcc.Graph plotly.js's basic bundle instead of the full one Dash serves
     (plotly's package_data/plotly.min.js): same major version, so that dcc.Graph's calls exist in it, and the
     traces the page draws (dashboard/view/figures.py) among the basic bundle's: bar, scatter, pie."""
     vendored = ROOT / "assets" / "vendor" / "plotly-basic.min.js"
@@ -34,19 +34,19 @@ def test_the_charts_plotly_bundle_is_basic_and_of_dashs_major_version() -> None:
 
 
 def test_the_story_exports_libraries_are_vendored_with_their_licences() -> None:
-    """A story's PNGs go in a zip made by JSZip and its handout in a PDF made by jsPDF (assets/citemap-07-export.js
+    """A story's PNGs go in a zip made by JSZip and its handout in a PDF made by jsPDF (assets/js/export-story.js
     loads them on first use): both vendored whole, minified as published, with their MIT licences."""
     vendor = ROOT / "assets" / "vendor"
     assert "JSZip v3.10.2" in (vendor / "jszip.min.js").read_text(encoding="utf-8")[:200]
     assert "Version 4.2.1" in (vendor / "jspdf.umd.min.js").read_text(encoding="utf-8")[:300]
     assert "The MIT License" in (vendor / "jszip.LICENSE").read_text(encoding="utf-8")
     assert "Permission is hereby granted, free of charge" in (vendor / "jspdf.LICENSE").read_text(encoding="utf-8")
-    script = (ROOT / "assets" / "citemap-07-export.js").read_text(encoding="utf-8")
-    assert 'citemapScript("jszip.min.js", "JSZip")' in script and 'citemapScript("jspdf.umd.min.js", "jspdf")' in script
+    script = (ROOT / "assets" / "js" / "export-story.js").read_text(encoding="utf-8")
+    assert 'vendorScript("jszip.min.js", "JSZip")' in script and 'vendorScript("jspdf.umd.min.js", "jspdf")' in script
 
 
 def test_the_svg_exports_canvas2svg_is_vendored_as_published_with_its_licence() -> None:
-    """The map's SVG export draws through canvas2svg (assets/citemap-07-export.js loads it on first use), vendored as
+    """The map's SVG export draws through canvas2svg (assets/js/export-image.js loads it on first use), vendored as
     npm's canvas2svg 1.0.16 publishes it (its header says v1.0.15), with its MIT licence; and the page loads
     dash-cytoscape's plain bundle, not the extra one whose SVG extension is GPL."""
     vendor = ROOT / "assets" / "vendor"
@@ -54,7 +54,7 @@ def test_the_svg_exports_canvas2svg_is_vendored_as_published_with_its_licence() 
     assert hashlib.sha256((vendor / "canvas2svg.js").read_bytes()).hexdigest() == published
     licence = (vendor / "canvas2svg.LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("The MIT License") and "Copyright (c) 2014 Gliffy Inc." in licence
-    script = (ROOT / "assets" / "citemap-07-export.js").read_text(encoding="utf-8")
-    assert 'citemapScript("canvas2svg.js", "C2S")' in script and "cy.svg(" not in script
+    script = (ROOT / "assets" / "js" / "export-image.js").read_text(encoding="utf-8")
+    assert 'vendorScript("canvas2svg.js", "C2S")' in script and "cy.svg(" not in script
     layout = (ROOT / "dashboard" / "web" / "layout.py").read_text(encoding="utf-8")
     assert not re.search(r"^\s*cyto\.load_extra_layouts\(", layout, re.M)

@@ -15,7 +15,7 @@ The chain of a state begins with the chain of every state that has fewer seeds (
 seed, a lower limit; each step's result is cached by the chain so far. So adding a seed or showing more of a single seed
 moves nothing, and costs one step. Expanded papers' neighbours go on free arcs around them (no force: an expand
 costs about a no-op callback). The browser keeps the places of papers that stay in view for every other change
-(removing a seed, collapsing, more of one seed among several): ``assets/citemap-03-draw.js`` (``citemapKeepPlaces``).
+(removing a seed, collapsing, more of one seed among several): ``assets/js/logic/map-elements.js`` (``keepPlaces``).
 
 **Bounded work**: the force iterations of a whole chain share ``BUDGET`` units (a unit: igraph's work on one edge
 in one iteration, see :func:`cost`). A step moves by force only as many of its papers as what the chain left of the

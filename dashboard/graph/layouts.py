@@ -37,7 +37,7 @@ def _placed(pos: Positions) -> Placed:
 
 
 def node_radius(in_cited: int | np.ndarray, seed: bool | np.ndarray) -> float | np.ndarray:
-    """Half the drawn size of a node, or of each of arrays of them (assets/citemap-03-draw.js, citemapNodeSize:
+    """Half the drawn size of a node, or of each of arrays of them (assets/js/logic/map-elements.js, nodeSize:
     9 + 4 log10(1 + citers), seeds at least 28). Small against the layouts' gaps, so papers never overlap and
     there is room for titles between them."""
     size = 9 + 4 * np.log10(1 + np.maximum(in_cited, 0))

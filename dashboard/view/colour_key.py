@@ -1,7 +1,7 @@
 """One colour key for a view: the map, its charts and its legend colour papers the same way.
 
 The map takes each paper's colour from the payload's palette (:func:`dashboard.view.payload.palette`, drawn by
-``assets/citemap-03-draw.js``): by primary area, by year over the years of the papers in view, or by cluster.
+``assets/js/logic/colour-key.js``): by primary area, by year over the years of the papers in view, or by cluster.
 :class:`ColourKey` groups those colours into named categories, one a colour: the charts stack by them and the
 legend lists them, so that a colour means one thing wherever it is shown.
 

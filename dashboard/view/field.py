@@ -1,5 +1,5 @@
 """The field view (``mode=field``): every paper of the dataset as a point at its place in the whole field, as plain
-data the browser draws (``assets/citemap-11-field.js`` makes a WebGL scatter of it).
+data the browser draws (``assets/js/field.js`` makes a WebGL scatter of it).
 
 Two answers, so that a change of state fetches only what the state changes:
 

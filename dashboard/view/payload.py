@@ -12,9 +12,9 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   :func:`drawn_edges`; ``edges_total``: how many the view has); timeline ``axis`` tick labels (``id``, ``label``,
   ``x``, ``y``); the ``palette`` for colour by area or by year.
 
-``assets/citemap-03-draw.js`` (``elementsFromPayload``) turns it into Cytoscape elements: node ids are paper
-ids; node data carries ``label`` (the title cut to ``LABEL_CHARS``), ``title``, ``year``, ``areas``,
-``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``), ``role``; classes say
+``assets/js/logic/map-elements.js`` (``elementsFrom``) turns it into Cytoscape elements: node ids are paper
+ids; node data carries ``label`` (the title on one line, cut on the map to the room it has), ``title``, ``year``,
+``areas``, ``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``), ``role``; classes say
 paper + seed / reference / citer / selected, then expanded / selected / labelled / truncated / dimmed (and ``tl``
 on the timeline); edge ids are ``citing>cited``.
 
@@ -41,7 +41,7 @@ from dashboard.graph.state import ViewState, encode_query
 from dashboard.view import colors
 from dashboard.view.naming import cut_title
 
-LABEL_CHARS = 42  # assets/citemap-03-draw.js cuts labels to the same length
+LABEL_CHARS = 42  # a title named in a notice or the panel's headings is cut to this many characters
 MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
 ALWAYS_LABELLED = 8  # most cited papers in view, ranked for a label right after seeds, selected and expanded
 ROLE_LETTERS = np.frombuffer(b"srcxmp", dtype="S1")  # by role code (neighbourhood.ROLES)

@@ -2,8 +2,8 @@
 its citations, without titles. The first page shows it where the map will be while the page's scripts load, so the
 first thing a visitor sees (and the page's largest paint) is the map itself; the live map then draws over it.
 
-Colours, sizes and shapes follow the live map's rules (assets/citemap-03-draw.js: elementsFromPayload,
-citemapNodeSize; the stylesheet's shapes: a seed a star, a reference a rounded square, other papers a circle).
+Colours, sizes and shapes follow the live map's rules (assets/js/logic/map-elements.js: elementsFrom,
+nodeSize; the stylesheet's shapes: a seed a star, a reference a rounded square, other papers a circle).
 """
 
 from __future__ import annotations

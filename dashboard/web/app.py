@@ -56,7 +56,9 @@ def create_app(
     app = LightDash(
         __name__,
         assets_folder=str(ASSETS),
-        assets_path_ignore=["vendor"],  # served, not put in the page: assets/citemap-*.js load them when due
+        # served, not put in the page by Dash: the page's modules (page_scripts.py puts their entry in the page), and
+        # the published libraries they load when due
+        assets_path_ignore=["^js$", "^vendor$"],
         title="citemap",
         update_title=None,
         serve_locally=True,

@@ -4,13 +4,13 @@ input has no name).
 
 - ``radio_group``: a WAI-ARIA radio group of buttons (``role="radiogroup"`` named by its visible label, each option
   ``role="radio"`` with ``aria-checked``, one tab stop). Its value is the group's ``data-value`` property: callbacks
-  read and write ``Input(id, "data-value")`` as they would ``value``. assets/choices.js selects on click, moves and
+  read and write ``Input(id, "data-value")`` as they would ``value``. assets/js/choices.js selects on click, moves and
   selects with the arrow keys (roving tabindex) and keeps ``aria-checked`` in step with ``data-value``.
 - ``checkbox_menu``: a multiple choice in a disclosure (dash 4's ``dcc.Dropdown`` opens the same listbox of nested
   checkboxes): a ``<details>`` whose summary names the choice, holding a group of ``role="checkbox"`` buttons. Its
   value is the JSON list in the group's ``data-values`` property (a list as an HTML attribute would be joined with
-  commas, which names may hold). assets/choices.js toggles on click and keeps ``aria-checked`` and the summary's
-  text in step with ``data-values``; Esc closes it (assets/citemap-08-keys.js).
+  commas, which names may hold). assets/js/choices.js toggles on click and keeps ``aria-checked`` and the summary's
+  text in step with ``data-values``; Esc closes it (assets/js/page-keys.js).
 - ``labelled_upload``: a ``dcc.Upload`` inside a ``<label>`` whose text names its file input; the label's click opens
   the file chooser (the upload's own click handler is off, so it opens once).
 - ``visually_hidden``: text for screen readers only (the map's summary and what the keyboard focus is on).

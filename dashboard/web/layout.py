@@ -13,7 +13,7 @@ from dashboard.view.years import year_floor
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
 
 # dash-cytoscape's plain bundle, not its extra one (cyto.load_extra_layouts()): positions come from the server
-# (preset) and the SVG export draws through canvas2svg, loaded on first use (assets/citemap-07-export.js).
+# (preset) and the SVG export draws through canvas2svg, loaded on first use (assets/js/export-image.js).
 
 STYLESHEET: list[dict] = [
     {
@@ -21,7 +21,7 @@ STYLESHEET: list[dict] = [
         "style": {
             "width": "data(size)",
             "height": "data(size)",
-            # no label unless assets/citemap-09-labels.js chose to draw it (class lbl): drawn labels never collide
+            # no label unless assets/js/labels.js chose to draw it (class lbl): drawn labels never collide
             "label": "",
             "font-size": 12,
             "font-family": "Helvetica, Arial, sans-serif",
@@ -83,7 +83,7 @@ STYLESHEET: list[dict] = [
         },
     },
     {"selector": "node.lib-hidden", "style": {"display": "none"}},
-    # added to the map by the last action (assets/citemap-03-draw.js), until the next one
+    # added to the map by the last action (assets/js/draw.js), until the next one
     {
         "selector": "node.new",
         "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2, "outline-opacity": 0.9},
@@ -108,7 +108,7 @@ STYLESHEET: list[dict] = [
     },
     # the citer ticks' labels end at their place, left of the papers (dashboard/graph/layouts.py, timeline_axis)
     {"selector": "node.axis-c", "style": {"text-halign": "left", "text-margin-x": -6}},
-    # year ticks left out where they would touch at this zoom (assets/citemap-09-labels.js)
+    # year ticks left out where they would touch at this zoom (assets/js/labels.js)
     {"selector": "node.axis-thinned", "style": {"display": "none"}},
     {
         "selector": "edge",
@@ -123,8 +123,8 @@ STYLESHEET: list[dict] = [
             "opacity": 0.4,
         },
     },
-    # a big view (assets/citemap-03-draw.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads as its
-    # structure; Cytoscape draws them several times faster), those of the selected paper as before
+    # a big view (assets/js/logic/map-elements.js BIG_VIEW): straight lines without arrows, fainter (a hairball reads
+    # as its structure; Cytoscape draws them several times faster), those of the selected paper as before
     {
         "selector": "edge.big",
         "style": {"curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none", "opacity": 0.3},
@@ -153,7 +153,7 @@ STYLESHEET: list[dict] = [
         },
     },
     {"selector": "edge.similar:active", "style": {"overlay-opacity": 0.2}},
-    # a title set apart from its paper (assets/citemap-09-labels.js): no body, a thin line to the paper
+    # a title set apart from its paper (assets/js/labels.js): no body, a thin line to the paper
     {
         "selector": "node.callout",
         "style": {
@@ -326,7 +326,7 @@ def _story(store: Store) -> html.Details:
             html.Div(id="div-story-status", className="story-status", role="status"),
             html.Div(id="div-story-steps"),
             dcc.Download(id="download-story"),
-            dcc.Store(id="store-story-add"),  # "Add this view": {n, camera} (assets/citemap-06-story.js storyCamera)
+            dcc.Store(id="store-story-add"),  # "Add this view": {n, camera} (assets/js/story.js storyCamera)
             dcc.Store(
                 id="store-story-shown"
             ),  # the draft the list of steps was drawn from (dashboard/web/callbacks/story.py)
@@ -336,7 +336,7 @@ def _story(store: Store) -> html.Details:
 
 def _present() -> html.Div:
     """Presenting a story: the step's title and caption over the map, its number, and the keys' buttons
-    (assets/citemap-06-story.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
+    (assets/js/story.js: Right, Space, PageDown next; Left, PageUp back; Home, End; Esc leaves)."""
     return html.Div(
         id="div-present",
         className="present",
@@ -347,7 +347,7 @@ def _present() -> html.Div:
                 **{"aria-live": "polite"},
                 children=[
                     html.Div(id="div-present-title", className="present-title"),
-                    # the step's caption, a dcc.Markdown made while presenting (assets/citemap-06-story.js): its
+                    # the step's caption, a dcc.Markdown made while presenting (assets/js/story.js): its
                     # renderer is then fetched, not on every page
                     html.Div(id="md-present-caption", className="present-caption"),
                 ],
@@ -580,7 +580,7 @@ def _help(store: Store) -> html.Details:
 
 def _tabs() -> html.Nav:
     """On a narrow screen the map takes the page and the filters and the paper panel open over it from these tabs
-    (assets/citemap-10-controls.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
+    (assets/js/controls.js sets ``data-tab`` on the page; the CSS does the rest; hidden on wide screens)."""
     return html.Nav(
         className="tabs",
         role="tablist",
@@ -615,7 +615,7 @@ def _graph_area() -> html.Main:
                 className="map-box",
                 children=[  # the map, with its zoom controls over its top right corner
                     _field(),  # mode=field: the whole dataset, over the map (which it hides)
-                    # the map for the keyboard and screen readers (assets/map-keys.js): one tab stop; arrows move a
+                    # the map for the keyboard and screen readers (assets/js/map-keys.js): one tab stop; arrows move a
                     # focus
                     # between papers, announced in div-map-focus; its summary (papers, citations, the selected paper)
                     # is read
@@ -639,7 +639,7 @@ def _graph_area() -> html.Main:
                     ),
                     html.Div(
                         className="zoom-controls",
-                        children=[  # assets/citemap-10-controls.js handles them in the browser
+                        children=[  # assets/js/controls.js handles them in the browser
                             html.Button(
                                 "+",
                                 id="button-zoom-in",
@@ -695,7 +695,7 @@ def _graph_area() -> html.Main:
 
 
 def _field() -> html.Div:
-    """The field view (``mode=field``): every paper a point (WebGL), drawn by assets/citemap-11-field.js from
+    """The field view (``mode=field``): every paper a point (WebGL), drawn by assets/js/field.js from
     ``GET /field`` (dashboard/web/callbacks/field.py); shown (class ``on``) instead of the citation map. Its figure
     is set only then: nothing of it loads on the other views."""
     return html.Div(
@@ -714,7 +714,7 @@ def _field() -> html.Div:
                         style={"display": "none"},
                         title="make the selected papers (the most cited 20) the seeds of a citation map",
                     ),
-                    # the selection's most cited papers and how many it holds (assets/citemap-11-field.js)
+                    # the selection's most cited papers and how many it holds (assets/js/field.js)
                     dcc.Store(id="store-field-selection"),
                 ],
             ),
@@ -742,7 +742,7 @@ def _map() -> dcc.Loading:
         parent_className="loading-graph",
         overlay_style={"visibility": "visible", "opacity": 0.6},
         children=[
-            cyto.Cytoscape(  # elements: drawn by assets/citemap-03-draw.js (citemapDraw), not a prop
+            cyto.Cytoscape(  # elements: drawn by assets/js/draw.js (draw), not a prop
                 id="graph-citations",
                 elements=[],
                 stylesheet=STYLESHEET,
@@ -750,7 +750,7 @@ def _map() -> dcc.Loading:
                 style={"width": "100%", "height": "100%"},
                 minZoom=0.05,
                 maxZoom=4,
-                boxSelectionEnabled=False,  # resizes: assets/citemap-04-viewport.js (citemapOnResize)
+                boxSelectionEnabled=False,  # resizes: assets/js/viewport.js
                 autoRefreshLayout=False,
                 className="graph-citations",
             ),
@@ -818,14 +818,14 @@ def make_layout(store: Store, library: dict | None = None, *, bench_ping: bool =
             dcc.Store(id="store-library-error"),
             dcc.Store(id="store-escape"),
             dcc.Store(id="store-lists-full", data=False),  # the panel lists every entry ("Show all" pressed)
-            dcc.Store(id="store-chart-clear"),  # a double-click on the by-year chart (assets/citemap-10-controls.js)
+            dcc.Store(id="store-chart-clear"),  # a double-click on the by-year chart (assets/js/controls.js)
             *ping,
             dcc.Download(id="download-export"),
             html.Div(id="div-rendered-graph", hidden=True),  # the query last drawn: a sync point for tests
             html.Div(id="div-rendered-panel", hidden=True),
             html.Div(id="div-rendered-side", hidden=True),
-            # whose figure a paper's own citation count is, for the hover card (assets/citemap-01-common.js
-            # citemapFigureSource): the one source of them, else the view's (dashboard/web/callbacks/render.py)
+            # whose figure a paper's own citation count is, for the hover card (assets/js/page.js
+            # figureSource): the one source of them, else the view's (dashboard/web/callbacks/render.py)
             html.Div(id="div-figure-sources", hidden=True, **{"data-source": one_figure_source(store)}),
             _header(store),
             html.Div(

@@ -78,6 +78,28 @@ WATCH_ERROR_NOTICES = """
 """
 
 
+# The page's modules a test reads (assets/js/): an ES module is one instance per URL, so importing one in the page
+# gives the page's own, with its state. Page.modules() puts them in window.modules under these names.
+MODULES = {
+    "labels": "labels.js",
+    "draw": "draw.js",
+    "focus": "map-focus.js",
+    "viewport": "viewport.js",
+    "text": "text-measure.js",
+    "page": "page.js",
+    "storyExport": "export-story.js",
+    "colours": "logic/colour-key.js",
+    "graphFetch": "logic/graph-fetch.js",
+    "cytoscape": "cytoscape-private.js",
+}
+IMPORT_MODULES = """async names => {
+  if (window.modules) return;
+  const got = {};
+  for (const [name, file] of Object.entries(names)) got[name] = await import('/assets/js/' + file);
+  window.modules = got;
+}"""
+
+
 class Page:
     """A page of the app with the console errors and warnings, page errors and error-id notices it showed, and helpers
     to drive the graph. ``with Page(...) as p:`` (or the ``page`` fixture) fails the test on any of them."""
@@ -157,6 +179,10 @@ class Page:
             polling=100,
         )
         self.page.wait_for_timeout(150)  # let Cytoscape finish drawing the new elements
+
+    def modules(self) -> None:
+        """The page's modules (MODULES) as window.modules.NAME, for the test's scripts to read."""
+        self.page.evaluate(IMPORT_MODULES, MODULES)
 
     def node_ids(self, selector: str = ".paper") -> set[str]:
         return set(self.page.evaluate(f"() => window.cy.nodes('{selector}').map(n => n.id())"))

@@ -233,15 +233,18 @@ def test_exports(page: Page, tmp_path) -> None:
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and files["png"].name == "citemap-2006.04862-31-graph.png"
     width, height = struct.unpack(">II", png[16:24])
     w, h = page.page.evaluate("() => [Math.round(cy.width()), Math.round(cy.height())]")
-    total = page.page.evaluate("() => window.__citemapExportSize[1]")
-    assert (width, height) == (2 * w, 2 * total) and total >= h + 50 and len(png) > 20_000
     svg = files["svg"].read_text()
     assert svg.startswith("<svg") and files["svg"].name == "citemap-2006.04862-31-graph.svg"
+    size = re.match(r'<svg [^>]*width="(\d+)" height="(\d+)"', svg)
+    assert size is not None and int(size.group(1)) == w  # the SVG: the map's width, the map and more high
+    total = int(size.group(2))
+    assert (width, height) == (2 * w, 2 * total) and total >= h + 50 and len(png) > 20_000
     title = " · ".join(re.findall(r'<text class="citemap-title"[^>]*>([^<]*)</text>', svg))
     assert title.startswith("mlsanity") and "seeds: O(n) Connections are Expressive" in title
     assert title.endswith("31 papers")
     legend = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[1])
-    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => citemapAreaLabel(n.data('areas')[0]))"))
+    page.modules()
+    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => modules.colours.areaLabel(n.data('areas')[0]))"))
     assert (
         legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"]
         and set(legend[3:]) <= areas | {"other areas"}

@@ -97,8 +97,11 @@ def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, 
         assert len(failed) == len(dying.failed), p.errors
         p.errors.clear()
 
+        p.modules()
+
         def fetch(query: str) -> str:
-            return p.page.evaluate("q => citemapFetchGraph(q).then(r => String(r.status), e => 'rejected')", query)
+            said = "q => modules.page.fetchGraph(q).then(r => String(r.status), e => 'rejected')"
+            return p.page.evaluate(said, query)
 
         def always(status: int) -> None:
             def answer(route) -> None:
@@ -117,10 +120,14 @@ def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, 
             query = f"?seeds=2110.10090&probe={status}"
             assert fetch(query) == said
             assert len(dying.requests[gunicorn_server.url + "/graph" + query]) == asked, status
-        p.page.evaluate("() => { CITEMAP_GRAPH_RETRY_WITHIN_MS = 0; }")  # every failure now comes "late"
+        late = """q => { let t = 0;  // a clock on which every failure comes late
+            const clock = {now: () => (t += modules.graphFetch.RETRY_WITHIN_MS)};
+            return modules.graphFetch.fetchRetried('/graph' + q, {}, clock)
+                .then(r => String(r.status), e => 'rejected');
+        }"""
         for status, said in ((502, "502"), (0, "rejected")):
             always(status)
             query = f"?seeds=2110.10090&late={status}"
-            assert fetch(query) == said
+            assert p.page.evaluate(late, query) == said
             assert len(dying.requests[gunicorn_server.url + "/graph" + query]) == 1, status
         p.errors.clear()  # the failed loads just made

@@ -26,19 +26,21 @@ def tab_until(p: Page, done: str, limit: int = 80) -> list[dict]:
 
 
 def focused(p: Page) -> str | None:
-    return p.page.evaluate("() => window.citemapMapKeys.focused")
+    p.modules()
+    return p.page.evaluate("() => modules.focus.focusedPaper()")
 
 
 def wait_focus_moves(p: Page, before: str | None) -> str:
+    p.modules()
     p.page.wait_for_function(
-        "b => window.citemapMapKeys.focused && window.citemapMapKeys.focused !== b", arg=before, timeout=5000
+        "b => modules.focus.focusedPaper() && modules.focus.focusedPaper() !== b", arg=before, timeout=5000
     )
     return focused(p)
 
 
 def nearest_right(positions: dict[str, dict], start: str) -> str:
     """The paper the map's focus should go to with ArrowRight: within 45 degrees of straight right, the smallest
-    distance ahead plus twice the distance aside (assets/map-keys.js)."""
+    distance ahead plus twice the distance aside (assets/js/logic/keyboard.js)."""
     x0, y0 = positions[start]["x"], positions[start]["y"]
     scored = []
     for pid, q in positions.items():
@@ -95,9 +97,10 @@ def test_the_map_by_keyboard_alone(page: Page) -> None:
     page.page.keyboard.press("+")
     page.page.wait_for_function("z => cy.zoom() > z * 1.2 && !cy.animated()", arg=zoom, timeout=5000)
     page.page.keyboard.press("0")  # fit: back to the whole map
+    page.modules()
     page.page.wait_for_function(
-        """z => !cy.animated() && cy.zoom() < z * 1.1 && cy.__citemapFitted
-        && Math.abs(cy.zoom() - cy.__citemapFitted.zoom) < 1e-9""",
+        """z => !cy.animated() && cy.zoom() < z * 1.1 && modules.viewport.fitted(cy)
+        && Math.abs(cy.zoom() - modules.viewport.fitted(cy).zoom) < 1e-9""",
         arg=zoom,
         timeout=5000,
     )
@@ -202,11 +205,13 @@ def test_no_motion_when_the_visitor_asks_for_none(browser, server) -> None:
         p.open()
         before, after, moving = p.page.evaluate(zoom_now)
         assert after > before * 1.2 and not moving  # at once, not animated
-        assert p.page.evaluate("() => CITEMAP_GLIDE_MS") == 0  # a story's glides and fades
+        p.modules()
+        assert p.page.evaluate("() => modules.draw.glideMs()") == 0  # a story's glides and fades
         assert float(p.page.evaluate(TRANSITION).removesuffix("s")) < 0.001  # CSS transitions
     with Page(browser, server.url) as p:  # the same click animates for everyone else
         p.open()
         before, after, moving = p.page.evaluate(zoom_now)
         assert after == before and moving
-        assert p.page.evaluate("() => CITEMAP_GLIDE_MS") == 300
+        p.modules()
+        assert p.page.evaluate("() => modules.draw.glideMs()") == 300
         assert p.page.evaluate(TRANSITION) == "0.15s"

@@ -52,10 +52,11 @@ MEASURE = """() => {
 def titles(p: Page, after: int = 0) -> dict:
     """The titles drawn, once they have been chosen for the current view (more than ``after`` runs of the page's
     labeller) and no later change (a fit, a second draw) is still being labelled."""
-    p.page.wait_for_function("n => window.citemapLabels.runs > n", arg=after, timeout=15000)
+    p.modules()
+    p.page.wait_for_function("n => modules.labels.placings > n", arg=after, timeout=15000)
     p.page.wait_for_function(
-        """() => new Promise(done => { const n = window.citemapLabels.runs;
-                                       setTimeout(() => done(window.citemapLabels.runs === n), 400); })""",
+        """() => new Promise(done => { const n = modules.labels.placings;
+                                       setTimeout(() => done(modules.labels.placings === n), 400); })""",
         timeout=20000,
         polling=100,
     )
@@ -63,7 +64,8 @@ def titles(p: Page, after: int = 0) -> dict:
 
 
 def runs(p: Page) -> int:
-    return p.page.evaluate("() => window.citemapLabels.runs")
+    p.modules()
+    return p.page.evaluate("() => modules.labels.placings")
 
 
 def assert_legible(got: dict, px: float, named: bool = True) -> None:
@@ -179,7 +181,7 @@ BLOCKED = """() => {
                     .slice(0, 40);
   const out = [];
   for (const u of undrawn) {
-    const text = window.citemapLabels.wrap(u.data('label'), false, window.citemapLabels.screenPx(), 1e9, 1).text;
+    const text = modules.text.wrap(u.data('label'), false, modules.page.screenPx(), 1e9, 1).text;
     u.data('wrapped', text);
     u.style({'font-size': plain.style('font-size'), 'text-max-width': 1e6, 'text-valign': 'bottom',
              'text-halign': 'center', 'text-margin-y': 4 / z, 'text-margin-x': 0,
@@ -242,8 +244,9 @@ def test_the_paper_chosen_is_named_whatever_the_route(browser, default_server, r
         else:  # the keyboard's focus on the paper (arrow keys move it; here set as they do)
             p.page.focus("#div-map-region")
             p.page.keyboard.press("ArrowRight")
-            pid = p.page.evaluate("() => window.citemapMapKeys.focused")
-            p.page.wait_for_function("() => window.citemapLabels.runs > 0")
+            p.modules()
+            pid = p.page.evaluate("() => modules.focus.focusedPaper()")
+            p.page.wait_for_function("() => modules.labels.placings > 0")
         got = titles(p, after)
         assert pid in got["named"], (pid, got["named"])
         assert_legible(got, 13)

@@ -10,9 +10,9 @@ from urllib.parse import urlparse
 from tests.browser.conftest import Page
 
 FIRST_PAGE_BUDGET = 700_000  # bytes on the wire (compressed bodies and headers) until the first view is drawn
-# loaded by assets/citemap-07-export.js on an export's first use, never before
+# loaded by assets/js/export-image.js and export-story.js on an export's first use, never before
 LAZY = ("/assets/vendor/jszip.min.js", "/assets/vendor/jspdf.umd.min.js", "/assets/vendor/canvas2svg.js")
-CHARTS = "/assets/vendor/plotly-basic.min.js"  # assets/citemap-02-charts.js: once the map is drawn and a chart seen
+CHARTS = "/assets/vendor/plotly-basic.min.js"  # assets/js/charts.js: once the map is drawn and a chart seen
 PHONE = (412, 823)  # Lighthouse's mobile viewport
 
 

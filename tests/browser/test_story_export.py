@@ -44,7 +44,8 @@ def export(p: Page, kind: str, path: Path) -> bytes:
     with p.page.expect_download(timeout=180000) as got:
         p.page.click(f"#button-present-{kind}")
     got.value.save_as(path)
-    p.page.wait_for_function("() => !window.__citemapStoryExporting", timeout=60000)
+    p.modules()
+    p.page.wait_for_function("() => !modules.storyExport.exporting()", timeout=60000)
     p.page.wait_for_function(
         "c => document.querySelector('#span-present-count').innerText === c", arg=back, timeout=15000
     )

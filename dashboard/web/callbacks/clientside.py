@@ -1,4 +1,5 @@
-"""Pure view changes done in the browser (functions in assets/citemap-*.js, namespace ``citemap``)."""
+"""Pure view changes done in the browser (assets/js/clientside.js: namespace ``citemap``, each a call into a
+module of assets/js/)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dash import ALL, ClientsideFunction, Dash, Input, Output, State
 
 
 def register(app: Dash) -> None:
-    app.clientside_callback(  # "Show all" under a list of the paper panel (assets/citemap-10-controls.js)
+    app.clientside_callback(  # "Show all" under a list of the paper panel (assets/js/controls.js)
         ClientsideFunction(namespace="citemap", function_name="listsFull"),
         Output("store-lists-full", "data"),
         Input({"type": "list-more", "index": ALL}, "n_clicks"),

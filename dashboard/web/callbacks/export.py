@@ -1,4 +1,4 @@
-"""Exports of the view's papers as files (images of the map are drawn in the browser: assets/citemap-07-export.js)."""
+"""Exports of the view's papers as files (images of the map are drawn in the browser: assets/js/export-image.js)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The field view (``mode=field``): ``GET /field/points`` serves its points (the same for every state of a build)
 and ``GET /field?<view query>`` a state's layer over them (dashboard/view/field.py); the browser draws them
-(assets/citemap-11-field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the state callback
+(assets/js/field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the state callback
 applies its actions (:func:`field_action`): a click selects a paper, "Map these N papers" makes a box or lasso
 selection the seeds of a citation map."""
 

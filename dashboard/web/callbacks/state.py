@@ -165,13 +165,13 @@ def apply_action(
 
 
 def story_data(store: Store, state: ViewState) -> dict:
-    """The story a state presents, as the page presents it (assets/citemap-06-story.js: its steps, which one)."""
+    """The story a state presents, as the page presents it (assets/js/story.js: its steps, which one)."""
     story = dataset_story(store, state.story)
     return {"source": "dataset", "name": story.name, "step": state.step, **story.as_json()}
 
 
 def notice_list(notices: list[str]) -> list:
-    """Notices above the graph, each with a button that dismisses it (assets/citemap-10-controls.js)."""
+    """Notices above the graph, each with a button that dismisses it (assets/js/controls.js)."""
     return [
         html.Div(
             className="notice",

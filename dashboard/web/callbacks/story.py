@@ -1,5 +1,5 @@
 """Callbacks of stories: writing one in the page (kept in the visitor's browser: nothing is written on the server),
-loading a story file, downloading the one written. Presenting is done in the browser (assets/citemap-06-story.js)
+loading a story file, downloading the one written. Presenting is done in the browser (assets/js/story.js)
 and by the state callback (``?story=<name>&step=N``: dashboard/web/callbacks/state.py).
 
 The steps' title and caption boxes are written into the draft in the browser (``citemap.storyText``), and the list

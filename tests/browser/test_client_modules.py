@@ -1,0 +1,41 @@
+"""The page's own code as ES modules (assets/js/): what it leaves on window is only what Dash and external checks
+read (the clientside callbacks, window.cy), and the calls it makes beyond Cytoscape's public API
+(assets/js/cytoscape-private.js) are all in the Cytoscape that dash-cytoscape ships."""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.conftest import Page
+from tests.conftest import ROOT
+
+CALLBACKS = ROOT / "dashboard" / "web" / "callbacks"
+
+
+def clientside_names() -> set[str]:
+    """The clientside functions the app's callbacks name (namespace "citemap")."""
+    text = "".join(p.read_text(encoding="utf-8") for p in CALLBACKS.glob("*.py"))
+    return set(re.findall(r'ClientsideFunction\(namespace="citemap", function_name="(\w+)"\)', text))
+
+
+def test_the_cytoscape_calls_beyond_its_public_api_are_all_there(page: Page) -> None:
+    """The export draws the map with the canvas renderer's own calls, and a big view sets two renderer options:
+    an upgrade of dash-cytoscape that drops any of them fails here, not in a visitor's export."""
+    page.open("?seeds=2006.04862")
+    page.modules()
+    assert page.page.evaluate("() => modules.cytoscape.missing(cy)") == []
+    assert page.page.evaluate("() => modules.cytoscape.RENDERER_METHODS.length") == 3
+
+
+def test_the_page_code_leaves_only_the_clientside_callbacks_and_the_map_on_window(page: Page) -> None:
+    page.open("?seeds=2006.04862")
+    own = page.page.evaluate("() => Object.keys(window).filter(k => /citemap/i.test(k))")
+    assert own == ["__citemapErrorNotice"]  # the tests' own (conftest.py), none of the page's
+    names = page.page.evaluate("() => Object.keys(window.dash_clientside.citemap)")
+    assert set(names) == clientside_names() and len(names) == len(set(names)) > 10
+    assert page.page.evaluate("() => window.cy.nodes('.paper').length") == 31
+    # the page's scripts from assets/js/: one module, the entry, which started Dash's renderer
+    scripts = page.page.evaluate(
+        "() => [...document.querySelectorAll('script[src*=\"/assets/js/\"]')].map(s => [s.type, s.src])"
+    )
+    assert [(kind, src.split("/assets/", 1)[1]) for kind, src in scripts] == [("module", "js/main.js")]
