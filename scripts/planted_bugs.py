@@ -2,8 +2,10 @@
 """Plant known one-line bugs, one at a time, in a copy of the project, and check that the tests named for each
 fail. These are the mutants that once survived the suite (a layout step that moves papers placed before it,
 raised caps, an ETag without the build id, a CSV column, a year filter or a node range read wrong, a chart
-selection left unvalidated, callback errors the fuzz test would not see); a bug that the suite lets through again
-makes this script exit 1.
+selection left unvalidated, callback errors the fuzz test would not see), and a title's box a pixel narrower than
+its text, which the page's unit tests (node's test runner, tests/js/) must catch without a browser; a bug that the
+suite lets through again makes this script exit 1. A test is named ``path::name``: a pytest test, or a test of a
+``tests/js/*.test.mjs`` file (its name as given to node's ``test()``).
 
     python scripts/planted_bugs.py            # every bug (slow: each bug runs its tests in a copy)
     python scripts/planted_bugs.py caps etag  # bugs whose name contains a word
@@ -104,6 +106,16 @@ BUGS: list[tuple[str, str, str, str, list[str]]] = [
         "pass",
         ["tests/test_security.py::test_callback_errors_are_seen"],
     ),
+    (
+        "a title's box a pixel narrower than its text",
+        "assets/js/logic/title-placement.js",
+        "x2: x1 + w + dx,",
+        "x2: x1 + w - 1 / z + dx,",
+        [
+            "tests/js/title-placement.test.mjs::a title's box is its text's box on screen with 5 px of room at the "
+            "sides and 4 px above and below"
+        ],
+    ),
 ]
 
 
@@ -125,20 +137,33 @@ TIMEOUT = 300  # seconds for one bug's tests
 
 
 def failed_in_call(report: Path, test: str) -> bool:
-    """Whether the JUnit report says ``test`` (``path::name``) ran and failed its assertions (not its setup)."""
-    path, name = test.split("::")
+    """Whether the JUnit report says ``test`` (``path::name``) ran and failed its assertions (not its setup): pytest
+    names a test's class after its module, node's test runner names a test as given."""
+    path, name = test.split("::", 1)
     classname = path.removesuffix(".py").replace("/", ".")
+    node = path.endswith(".mjs")
     root = ElementTree.parse(report).getroot()
     for case in root.iter("testcase"):
-        if case.get("classname") == classname and case.get("name", "").split("[")[0] == name:
+        named = case.get("name", "") == name if node else case.get("name", "").split("[")[0] == name
+        if named and (node or case.get("classname") == classname):
             return case.find("failure") is not None
     return False
+
+
+def run_tests(work: Path, tests: list[str], report: Path) -> str:
+    """Run the tests named (all pytest's, or all of one node test file) in ``work``, writing a JUnit report; their
+    output."""
+    if all(t.split("::", 1)[0].endswith(".mjs") for t in tests):
+        files = sorted({t.split("::", 1)[0] for t in tests})
+        cmd = ["node", "--test", "--test-reporter=junit", f"--test-reporter-destination={report}", *files]
+    else:
+        cmd = [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", f"--junitxml={report}", *tests]
+    return subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=TIMEOUT).stdout
 
 
 def main(words: list[str]) -> int:
     chosen = [b for b in BUGS if not words or any(w.lower() in b[0].lower() for w in words)]
     failed = 0
-    env = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="citemap-planted-") as tmp:
         work = Path(tmp) / "main"
         copy_project(work)
@@ -153,16 +178,8 @@ def main(words: list[str]) -> int:
             start = time.monotonic()
             report = Path(tmp) / "report.xml"
             try:
-                run = subprocess.run(
-                    [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", f"--junitxml={report}", *tests],
-                    cwd=work,
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                    timeout=TIMEOUT,
-                )
+                output = run_tests(work, tests, report)
                 missed = [t for t in tests if not failed_in_call(report, t)]
-                output = run.stdout
             except subprocess.TimeoutExpired:  # a bug that hangs the tests is caught too (by the time limit)
                 missed, output = [], ""
             finally:
