@@ -5,6 +5,7 @@
     python bench/probes.py tables DIR      # papers.parquet and citations.parquet read whole into memory (Arrow)
     python bench/probes.py checksums DIR   # the XXH3 checksums Store.load verifies, alone
     python bench/probes.py field DIR       # the field view's layout of the whole graph, as the import computes it
+    python bench/probes.py field_numpy DIR # the same with the layout citemap had before (bench/field_layout_numpy.py)
     python bench/probes.py field_view DIR  # the field view's answers (GET /field/points, GET /field) against /graph
 
 Each prints one JSON line: ``seconds`` (from after the imports until a request could be served),
@@ -16,13 +17,15 @@ so that mapped pages count as resident), and a few counts; ``checksums`` prints 
 that loads its data instead of memory-mapping it reads at start-up, at the least (no graph, no Python object per
 paper). ``checksums`` times :func:`dashboard.dataset.integrity.problems` over the build's recorded files, the part
 of ``Store.load`` that reads every byte of the dataset. ``field`` lays out the build's citation graph anew from its
-reference lists (:func:`dashboard.graph.field_layout.field_layout`, what the index writer runs at import) and prints
-its seconds, the process's peak resident memory (``peak_rss``, ru_maxrss, imports included) and the layout's
-quality (``ratio``: :func:`~dashboard.graph.field_layout.edge_distance_ratio`). ``field_view`` answers, through the
-app's own server (a Flask test client, compressed as served), the field view's points once (``points``) and a state's
-layer over them for distinct states (``first``: the default view's, the first of the process; ``layers``: one state
-each, the store warm), and the citation map's ``GET /graph`` of other distinct states (``graphs``, the baseline: what
-a change of state costs on the map), all seconds, with the answers' bytes.
+reference and citer lists (:func:`dashboard.graph.field_layout.field_layout`, what ``citemap field-map`` runs after
+an import) and prints its seconds and processor seconds (after a first layout of three papers: numba's compiled code
+loaded), the process's peak resident memory (``peak_rss``, ru_maxrss, imports included) and the layout's quality
+(``ratio``: :func:`~dashboard.graph.field_layout.edge_distance_ratio`); ``field_numpy`` does the same with the numpy
+layout citemap had before (``bench/field_layout_numpy.py``), the baseline of ``bench/field_speed.py``.
+``field_view`` answers, through the app's own server (a Flask test client, compressed as served), the field view's
+points once (``points``) and a state's layer over them for distinct states (``first``: the default view's, the first
+of the process; ``layers``: one state each, the store warm), and the citation map's ``GET /graph`` of other distinct
+states (``graphs``, the baseline: what a change of state costs on the map), all seconds, with the answers' bytes.
 """
 
 from __future__ import annotations
@@ -190,7 +193,7 @@ def probe_checksums(folder: str) -> dict[str, Any]:
     return {"seconds": seconds, "files": len(recorded), "bytes": sum(v["size"] for v in recorded.values())}
 
 
-def probe_field(folder: str) -> dict[str, Any]:
+def probe_field(folder: str, numpy_baseline: bool = False) -> dict[str, Any]:
     import resource
 
     import numpy as np
@@ -199,16 +202,33 @@ def probe_field(folder: str) -> dict[str, Any]:
     from dashboard.graph.field_layout import edge_distance_ratio, edges_of, field_layout
 
     out = builds.served(Path(folder)) / index.INDEX_DIR
-    offsets = np.load(out / "ref_offsets.npy", mmap_mode="r", allow_pickle=False)
-    targets = np.load(out / "ref_targets.npy", mmap_mode="r", allow_pickle=False)
+    lists = [
+        np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+        for name in ("ref_offsets", "ref_targets", "cit_offsets", "cit_sources")
+    ]
+    if numpy_baseline:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from field_layout_numpy import field_layout as numpy_layout
+
+        def layout() -> Any:
+            return numpy_layout(lists[0], lists[1])
+    else:
+        from dashboard.graph.field_layout import layout_edges
+
+        layout_edges(3, np.array([1, 2]), np.array([0, 0]))  # numba's compiled code loaded (or compiled) first
+
+        def layout() -> Any:
+            return field_layout(*lists)
+
     rss_base = _baseline()
-    t0 = time.perf_counter()
-    xy = field_layout(offsets, targets)
-    seconds = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    xy = layout()
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
-    src, dst = edges_of(offsets, targets)
+    src, dst = edges_of(lists[0], lists[1])
     return {
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "rss_base": rss_base,
         "peak_rss": peak,
         "ratio": edge_distance_ratio(xy, src, dst),
@@ -262,6 +282,7 @@ PROBES: dict[str, Callable[[str], dict[str, Any]]] = {
     "tables": probe_tables,
     "checksums": probe_checksums,
     "field": probe_field,
+    "field_numpy": lambda folder: probe_field(folder, numpy_baseline=True),
     "field_view": probe_field_view,
 }
 

@@ -1,7 +1,7 @@
-"""Positions of every paper of a dataset on one map (the field view), computed once at import: plain arrays in
-(the CSR reference lists of the index), an ``(n, 2)`` float32 array out. Papers that cite each other sit close.
+"""Positions of every paper of a dataset on one map (the field view): plain arrays in (the CSR reference and citer
+lists of the index), an ``(n, 2)`` float32 array out. Papers that cite each other sit close.
 
-The method is a neighbour embedding of the citation graph, taken as undirected, written with numpy alone:
+The method is a neighbour embedding of the citation graph, taken as undirected, compiled with numba:
 
 1. **Start**: two random columns smoothed by a lazy random walk on the graph (each step: half the old value, half
    the mean over the neighbours), kept centred and orthonormal (Gram-Schmidt) after each step. This is orthogonal
@@ -14,22 +14,28 @@ The method is a neighbour embedding of the citation graph, taken as undirected, 
    kernel's heavy tail pulls communities into tight groups and keeps them apart, which a Fruchterman-Reingold
    layout (uniform density) does not.
 
-Work and memory are a constant times the citations per epoch: edges are walked in chunks of ``CHUNK``, so that
-what the layout holds beyond the two edge-end arrays is bounded; a graph with more than ``EDGE_SAMPLE`` directed
-edges uses a seeded sample of that many per epoch (every edge still counts in the start).
+Each paper gathers its own forces from its neighbour lists, so the papers are shared among threads (numba's
+``prange``) with no write another thread makes. Random draws are a hash of (seed, epoch, paper, draw), not a
+stream: a paper's draws do not depend on which thread ran it or in what order. Positions are fixed during an
+epoch and each paper's forces are summed in its lists' order, so the same graph gives the same positions in every
+run, whatever the number of threads.
+
+A graph with more than ``EDGE_SAMPLE`` directed edges uses a sample of about that many per epoch: each paper takes
+a run of its neighbours from a drawn start, as long as its share of the sample (the start's smoothing uses every
+edge). Work is a constant times ``EDGE_SAMPLE`` per epoch; memory is a few numbers a paper beyond the lists, which
+are read where they are (memory maps).
 
 Papers without a citation inside the dataset get no force; they are put on a ring just outside the map, evenly
 spaced, in row order.
-
-Everything is drawn from ``numpy.random.default_rng(seed)`` and summed in a fixed order, so the same graph gives
-the same positions in every process (no threads, no BLAS).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
+import numba
 import numpy as np
 
 log = logging.getLogger(__name__)
@@ -37,14 +43,15 @@ log = logging.getLogger(__name__)
 SEED = 1
 SMOOTH_STEPS = 30  # lazy random-walk steps of the start
 EPOCHS = 60  # refinement epochs
-NEGATIVES = 2  # papers drawn to repel, per directed edge and epoch
+NEGATIVES = 2  # papers drawn to repel, per neighbour taken and epoch
 EPS = 1e-3  # keeps the repulsion of two papers on one spot finite
 CLIP = 4.0  # largest force component of one pair
 START_SPAN = 10.0  # the start's largest coordinate
 JITTER = 1e-3  # noise added to the start, a share of START_SPAN
-CHUNK = 1 << 21  # directed edges handled at a time
 EDGE_SAMPLE = 8_000_000  # directed edges an epoch uses at most
 RATIO_PAIRS = 200_000  # random pairs (and citations, at most) the quality ratio measures
+
+Progress = Callable[[float], None]  # told the share of the work done, 0..1
 
 
 def edges_of(offsets: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,60 +62,129 @@ def edges_of(offsets: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.n
     return src, np.asarray(targets, dtype=np.int32)
 
 
-def field_layout(offsets: np.ndarray, targets: np.ndarray, seed: int = SEED) -> np.ndarray:
-    """Positions (float32, ``(n, 2)``, centred) of the ``n`` papers of a CSR reference list (``offsets``: n + 1
-    ints; ``targets``: rows), see the module's docstring."""
-    n = len(offsets) - 1
-    src, dst = edges_of(offsets, targets)
-    return layout_edges(n, src, dst, seed)
+def csr_of(n: int, owner: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR list of ``other`` grouped by ``owner`` (stable): (offsets, int64 ``n + 1``; values, int32)."""
+    order = np.argsort(owner, kind="stable")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n), out=offsets[1:])
+    return offsets, np.asarray(other, dtype=np.int32)[order]
 
 
-def layout_edges(n: int, src: np.ndarray, dst: np.ndarray, seed: int = SEED) -> np.ndarray:
-    """:func:`field_layout` of ``n`` papers and the citations ``src[k] -> dst[k]`` (rows)."""
-    started = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    xy = np.zeros((n, 2), dtype=np.float32)
-    if n == 0:
-        return xy
+def field_layout(
+    ref_offsets: np.ndarray,
+    ref_targets: np.ndarray,
+    cit_offsets: np.ndarray | None = None,
+    cit_sources: np.ndarray | None = None,
+    seed: int = SEED,
+    progress: Progress | None = None,
+) -> np.ndarray:
+    """Positions (float32, ``(n, 2)``, centred) of the ``n`` papers of CSR reference lists (``ref_offsets``: n + 1
+    ints; ``ref_targets``: rows) and their citer lists (the same citations the other way; made from the references
+    when not given), see the module's docstring. ``progress`` is told the share done as the work goes."""
+    ref_offsets, ref_targets = np.asarray(ref_offsets, dtype=np.int64), np.asarray(ref_targets, dtype=np.int32)
+    n = len(ref_offsets) - 1
+    if cit_offsets is None or cit_sources is None:
+        src, dst = edges_of(ref_offsets, ref_targets)
+        cit_offsets, cit_sources = csr_of(n, dst, src)
+        del src, dst
+    return _layout(
+        n,
+        (ref_offsets, ref_targets, np.asarray(cit_offsets, dtype=np.int64), np.asarray(cit_sources, dtype=np.int32)),
+        seed,
+        progress,
+    )
+
+
+def layout_edges(
+    n: int, src: np.ndarray, dst: np.ndarray, seed: int = SEED, progress: Progress | None = None
+) -> np.ndarray:
+    """:func:`field_layout` of ``n`` papers and the citations ``src[k] -> dst[k]`` (rows; a paper citing itself is
+    left out)."""
+    src, dst = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
     keep = src != dst
-    src, dst = np.asarray(src[keep], dtype=np.int32), np.asarray(dst[keep], dtype=np.int32)
-    degree = np.bincount(src, minlength=n) + np.bincount(dst, minlength=n)
-    linked = np.flatnonzero(degree > 0)
+    src, dst = src[keep], dst[keep]
+    return _layout(n, (*csr_of(n, src, dst), *csr_of(n, dst, src)), seed, progress)
+
+
+Lists = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # ref offsets, ref targets, cit offsets, cit sources
+
+
+def _layout(n: int, lists: Lists, seed: int, progress: Progress | None) -> np.ndarray:
+    started = time.perf_counter()
+    xy = np.zeros((n, 2), dtype=np.float32)
+    done = progress or (lambda share: None)
+    if n == 0:
+        done(1.0)
+        return xy
+    ro, rt, co, cs = lists
+    degree = _degrees(ro, rt, co, cs)
+    linked = np.flatnonzero(degree > 0).astype(np.int32)
+    edges = int(degree.sum())  # directed edge ends: each citation twice
+    rng = np.random.default_rng(seed)
     if len(linked):
-        local = np.full(n, -1, dtype=np.int32)  # row -> place among the linked papers
-        local[linked] = np.arange(len(linked), dtype=np.int32)
-        i = np.concatenate([local[src], local[dst]])  # each citation both ways
-        j = np.concatenate([local[dst], local[src]])
-        del src, dst, local
-        deg = degree[linked].astype(np.float64)
-        pos = _start(len(linked), i, j, deg, rng)
-        pos = _refine(pos, i, j, deg, rng)
-        del i, j
-        xy[linked] = pos - pos.mean(axis=0)
+        steps = SMOOTH_STEPS + EPOCHS
+        pos = _start(n, linked, lists, degree, rng, lambda k: done(k / steps))
+        pos = _refine(pos, linked, lists, degree, edges, seed, lambda k: done((SMOOTH_STEPS + k) / steps))
+        at = pos[linked]
+        xy[linked] = at - at.mean(axis=0)
     alone = np.flatnonzero(degree == 0)
     if len(alone):
         radius = float(np.hypot(*xy[linked].T).max()) * 1.05 if len(linked) else 1.0
         angle = 2 * np.pi * np.arange(len(alone)) / len(alone)
         xy[alone] = np.column_stack([np.cos(angle), np.sin(angle)]).astype(np.float32) * max(radius, 1.0)
+    done(1.0)
     log.info(
         "field layout: %d papers (%d without a citation), %d citations in %.1f s",
         n,
         len(alone),
-        len(keep),
+        edges // 2,
         time.perf_counter() - started,
     )
     return xy
 
 
-def _mean_over_neighbours(values: np.ndarray, i: np.ndarray, j: np.ndarray, deg: np.ndarray) -> np.ndarray:
-    """Each node's mean of ``values`` (float64, ``(m, 2)``) over its neighbours (``i[k]``'s neighbour ``j[k]``)."""
-    m = len(values)
+@numba.njit(cache=True, parallel=True)
+def _degrees(ro: np.ndarray, rt: np.ndarray, co: np.ndarray, cs: np.ndarray) -> np.ndarray:
+    """Each paper's references and citers, a paper citing itself left out."""
+    n = len(ro) - 1
+    out = np.zeros(n, dtype=np.int64)
+    for v in numba.prange(n):
+        d = 0
+        for k in range(ro[v], ro[v + 1]):
+            d += rt[k] != v
+        for k in range(co[v], co[v + 1]):
+            d += cs[k] != v
+        out[v] = d
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _mean_over_neighbours(
+    x: np.ndarray, linked: np.ndarray, ro: np.ndarray, rt: np.ndarray, co: np.ndarray, cs: np.ndarray
+) -> np.ndarray:
+    """Each linked paper's mean of ``x`` (float64, ``(n, 2)``, by row) over its neighbours, by linked place."""
+    m = len(linked)
     out = np.zeros((m, 2))
-    for a in range(0, len(i), CHUNK):
-        ii, vals = i[a : a + CHUNK], values[j[a : a + CHUNK]]
-        out[:, 0] += np.bincount(ii, vals[:, 0], minlength=m)
-        out[:, 1] += np.bincount(ii, vals[:, 1], minlength=m)
-    return out / deg[:, None]
+    for p in numba.prange(m):
+        v = linked[p]
+        a = 0.0
+        b = 0.0
+        d = 0
+        for k in range(ro[v], ro[v + 1]):
+            u = rt[k]
+            if u != v:
+                a += x[u, 0]
+                b += x[u, 1]
+                d += 1
+        for k in range(co[v], co[v + 1]):
+            u = cs[k]
+            if u != v:
+                a += x[u, 0]
+                b += x[u, 1]
+                d += 1
+        out[p, 0] = a / d
+        out[p, 1] = b / d
+    return out
 
 
 def _orthonormal(x: np.ndarray) -> np.ndarray:
@@ -121,49 +197,128 @@ def _orthonormal(x: np.ndarray) -> np.ndarray:
     return np.column_stack([a, b])
 
 
-def _start(m: int, i: np.ndarray, j: np.ndarray, deg: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The start: random columns smoothed by ``SMOOTH_STEPS`` lazy random-walk steps, scaled to ``START_SPAN``."""
+def _start(
+    n: int, linked: np.ndarray, lists: Lists, degree: np.ndarray, rng: np.random.Generator, step: Callable
+) -> np.ndarray:
+    """The start (float32, ``(n, 2)`` by row; rows without a citation stay 0): random columns smoothed by
+    ``SMOOTH_STEPS`` lazy random-walk steps, scaled to ``START_SPAN``."""
+    m = len(linked)
+    full = np.zeros((n, 2))
     x = _orthonormal(rng.standard_normal((m, 2)))
-    for _ in range(SMOOTH_STEPS):
-        x = _orthonormal(0.5 * x + 0.5 * _mean_over_neighbours(x, i, j, deg))
+    for k in range(SMOOTH_STEPS):
+        full[linked] = x
+        x = _orthonormal(0.5 * x + 0.5 * _mean_over_neighbours(full, linked, *lists))
+        step(k + 1)
+    del full
     span = float(np.abs(x).max())
     x = x * (START_SPAN / span if span > 0 else 1.0)
     # a little noise: papers the smoothing put on one spot (a lone pair of papers, say) repel each other
     x += rng.standard_normal((m, 2)) * (JITTER * START_SPAN)
-    return x.astype(np.float32)
-
-
-def _refine(pos: np.ndarray, i: np.ndarray, j: np.ndarray, deg: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``EPOCHS`` epochs of attraction along the edges and repulsion from sampled nodes (module docstring)."""
-    m, edges = len(pos), len(i)
-    per_epoch = min(edges, EDGE_SAMPLE)
-    # each node's forces are averaged over the edge ends it has in an epoch: all of them, or the sample's expected
-    count = deg * (per_epoch / edges)
-    for epoch in range(EPOCHS):
-        step = 1.0 - epoch / EPOCHS
-        force = np.zeros((m, 2))
-        sample = rng.integers(0, edges, per_epoch) if per_epoch < edges else None
-        for a in range(0, per_epoch, CHUNK):
-            if sample is None:
-                ii, jj = i[a : a + CHUNK], j[a : a + CHUNK]
-            else:
-                at = sample[a : a + CHUNK]
-                ii, jj = i[at], j[at]
-            here = pos[ii]
-            _add(force, ii, here - pos[jj], attract=True)
-            for _ in range(NEGATIVES):
-                _add(force, ii, here - pos[rng.integers(0, m, len(ii))], attract=False)
-        pos += (force * (step / np.maximum(count, 1.0))[:, None]).astype(np.float32)
+    pos = np.zeros((n, 2), dtype=np.float32)
+    pos[linked] = x
     return pos
 
 
-def _add(force: np.ndarray, ii: np.ndarray, diff: np.ndarray, attract: bool) -> None:
-    """Add to ``force[ii]`` the pull (``attract``) or push of the pairs whose difference is ``diff``."""
-    d2 = np.einsum("ij,ij->i", diff, diff)
+def _refine(
+    pos: np.ndarray,
+    linked: np.ndarray,
+    lists: Lists,
+    degree: np.ndarray,
+    edges: int,
+    seed: int,
+    step: Callable,
+) -> np.ndarray:
+    """``EPOCHS`` epochs of attraction along the edges and repulsion from sampled papers (module docstring)."""
+    share = min(1.0, EDGE_SAMPLE / max(edges, 1))  # of each paper's neighbours, taken per epoch
+    new = pos.copy()
+    for epoch in range(EPOCHS):
+        _epoch(pos, new, linked, *lists, degree, share, 1.0 - epoch / EPOCHS, np.uint64(seed), np.uint64(epoch))
+        pos, new = new, pos
+        step(epoch + 1)
+    return pos
+
+
+@numba.njit(inline="always")
+def _mix(z: np.uint64) -> np.uint64:
+    """splitmix64's finaliser: a well-spread 64-bit hash of ``z``."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(inline="always")
+def _below(z: np.uint64, k: np.int64) -> np.int64:
+    """A number in ``0..k-1`` from the hash ``z`` (its high 32 bits scaled, no division; ``k`` < 2**32)."""
+    return np.int64(((z >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+
+
+@numba.njit(inline="always")
+def _pull(dx: float, dy: float, attract: bool) -> tuple[float, float]:
+    """The pull (``attract``) or the push of a pair whose difference is (dx, dy), clipped."""
+    d2 = dx * dx + dy * dy
     scale = -2.0 / (1.0 + d2) if attract else 2.0 / ((EPS + d2) * (1.0 + d2))
-    f = np.clip(diff * scale[:, None], -CLIP, CLIP)
-    force[:, 0] += np.bincount(ii, f[:, 0], minlength=len(force))
-    force[:, 1] += np.bincount(ii, f[:, 1], minlength=len(force))
+    return min(max(dx * scale, -CLIP), CLIP), min(max(dy * scale, -CLIP), CLIP)
+
+
+@numba.njit(cache=True, parallel=True)
+def _epoch(
+    pos: np.ndarray,
+    new: np.ndarray,
+    linked: np.ndarray,
+    ro: np.ndarray,
+    rt: np.ndarray,
+    co: np.ndarray,
+    cs: np.ndarray,
+    degree: np.ndarray,
+    share: float,
+    step: float,
+    seed: np.uint64,
+    epoch: np.uint64,
+) -> None:
+    """One epoch: ``new`` = ``pos`` moved by the mean of each linked paper's forces times ``step``."""
+    m = len(linked)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    base = _mix(seed * golden + epoch)
+    for p in numba.prange(m):
+        v = linked[p]
+        d = degree[v]
+        x = pos[v, 0]
+        y = pos[v, 1]
+        fx = 0.0
+        fy = 0.0
+        key = _mix(base ^ (np.uint64(v) * golden))
+        refs = ro[v + 1] - ro[v]
+        total = refs + co[v + 1] - co[v]
+        if share >= 1.0:
+            take, first = total, np.int64(0)
+        else:
+            want = d * share
+            take = int(want)
+            # the fraction of a neighbour left over: one more, that often
+            if (_mix(key + np.uint64(1)) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < want - take:
+                take += 1
+            take = min(take, total)
+            first = _below(_mix(key + np.uint64(2)), total)
+        drawn = 0
+        for k in range(take):
+            at = first + k
+            if at >= total:
+                at -= total
+            u = rt[ro[v] + at] if at < refs else cs[co[v] + at - refs]
+            if u == v:
+                continue
+            a, b = _pull(x - pos[u, 0], y - pos[u, 1], True)
+            fx += a
+            fy += b
+            for _ in range(NEGATIVES):
+                drawn += 1
+                w = linked[_below(_mix(key + np.uint64(2 + drawn)), m)]
+                a, b = _pull(x - pos[w, 0], y - pos[w, 1], False)
+                fx += a
+                fy += b
+        count = max(d * share, 1.0)
+        new[v, 0] = x + np.float32(fx * (step / count))
+        new[v, 1] = y + np.float32(fy * (step / count))
 
 
 def edge_distance_ratio(xy: np.ndarray, src: np.ndarray, dst: np.ndarray, rng_seed: int = 0) -> float:
