@@ -9,6 +9,8 @@ from functools import lru_cache
 import numpy as np
 from scipy.spatial import cKDTree
 
+from dashboard.graph import free_places
+
 NODE_GAP = 46.0  # px between nodes on an arc
 
 
@@ -273,15 +275,27 @@ def clear_rooms(
     room holds no point that cannot move, then every other point out of all of them, then one of each pair still
     nearer than three quarters of ``gap`` (as nudging may leave a few). A point goes to the nearest place on rings
     around it that is in none of those rooms and at least ``gap`` from every other point; with no such place within
-    reach it stays."""
+    reach it stays (:func:`dashboard.graph.free_places.move`)."""
     xy = np.array(xy, dtype=float)
     owners = np.asarray(owners, dtype=np.int64)
     if not len(owners):
         return xy
     margin = NODE_GAP * 0.3
-    tree = cKDTree(xy)
-    placed: list[np.ndarray] = []
+    grid = free_places.grid_of(xy, gap)  # the places before any move
+    placed = free_places.Placed(len(xy) + 4 * len(owners))
     fixed_xy = xy[~movable]
+    fixed = free_places.by_x(fixed_xy)
+    shape = (room[0], NODE_GAP * 0.2, room[1])  # a room's width, top below its paper, height
+    nothing = free_places.by_x(np.empty((0, 2)))
+
+    def to_free_place(i: int, rooms: np.ndarray, near: free_places.Grid, keep_out: np.ndarray = nothing) -> bool:
+        if placed.count[0] >= len(placed.xy):  # full (a point moved many times): room for as many again
+            more = free_places.Placed(2 * len(placed.xy))
+            more.xy[: len(placed.xy)] = placed.xy
+            more.count[0] = placed.count[0]
+            placed.xy, placed.count = more.xy, more.count
+        return free_places.move(xy, i, _RING_OFFSETS, gap, rooms, margin, near, placed, keep_out, shape)
+
     for _ in range(3):  # an owner moved may bring its room onto one placed before it: again, a few times
         moved = False
         for k, o in enumerate(owners):
@@ -290,60 +304,24 @@ def clear_rooms(
             others = title_rooms(xy, np.delete(owners, k), room)
             own = title_rooms(xy, owners[k : k + 1], room)
             if in_rooms(xy[o : o + 1], others, margin)[0] or in_rooms(fixed_xy, own, margin).any():
-                moved |= _to_free_place(xy, o, others, margin, tree, placed, gap, keep_clear=(fixed_xy, room))
+                moved |= to_free_place(o, others, grid, fixed)
         if not moved:
             break
     rooms = title_rooms(xy, owners, room)
     todo = movable.copy()
     todo[owners] = False
     for i in np.flatnonzero(todo & in_rooms(xy, rooms, margin)):
-        _to_free_place(xy, i, rooms, margin, tree, placed, gap)
+        to_free_place(int(i), rooms, grid)
     near = cKDTree(xy)
     pairs = near.query_pairs(gap * 0.75, output_type="ndarray")  # what nudging left too near: set apart
+    if len(pairs):
+        grid = free_places.grid_of(xy, gap)
     for i, j in pairs.tolist():
         k = j if todo[j] else i if todo[i] else j if movable[j] else i if movable[i] else -1
         too_near = k >= 0 and np.hypot(*(xy[i] - xy[j])) < gap * 0.75
-        if too_near and not _to_free_place(xy, k, rooms, margin, near, placed, gap):
-            _to_free_place(xy, k, rooms[:0], margin, near, placed, gap)  # papers apart come before rooms
+        if too_near and not to_free_place(k, rooms, grid):
+            to_free_place(k, rooms[:0], grid)  # papers apart come before rooms
     return xy
-
-
-def _to_free_place(
-    xy: np.ndarray,
-    i: int,
-    rooms: np.ndarray,
-    margin: float,
-    tree: cKDTree,
-    placed: list[np.ndarray],
-    gap: float,
-    keep_clear: tuple[np.ndarray, tuple[float, float]] | None = None,
-) -> bool:
-    """Point ``i`` of ``xy`` moved to the nearest place on rings around it clear of ``rooms`` and ``gap`` from the
-    points of ``tree`` (their places before any moved; itself aside) and from those ``placed`` since (which it
-    joins); ``keep_clear`` (points, room): also a place whose own room holds none of those points. It stays if there
-    is no such place. Returns whether it moved."""
-    for ring in _ROOM_CHUNKS:  # nearest first, a few rings at a time: most points find a place in the first
-        cand = xy[i] + ring * gap
-        ok = ~in_rooms(cand, rooms, margin)
-        if keep_clear is not None and len(keep_clear[0]):  # of those points, only the ones these rooms can reach
-            own = title_rooms(cand, np.arange(len(cand)), keep_clear[1])
-            lo, hi = own[:, :2].min(axis=0) - margin, own[:, 2:].max(axis=0) + margin
-            pts = keep_clear[0]
-            pts = pts[((pts >= lo) & (pts <= hi)).all(axis=1)]
-            ok &= ~in_rooms_each(pts, own, margin)
-        dist, idx = tree.query(cand, k=2, distance_upper_bound=gap)
-        ok &= np.isinf(np.where(idx == i, np.inf, dist)).all(axis=1)
-        if placed:  # those within reach of these candidates
-            moved = np.asarray(placed)
-            lo, hi = cand.min(axis=0) - gap, cand.max(axis=0) + gap
-            moved = moved[((moved >= lo) & (moved <= hi)).all(axis=1)]
-            if len(moved):
-                ok &= np.hypot(*(cand[:, None, :] - moved[None, :, :]).transpose(2, 0, 1)).min(axis=1) >= gap
-        if ok.any():
-            xy[i] = cand[int(ok.argmax())]
-            placed.append(xy[i].copy())
-            return True
-    return False
 
 
 def rings_out(reach: int) -> np.ndarray:
@@ -357,4 +335,4 @@ def rings_out(reach: int) -> np.ndarray:
     return np.vstack(out)
 
 
-_ROOM_CHUNKS = np.array_split(rings_out(20), range(64, len(rings_out(20)), 256))  # 64 places, then 256 at a time
+_RING_OFFSETS = np.ascontiguousarray(rings_out(20))  # where a point looks for a free place, nearest first
