@@ -23,6 +23,9 @@ def get_app() -> Dash:
     global _APP
     if _APP is None:
         data = os.environ.get("CITEMAP_DATA") or default_data()
+        from dashboard.importers import field_map
+
+        field_map.start(data)  # the build's field map, if it has none yet (the field view says how far along it is)
         try:
             _APP = create_app(data, library=os.environ.get("CITEMAP_LIBRARY") or None)
         except DatasetError as e:  # fail fast, with the file named, and no traceback to dig through

@@ -17,6 +17,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dashboard.web import app as app_module
 
     data = Path(args.data) if args.data else default_data()
+    from dashboard.importers import field_map
+
+    field_map.start(data)  # the build's field map, if it has none yet (the field view says how far along it is)
     if args.production:
         from dashboard.serving.production import serve_production
 
@@ -27,6 +30,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     dash_app.run(host=args.host, port=args.port, debug=args.debug, request_handler=BannerlessRequestHandler)
     return 0
+
+
+def cmd_field_map(args: argparse.Namespace) -> int:
+    """Make the field map of the build a dataset folder serves, if it has none (an import makes it itself)."""
+    from dashboard.importers import field_map
+
+    data = (Path(args.data) if args.data else default_data()).resolve()
+    if args.background:
+        field_map.background()
+    if field_map.make(data, progress=not args.quiet):
+        print(f"citemap: {data}: the field map is made")
+        return 0
+    print(f"citemap: {data}: another process is making its field map", file=sys.stderr)
+    return 1
 
 
 def cmd_build_default(args: argparse.Namespace) -> int:
@@ -303,6 +320,16 @@ def parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--quiet", action="store_true", help="no progress bars")
     d.set_defaults(func=cmd_build_default)
+
+    m = sub.add_parser(
+        "field-map",
+        help="make the map of the whole field (the field view) of the build a dataset folder serves, if it has "
+        "none yet (import makes it after publishing the build; serve starts this when it is missing)",
+    )
+    m.add_argument("--data", help="dataset folder (default: the default dataset)")
+    m.add_argument("--quiet", action="store_true", help="no progress bar")
+    m.add_argument("--background", action="store_true", help="at a lower priority (beside a server)")
+    m.set_defaults(func=cmd_field_map)
 
     i = sub.add_parser("import", help="build a dataset folder from source files")
     i.add_argument("format", help="mlsanity, arxiv2023, openalex, s2, csv")

@@ -11,6 +11,7 @@ import { isFieldQuery } from "./logic/url-state.js";
 let asked = 0; /* the latest loadField call: an older answer is dropped */
 let cited = new Map(); /* row -> citers in the dataset, of the points drawn */
 let pointsMemo = null; /* {build, promise}: the points of the build last seen */
+const POLL_MS = 2000; /* between two asks of a field whose map is still being made */
 const hooked = new WeakSet(); /* the plots listened to */
 
 /* GET a JSON answer of the field (``path`` after the app's prefix). */
@@ -29,6 +30,9 @@ function fieldPoints(build) {
     memo.promise.then(
       (points) => {
         memo.build = points.build;
+        if (points.making && pointsMemo === memo) {
+          pointsMemo = null; /* not the points yet: asked again once the map is there */
+        }
       },
       () => {
         pointsMemo = null;
@@ -87,10 +91,33 @@ export async function loadField(query, mode) {
     return [nu, "field-box", ""];
   }
   const library = plotlyFull(); /* asked first: the basic bundle is then never fetched */
-  const pointsAsked = fieldPoints(); /* with the layer: the first time, both at once */
-  const layer = await get("field" + query);
+  let pointsAsked = fieldPoints(); /* with the layer: the first time, both at once */
+  let layer = await get("field" + query);
+  /* The map of the field is made after the dataset is served: until it is there the box says how far along it is,
+     asked again every few seconds while this state is the one shown. */
+  while (layer.making) {
+    if (mine !== asked) {
+      return [nu, nu, nu];
+    }
+    const waiting = document.getElementById("div-field"),
+      said = document.getElementById("span-field-status");
+    if (waiting) {
+      waiting.classList.add("on", "making");
+    }
+    if (said) {
+      said.textContent = layer.making.text;
+    }
+    await new Promise((done) => setTimeout(done, POLL_MS));
+    if (mine !== asked) {
+      return [nu, nu, nu];
+    }
+    layer = await get("field" + query);
+    if (!layer.making) {
+      pointsAsked = fieldPoints(layer.build);
+    }
+  }
   let points = await pointsAsked;
-  if (points.build !== layer.build) {
+  if (points.making || points.build !== layer.build) {
     points = await fieldPoints(layer.build); /* a new build served */
   }
   await library;
@@ -110,6 +137,7 @@ export async function loadField(query, mode) {
   }
   if (box) {
     box.classList.add("on");
+    box.classList.remove("making");
   }
   if (gd && window.Plotly && window.Plotly.Plots) {
     await window.Plotly.Plots.resize(gd);

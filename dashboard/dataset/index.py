@@ -34,7 +34,11 @@ file                       dtype        content
 ``field_xy.npy``           float32      (n, 2): each paper's place on the map of the whole
                                         dataset (``dashboard.graph.field_layout``): papers
                                         linked by citations close, centred, any scale; papers
-                                        without a citation on a ring outside
+                                        without a citation on a ring outside. Added to the build
+                                        once it is served (:func:`load_field_xy`), never part of
+                                        what ``dataset.json`` records
+``field_progress.json``    JSON         while ``field_xy.npy`` is being made: the share done
+                                        (:func:`read_field_progress`); gone once it is there
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
                                         (by a child process from ``search_write.PARALLEL_SEARCH`` papers)
 ``title_sorted.npy``       uint32       each paper's title hash (``keys.title_hash``), ascending,
@@ -51,9 +55,11 @@ file                       dtype        content
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import json
 import mmap
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -89,9 +95,9 @@ ARRAYS = (
     "area_offsets",
     "area_codes",
     "primary_area",
-    "field_xy",
 )
-FIELD_XY = "field_xy"  # the papers' places on the map of the whole dataset
+FIELD_XY = "field_xy"  # the papers' places on the map of the whole dataset: made after the rest (optional)
+FIELD_PROGRESS = "field_progress.json"  # how far along the making of FIELD_XY is
 
 
 def read_index_meta(folder: Path) -> dict | None:
@@ -106,6 +112,51 @@ def read_index_meta(folder: Path) -> dict | None:
 def load_arrays(folder: Path) -> dict[str, np.ndarray]:
     out = Path(folder) / INDEX_DIR
     return {name: np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
+
+
+def load_field_xy(folder: Path, n: int) -> np.ndarray | None:
+    """The papers' places on the map of the whole dataset (float32 ``(n, 2)``, memory-mapped), or None while the
+    build has none yet (it is added whole, by one rename: never seen half-written) or one of another shape."""
+    try:
+        xy = np.load(Path(folder) / INDEX_DIR / f"{FIELD_XY}.npy", mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return np.asarray(xy) if xy.shape == (n, 2) and xy.dtype == np.float32 else None
+
+
+def read_field_progress(folder: Path) -> dict | None:
+    """What the process making the field's map last said of its progress (``share``: 0..1 done, ``started``:
+    epoch seconds), or None if no process is making it (none holds :func:`field_lock`: a file left by one that
+    was stopped is not progress)."""
+    try:
+        got = json.loads((Path(folder) / INDEX_DIR / FIELD_PROGRESS).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(got, dict) or not isinstance(got.get("share"), int | float):
+        return None
+    try:
+        fd = os.open(Path(folder) / INDEX_DIR, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return got  # held: being made
+    finally:
+        os.close(fd)  # closing releases a lock taken
+    return None
+
+
+def field_lock(folder: Path) -> int | None:
+    """The lock of whoever makes a build's field map (an exclusive ``flock`` of its ``index/`` folder): its file
+    descriptor, to close when done, or None if another process holds it."""
+    fd = os.open(Path(folder) / INDEX_DIR, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def load_node_json(folder: Path) -> Column:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ import pyarrow.compute as pc
 from dashboard.dataset import search_write
 from dashboard.dataset.format import PAPERS_SCHEMA
 from dashboard.dataset.index import (
+    FIELD_PROGRESS,
     FIELD_XY,
     INDEX_DIR,
     INDEX_VERSION,
@@ -355,7 +357,6 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
             np.cumsum(ranks[counts], out=offsets[1:])
             np.save(out / f"{offsets_name}.npy", offsets, allow_pickle=False)
             write_list(out / f"{list_name}.npy", source.citations, n, lists())
-        write_field_xy(out)
         write_node_json(out / "nodes.arrow", read_papers(Path(folder), NODE_COLUMNS), ranks["in_cited"])
     except BaseException:
         if child:  # the import failed: its search index is not waited for
@@ -372,16 +373,34 @@ def write_index_from(folder: Path, source: Source, build_id: str | Callable[[], 
     return build_id
 
 
-def write_field_xy(out: Path) -> None:
-    """``field_xy.npy``: every paper's place on the map of the whole dataset (:mod:`dashboard.graph.field_layout`),
-    laid out from the reference lists just written, read through their memory maps."""
-    from dashboard.graph.field_layout import field_layout
+def save_field_xy(build: Path, xy: np.ndarray) -> None:
+    """Add ``field_xy.npy`` (every paper's place on the map of the whole dataset) to a build, written beside and
+    renamed into place: a reader sees none or all of it. The progress file goes after it."""
+    out = Path(build) / INDEX_DIR
+    tmp = out / f".{FIELD_XY}-{os.getpid()}.npy"
+    try:
+        with open(tmp, "wb") as f:
+            np.save(f, np.ascontiguousarray(xy, dtype=np.float32), allow_pickle=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, out / f"{FIELD_XY}.npy")
+    finally:
+        tmp.unlink(missing_ok=True)
+    (out / FIELD_PROGRESS).unlink(missing_ok=True)
 
-    offsets = np.load(out / "ref_offsets.npy", mmap_mode="r", allow_pickle=False)
-    targets = np.load(out / "ref_targets.npy", mmap_mode="r", allow_pickle=False)
-    xy = field_layout(offsets, targets)
-    del offsets, targets
-    np.save(out / f"{FIELD_XY}.npy", xy, allow_pickle=False)
+
+def save_field_progress(build: Path, share: float, started: float) -> None:
+    """Say how far along the making of a build's ``field_xy.npy`` is (:func:`~dashboard.dataset.index.
+    read_field_progress`), the file replaced whole."""
+    out = Path(build) / INDEX_DIR
+    tmp = out / f".{FIELD_PROGRESS}-{os.getpid()}"
+    tmp.write_text(json.dumps({"share": round(float(share), 4), "started": started, "pid": os.getpid()}))
+    os.replace(tmp, out / FIELD_PROGRESS)
+
+
+def clear_field_progress(build: Path) -> None:
+    """Remove a build's progress file (its making stopped)."""
+    (Path(build) / INDEX_DIR / FIELD_PROGRESS).unlink(missing_ok=True)
 
 
 def _write_papers(

@@ -103,7 +103,7 @@ class Store:
         self.n = self.papers.num_rows
         self.n_citations = int(a["ref_offsets"][-1]) if self.n else 0
         if (
-            any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area", index.FIELD_XY))
+            any(len(a[k]) != self.n for k in ("year", "in_cited", "rank_rows", "primary_area"))
             or len(a["ref_offsets"]) != self.n + 1
             or len(a["ref_targets"]) != self.n_citations
         ):
@@ -120,6 +120,7 @@ class Store:
         except (OSError, ValueError, pa.ArrowException) as e:
             raise DatasetError(f"{build / index.INDEX_DIR / 'nodes.arrow'}: unreadable ({e})") from e
         self._search_path = build / index.INDEX_DIR / "search.sqlite"
+        self._field_xy: np.ndarray | None = None  # read when first there (made after the rest of the build)
         self._local = threading.local()
         known = self.year[self.year >= 0]
         self.year_min = int(known.min()) if len(known) else None
@@ -184,10 +185,18 @@ class Store:
         return cls(folder, meta, build)
 
     @property
-    def field_xy(self) -> np.ndarray:
-        """Each paper's place on the map of the whole dataset, computed at import: float32 ``(n, 2)``, rows as the
-        store's, centred, any scale (:mod:`dashboard.graph.field_layout`); memory-mapped."""
-        return self.arrays[index.FIELD_XY]
+    def field_xy(self) -> np.ndarray | None:
+        """Each paper's place on the map of the whole dataset: float32 ``(n, 2)``, rows as the store's, centred, any
+        scale (:mod:`dashboard.graph.field_layout`), memory-mapped; None until the build has it (it is made after
+        the build is served: :meth:`field_progress` says how far along)."""
+        if self._field_xy is None:
+            self._field_xy = index.load_field_xy(self.build, self.n)
+        return self._field_xy
+
+    def field_progress(self) -> dict | None:
+        """How far along the making of the field's map is (``share`` done, 0..1; ``started``: epoch seconds), or
+        None if no process is making it."""
+        return index.read_field_progress(self.build)
 
     # -- ids and rows ---------------------------------------------------------------------------
     def row(self, paper_id: str) -> int | None:

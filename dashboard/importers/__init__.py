@@ -199,7 +199,9 @@ def run_import(
                             "summary": imported.summary,
                         },
                     )
-                    return imported.summary
+                summary = imported.summary
+                _field_map(out, options.get("progress", True))
+                return summary
         except csv_duckdb.NotForDuckDB:
             pass  # a CSV file DuckDB does not read as the Python importer does: that importer reads it
     builder, info = FORMATS[fmt](paths, **options)
@@ -219,4 +221,15 @@ def run_import(
         "summary": summary,
     }
     write_dataset(out, papers, citations, meta)
+    del papers, citations, builder
+    _field_map(out, options.get("progress", True))
     return summary
+
+
+def _field_map(out: str | Path, progress: bool) -> None:
+    """The published build's field map, made once the build is served (:mod:`~dashboard.importers.field_map`)."""
+    from dashboard.importers import field_map
+
+    if progress:
+        print(f"citemap: {out} is served; making its field map (the field view shows its progress)", file=sys.stderr)
+    field_map.make(out, progress=progress)

@@ -23,14 +23,17 @@ Two answers, so that a change of state fetches only what the state changes:
   ``total`` (papers in the dataset), ``passing`` (papers that pass the filters), ``shown`` (points shown),
   ``dense`` (papers counted in the density grid).
 
-Positions: ``store.field_xy``, an ``(n, 2)`` array aligned with the store's rows, computed at import
-(:mod:`dashboard.graph.field_layout`).
+Positions: ``store.field_xy``, an ``(n, 2)`` array aligned with the store's rows (:mod:`dashboard.graph.field_layout`),
+made after the build is served (:mod:`dashboard.importers.field_map`). Until it is there both answers are
+:func:`field_making` instead: ``build`` and ``making`` (``share`` done, 0..1 or null, and ``text``, what the view
+says meanwhile), never cached.
 """
 
 from __future__ import annotations
 
 import base64
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -66,6 +69,43 @@ def _cached(store: Store, key: str, make: Callable[[], Any]) -> Any:
         if key not in found:
             found[key] = make()
         return found[key]
+
+
+def field_making(store: Store) -> dict[str, Any] | None:
+    """None once the build has its field map; until then what the field view shows instead (module docstring): how
+    far along the making is, or that it is not being made."""
+    if store.field_xy is not None:
+        return None
+    got = store.field_progress()
+    if got is None:
+        return {
+            "share": None,
+            "text": "The map of the whole field is not made yet for this dataset; the server's "
+            "`citemap field-map` makes it (and `citemap serve` starts it).",
+        }
+    share = min(max(float(got["share"]), 0.0), 1.0)
+    spent = max(time.time() - float(got.get("started") or time.time()), 0.0)
+    text = f"The map of the whole field is being made: {share:.0%} done"
+    if share >= 0.05:
+        text += f", about {_duration(spent / share * (1 - share))} left"
+    return {"share": share, "text": text + ". It appears here when ready."}
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as a person says them: "40 seconds", "3 minutes"."""
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} seconds"
+    return f"{round(seconds / 60)} minutes"
+
+
+def field_making_json(store: Store) -> tuple[str, bytes] | None:
+    """:func:`field_making` as (an ETag key for it, JSON with the build), or None once the map is there."""
+    making = field_making(store)
+    if making is None:
+        return None
+    build = store.meta.get("build_id", "")
+    key = f"{build}-making-{'none' if making['share'] is None else round(making['share'] * 100)}"
+    return key, orjson.dumps({"build": build, "making": making})
 
 
 def _scaled(store: Store) -> np.ndarray:
@@ -300,7 +340,10 @@ def field_json(store: Store, state: ViewState) -> bytes:
 
 def field_status(store: Store, state: ViewState) -> str:
     """The status line of a field view: the papers shown (as points, and as shading), the current map's papers lit
-    among them, and those the filters hide."""
+    among them, and those the filters hide; while the map is being made, how far along it is."""
+    making = field_making(store)
+    if making is not None:
+        return making["text"]
     p = _state_payload(store, state)
     parts = [f"whole field: {p['shown']:,} papers"]
     if p["dense"]:

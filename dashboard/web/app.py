@@ -78,7 +78,7 @@ def create_app(
     app.boot_picture = boot_picture
     app.layout = make_layout(store, default_library, bench_ping=bench_ping)
     register_callbacks(app, store)
-    if store.n > field_mod.MAX_POINTS:
+    if store.n > field_mod.MAX_POINTS and store.field_xy is not None:
         # a big store: the field's points and their regions are made here, once (in gunicorn's master, before the
         # workers fork), not while the first visitor of each worker waits for them
         field_mod.field_points_json(store)

@@ -13,7 +13,7 @@ from flask import Response, request
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import MAX_SEEDS, ViewState, encode_query
-from dashboard.view.field import field_json, field_points_json, seeds_from_selection
+from dashboard.view.field import field_json, field_making_json, field_points_json, seeds_from_selection
 from dashboard.web import compression
 from dashboard.web.callbacks.common import read_state
 
@@ -62,7 +62,10 @@ def register(app: Dash, store: Store) -> None:
 
     @app.server.get("/field/points")
     def field_points() -> Response:
-        """The field's points: one answer a build (cached by it)."""
+        """The field's points: one answer a build (cached by it); while its map is being made, how far along."""
+        making = field_making_json(store)
+        if making is not None:
+            return compression.revalidated(making[0], lambda: making[1])
         return compression.revalidated(f"{build_id}-field-points", lambda: field_points_json(store))
 
     @app.server.get("/field")
@@ -70,6 +73,9 @@ def register(app: Dash, store: Store) -> None:
         """The layer of the view in the query string over the points (as GET /graph: cached by build and view)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         state = replace(state, mode="field", story=None, step=1)
+        making = field_making_json(store)
+        if making is not None:
+            return compression.revalidated(making[0], lambda: making[1])
         return compression.revalidated(f"{build_id}-field-{encode_query(state)}", lambda: field_json(store, state))
 
     app.clientside_callback(  # fetches GET /field?<query> and draws it (WebGL), shown instead of the citation map
