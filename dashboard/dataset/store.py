@@ -19,6 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -259,17 +260,12 @@ class Store:
         """The fixed graph-node fields of ``rows`` as JSON objects separated by commas (see index.py)."""
         if not len(rows):
             return ""
-        taken = index.take(self._node_json, rows)
-        # each value ends with a comma: the taken values' bytes, end to end, are the list's inside
-        width = 8 if pa.types.is_large_string(taken.type) else 4  # 64-bit: one chunk past 2 GiB (an older citemap)
-        offsets = np.frombuffer(
-            taken.buffers()[1],
-            dtype=np.int32 if width == 4 else np.int64,
-            count=len(taken) + 1,
-            offset=taken.offset * width,
-        )
-        data = taken.buffers()[2]
-        return data[int(offsets[0]) : int(offsets[-1]) - 1].to_pybytes().decode()
+        # each value ends with a comma: the values' bytes, end to end, are the list's inside
+        return index.joined_bytes(self._node_parts, rows)[:-1].decode()
+
+    @cached_property
+    def _node_parts(self) -> index.StringParts:
+        return index.string_parts(self._node_json)
 
     def cited_by(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """The sources' own citation figures of ``rows`` (int64; -1 where no source gives one)."""

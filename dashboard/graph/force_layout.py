@@ -92,6 +92,11 @@ class Chain:
         return np.flatnonzero(np.isin(self.rows, [r for r, _ in self.around]))
 
     @cached_property
+    def seed_rooms(self) -> cKDTree:
+        """Points filling the rooms of the seeds' titles (:func:`room_points`), as places an expand keeps clear."""
+        return cKDTree(room_points(title_rooms(self.xy, self.seed_places)), balanced_tree=False, compact_nodes=False)
+
+    @cached_property
     def middle(self) -> tuple[float, float]:
         x, y = np.mean(self.xy, axis=0).tolist() if len(self.xy) else (0.0, 0.0)
         return x, y
@@ -406,7 +411,7 @@ def force(store: Store, sub: Subgraph) -> tuple[np.ndarray, np.ndarray]:
             where.append(int(at_paper[0]) if len(at_paper) else -1)
         around = dict(chain.around)
         taken: list = [chain.tree if len(chain.rows) > 32 else chain.xy]  # a few points: compared directly
-        taken.append(room_points(title_rooms(chain.xy, chain.seed_places)))  # the seeds' titles keep their room
+        taken.append(chain.seed_rooms)  # the seeds' titles keep their room
         last: np.ndarray | None = None  # the group placed last, a tree once a next group needs it
         for g, k in zip(groups, where, strict=True):
             if k < 0 or not done[k]:
