@@ -149,7 +149,7 @@ def test_a_build_serves_before_its_map_and_gets_it_whole(tmp_path: Path) -> None
     assert store.field_xy is None and store.field_progress() is None
     making = field_view.field_making(store)
     assert making["share"] is None and "citemap field-map" in making["text"]
-    assert "not made yet" in field_view.field_status(store, store_state())
+    assert field_view.field_status(store, store_state()) == f"whole field: {store.n:,} papers"
     build = builds.served(folder)
     before = {p.name for p in (build / index.INDEX_DIR).iterdir()}
 

@@ -340,10 +340,10 @@ def field_json(store: Store, state: ViewState) -> bytes:
 
 def field_status(store: Store, state: ViewState) -> str:
     """The status line of a field view: the papers shown (as points, and as shading), the current map's papers lit
-    among them, and those the filters hide; while the map is being made, how far along it is."""
-    making = field_making(store)
-    if making is not None:
-        return making["text"]
+    among them, and those the filters hide; while the map is being made, the papers it will show (the box says how
+    far along it is, and draws the map when it is there)."""
+    if field_making(store) is not None:
+        return f"whole field: {store.n:,} papers"
     p = _state_payload(store, state)
     parts = [f"whole field: {p['shown']:,} papers"]
     if p["dense"]:
