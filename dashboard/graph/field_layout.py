@@ -9,8 +9,9 @@ The method is a neighbour embedding of the citation graph, taken as undirected, 
    products; unlike an eigensolver it needs no care with a graph of many components.
 2. **Refinement**: epochs of attraction along every citation and repulsion from uniformly drawn papers
    (negative sampling, as in UMAP and LargeVis), with the Cauchy kernel of t-SNE: ``-2 d / (1 + |d|^2)`` along an
-   edge, ``2 d / ((eps + |d|^2) (1 + |d|^2))`` from a sampled paper, each clipped. Each epoch moves a paper by the
-   mean of its forces (positions fixed during the epoch), with a step that falls linearly to zero. The Cauchy
+   edge, ``2 d / ((eps + |d|^2) (1 + |d|^2))`` from a sampled paper, each clipped (one paper drawn per neighbour,
+   its push counted twice). Each epoch moves a paper by the mean of its forces (positions fixed during the epoch),
+   with a step that falls linearly to zero. The Cauchy
    kernel's heavy tail pulls communities into tight groups and keeps them apart, which a Fruchterman-Reingold
    layout (uniform density) does not.
 
@@ -39,11 +40,15 @@ import numba
 import numpy as np
 
 log = logging.getLogger(__name__)
+# numba's own thread pool, not OpenMP's: OpenMP's threads spin while they wait for each other, and on a machine
+# whose cores are busy with other work a layout then took many times as long, most of it spinning
+numba.config.THREADING_LAYER = "workqueue"
 
 SEED = 1
 SMOOTH_STEPS = 30  # lazy random-walk steps of the start
-EPOCHS = 60  # refinement epochs
-NEGATIVES = 2  # papers drawn to repel, per neighbour taken and epoch
+EPOCHS = 40  # refinement epochs
+NEGATIVES = 1  # papers drawn to repel, per neighbour taken and epoch
+PUSH = 2.0  # weight of a drawn paper's push: the mean force of two draws, at the work of one
 EPS = 1e-3  # keeps the repulsion of two papers on one spot finite
 CLIP = 4.0  # largest force component of one pair
 START_SPAN = 10.0  # the start's largest coordinate
@@ -314,8 +319,8 @@ def _epoch(
                 drawn += 1
                 w = linked[_below(_mix(key + np.uint64(2 + drawn)), m)]
                 a, b = _pull(x - pos[w, 0], y - pos[w, 1], False)
-                fx += a
-                fy += b
+                fx += PUSH * a
+                fy += PUSH * b
         count = max(d * share, 1.0)
         new[v, 0] = x + np.float32(fx * (step / count))
         new[v, 1] = y + np.float32(fy * (step / count))
