@@ -18,10 +18,10 @@ target is missed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+import common
 from common import OUT
 from run import SIZES as BENCH_SIZES
 from run import ensure_dataset, probe
@@ -51,30 +51,37 @@ def main(argv: list[str] | None = None) -> int:
     named = {size: name for name, size in BENCH_SIZES.items()}  # run.py's own datasets where the size is one
     pairs = [(int(p), int(e)) for p, e in (s.split(":") for s in args.sizes.split(","))]
     folders = args.data or [ensure_dataset(named.get(pair, "field"), *pair, 1) for pair in pairs]
-    results, ok = {}, True
-    print(
-        "| graph | numba: s (cpu s) | numpy: s (cpu s) | speed-up wall (cpu) | peak MB numba / numpy "
-        "| ratio numba / numpy |"
-    )
-    print("|---|---|---|---|---|---|")
+    results, ok, rows = {}, True, []
     for folder in folders:
         got = measure(folder, args.repeat)
         new, old = got["field"], got["field_numpy"]
         wall, cpu = old["seconds"] / new["seconds"], old["cpu_seconds"] / new["cpu_seconds"]
         ok &= wall >= SPEEDUP_TARGET and new["ratio"] <= old["ratio"] + RATIO_SLACK
         results[str(folder)] = {**got, "speedup_wall": wall, "speedup_cpu": cpu}
-        print(
-            f"| {new['papers']:,} papers / {new['citations']:,} citations | {new['seconds']:.1f} "
-            f"({new['cpu_seconds']:.1f}) | {old['seconds']:.1f} ({old['cpu_seconds']:.1f}) | {wall:.2f}x ({cpu:.2f}x) "
-            f"| {new['peak_rss'] / 2**20:,.0f} / {old['peak_rss'] / 2**20:,.0f} | {new['ratio']:.3f} / "
-            f"{old['ratio']:.3f} |",
-            flush=True,
+        rows.append(
+            [
+                f"{new['papers']:,} papers / {new['citations']:,} citations",
+                f"{new['seconds']:.1f} s ({new['cpu_seconds']:.1f} s)",
+                f"{old['seconds']:.1f} s ({old['cpu_seconds']:.1f} s)",
+                f"{wall:.2f}x ({cpu:.2f}x)",
+                f"{new['peak_rss'] / 2**20:,.0f} / {old['peak_rss'] / 2**20:,.0f} MB",
+                f"{new['ratio']:.3f} / {old['ratio']:.3f}",
+            ]
         )
-    print(
-        f"\ntargets: speed-up >= {SPEEDUP_TARGET:g}x, ratio within {RATIO_SLACK} of the numpy one's: "
-        + ("PASS" if ok else "FAIL")
+    columns = [
+        "graph",
+        "numba: wall (processor)",
+        "numpy: wall (processor)",
+        "speed-up: wall (processor)",
+        "peak memory: numba / numpy",
+        "map quality: numba / numpy",
+    ]
+    print(common.markdown(columns, rows))
+    line = f"targets: speed-up >= {SPEEDUP_TARGET:g}x and map quality within {RATIO_SLACK} of the numpy one's: " + (
+        "PASS" if ok else "FAIL"
     )
-    (OUT / "results-field-speed.json").write_text(json.dumps(results, indent=1) + "\n")
+    print(f"\n{line}")
+    common.write_results("field-speed", columns, rows, line, graphs=results)
     return 0 if ok else 1
 
 
