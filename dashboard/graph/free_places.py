@@ -58,6 +58,13 @@ class Placed:
         self.count = np.zeros(1, np.int64)
 
 
+def warm() -> None:
+    """Load (or, the first time on a machine, compile) the compiled search, so that no view waits for it."""
+    xy = np.zeros((2, 2))
+    none = by_x(np.empty((0, 2)))
+    move(xy, 0, np.ones((1, 2)), 1.0, np.zeros((0, 4)), 0.0, grid_of(xy, 1.0), Placed(1), none, (1.0, 0.0, 1.0))
+
+
 def by_x(points: np.ndarray) -> np.ndarray:
     """``points`` sorted by x (what :func:`move` reads the points a candidate's room must not hold from)."""
     points = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)

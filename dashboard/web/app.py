@@ -19,6 +19,7 @@ from flask import Response, request
 
 from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
+from dashboard.graph import free_places
 from dashboard.graph.state import encode_query
 from dashboard.resources import ASSETS
 from dashboard.view import field as field_mod
@@ -78,6 +79,7 @@ def create_app(
     app.boot_picture = boot_picture
     app.layout = make_layout(store, default_library, bench_ping=bench_ping)
     register_callbacks(app, store)
+    free_places.warm()  # the title rooms' compiled search, loaded once here (gunicorn's workers inherit it)
     if store.n > field_mod.MAX_POINTS and store.field_xy is not None:
         # a big store: the field's points and their regions are made here, once (in gunicorn's master, before the
         # workers fork), not while the first visitor of each worker waits for them
