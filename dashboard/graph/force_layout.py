@@ -38,12 +38,13 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from dashboard.dataset.store import Store
+from dashboard.graph import free_places
 from dashboard.graph.geometry import (
     NODE_GAP,
+    TITLE_ROOM,
     arc_xy,
     clear_rooms,
     free_arc_xy,
-    in_rooms_each,
     nearest_distances,
     push_apart,
     rings_out,
@@ -255,26 +256,14 @@ def _title_owners(rows: np.ndarray, weights: np.ndarray, chain: Chain, at: int) 
 
 def _room_near(at: np.ndarray, chain: Chain) -> np.ndarray:
     """The place nearest ``at`` (on rings around it) with room for a new seed's title under it: no paper placed
-    before in that room, and ``SEED_GAP`` from the seeds placed before. ``at`` if there is none within reach.
-    Candidates are tried a chunk at a time, nearest first: most seeds find a place in the first."""
-    seeds = chain.xy[chain.seed_places]
-    for first in range(0, len(_AROUND), ROOM_CHUNK):
-        cands = at + _AROUND[first : first + ROOM_CHUNK]
-        ok = np.ones(len(cands), dtype=bool)
-        if len(seeds):
-            ok &= np.hypot(*(cands[:, None, :] - seeds[None, :, :]).transpose(2, 0, 1)).min(axis=1) >= SEED_GAP
-        if not ok.any():
-            continue
-        rooms = title_rooms(cands, np.arange(len(cands)))
-        lo, hi = rooms[:, :2].min(axis=0) - NODE_GAP * 0.3, rooms[:, 2:].max(axis=0) + NODE_GAP * 0.3
-        near = chain.xy[((chain.xy > lo) & (chain.xy < hi)).all(axis=1)]  # the papers these rooms can reach
-        ok &= ~in_rooms_each(near, rooms, NODE_GAP * 0.3)
-        if ok.any():
-            return cands[int(ok.argmax())]
-    return at
+    before in that room, and ``SEED_GAP`` from the seeds placed before. ``at`` if there is none within reach."""
+    room = (TITLE_ROOM[0], NODE_GAP * 0.2, TITLE_ROOM[1])  # as title_rooms lays a room out under its paper
+    k = free_places.first_clear(
+        at + _AROUND, chain.xy[chain.seed_places], SEED_GAP, free_places.by_x(chain.xy), room, NODE_GAP * 0.3
+    )
+    return (at + _AROUND[k]) if k >= 0 else at
 
 
-ROOM_CHUNK = 64  # candidate places for a new seed tried at a time
 _AROUND = np.vstack([np.zeros((1, 2)), rings_out(12) * NODE_GAP])  # where a new seed may go: here, then round
 
 

@@ -63,6 +63,7 @@ def warm() -> None:
     xy = np.zeros((2, 2))
     none = by_x(np.empty((0, 2)))
     move(xy, 0, np.ones((1, 2)), 1.0, np.zeros((0, 4)), 0.0, grid_of(xy, 1.0), Placed(1), none, (1.0, 0.0, 1.0))
+    first_clear(xy, xy, 1.0, by_x(xy), (1.0, 0.0, 1.0), 0.0)
 
 
 def by_x(points: np.ndarray) -> np.ndarray:
@@ -162,6 +163,45 @@ def _move(
             gxy[slot[i], 1] = np.inf
         return True
     return False
+
+
+def first_clear(
+    cands: np.ndarray,
+    seeds: np.ndarray,
+    seed_gap: float,
+    keep_out: np.ndarray,
+    room: tuple[float, float, float],
+    margin: float,
+) -> int:
+    """The first of ``cands`` ((k, 2)) at least ``seed_gap`` from every one of ``seeds`` and whose own room (as in
+    :func:`move`) grown by ``margin`` holds none of ``keep_out`` (sorted by x: :func:`by_x`); -1 if none is."""
+    return _first_clear(
+        np.ascontiguousarray(cands, dtype=np.float64),
+        np.ascontiguousarray(seeds, dtype=np.float64).reshape(-1, 2),
+        seed_gap,
+        keep_out,
+        room[0],
+        room[1],
+        room[2],
+        margin,
+    )
+
+
+@numba.njit(cache=True)
+def _first_clear(cands, seeds, seed_gap, keep, width, top, tall, margin):
+    for c in range(len(cands)):
+        x, y = cands[c, 0], cands[c, 1]
+        near = False
+        for s in range(len(seeds)):
+            if math.hypot(seeds[s, 0] - x, seeds[s, 1] - y) < seed_gap:
+                near = True
+                break
+        if near:
+            continue
+        if len(keep) and _room_holds(x, y, keep, width, top, tall, margin):
+            continue
+        return c
+    return -1
 
 
 @numba.njit(inline="always")
