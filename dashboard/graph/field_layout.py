@@ -22,9 +22,9 @@ epoch and each paper's forces are summed in its lists' order, so the same graph 
 run, whatever the number of threads.
 
 A graph with more than ``EDGE_SAMPLE`` directed edges uses a sample of about that many per epoch: each paper takes
-a run of its neighbours from a drawn start, as long as its share of the sample (the start's smoothing uses every
-edge). Work is a constant times ``EDGE_SAMPLE`` per epoch; memory is a few numbers a paper beyond the lists, which
-are read where they are (memory maps).
+a run of its neighbours from a drawn start, as long as its share of the sample (one at least in the start's
+smoothing steps). Work is a constant times ``EDGE_SAMPLE`` per epoch (and a number of papers per smoothing step);
+memory is a few numbers a paper beyond the lists, which are read where they are (memory maps).
 
 Papers without a citation inside the dataset get no force; they are put on a ring just outside the map, evenly
 spaced, in row order.
@@ -128,8 +128,9 @@ def _layout(n: int, lists: Lists, seed: int, progress: Progress | None) -> np.nd
     rng = np.random.default_rng(seed)
     if len(linked):
         steps = SMOOTH_STEPS + EPOCHS
-        pos = _start(n, linked, lists, degree, rng, lambda k: done(k / steps))
-        pos = _refine(pos, linked, lists, degree, edges, seed, lambda k: done((SMOOTH_STEPS + k) / steps))
+        share = min(1.0, EDGE_SAMPLE / max(edges, 1))  # of each paper's neighbours, taken per step
+        pos = _start(n, linked, lists, share, seed, rng, lambda k: done(k / steps))
+        pos = _refine(pos, linked, lists, degree, share, seed, lambda k: done((SMOOTH_STEPS + k) / steps))
         at = pos[linked]
         xy[linked] = at - at.mean(axis=0)
     alone = np.flatnonzero(degree == 0)
@@ -165,31 +166,60 @@ def _degrees(ro: np.ndarray, rt: np.ndarray, co: np.ndarray, cs: np.ndarray) -> 
 
 @numba.njit(cache=True, parallel=True)
 def _mean_over_neighbours(
-    x: np.ndarray, linked: np.ndarray, ro: np.ndarray, rt: np.ndarray, co: np.ndarray, cs: np.ndarray
+    x: np.ndarray,
+    linked: np.ndarray,
+    ro: np.ndarray,
+    rt: np.ndarray,
+    co: np.ndarray,
+    cs: np.ndarray,
+    share: float,
+    seed: np.uint64,
+    step: np.uint64,
 ) -> np.ndarray:
-    """Each linked paper's mean of ``x`` (float64, ``(n, 2)``, by row) over its neighbours, by linked place."""
+    """Each linked paper's mean of ``x`` (float64, ``(n, 2)``, by row) over its neighbours, by linked place: all of
+    them, or (``share`` < 1) a run of them as long as that share of them (one at least), from a drawn start."""
     m = len(linked)
     out = np.zeros((m, 2))
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    base = _mix(seed * golden + step + np.uint64(1 << 32))  # draws of their own, apart from the epochs'
     for p in numba.prange(m):
         v = linked[p]
+        refs = ro[v + 1] - ro[v]
+        total = refs + co[v + 1] - co[v]
+        take, first = _run_of(total, share, _mix(base ^ (np.uint64(v) * golden)))
+        take = max(take, 1)
         a = 0.0
         b = 0.0
         d = 0
-        for k in range(ro[v], ro[v + 1]):
-            u = rt[k]
+        for k in range(take):
+            at = first + k
+            if at >= total:
+                at -= total
+            u = rt[ro[v] + at] if at < refs else cs[co[v] + at - refs]
             if u != v:
                 a += x[u, 0]
                 b += x[u, 1]
                 d += 1
-        for k in range(co[v], co[v + 1]):
-            u = cs[k]
-            if u != v:
-                a += x[u, 0]
-                b += x[u, 1]
-                d += 1
-        out[p, 0] = a / d
-        out[p, 1] = b / d
+        if d:
+            out[p, 0] = a / d
+            out[p, 1] = b / d
+        else:  # only itself taken: it stays where it is
+            out[p, 0] = x[v, 0]
+            out[p, 1] = x[v, 1]
     return out
+
+
+@numba.njit(inline="always")
+def _run_of(total: np.int64, share: float, key: np.uint64) -> tuple[np.int64, np.int64]:
+    """How many of a paper's ``total`` neighbours to take and from where: all from the first, or a ``share`` of
+    them (the fraction left over taken as one more that often) from a drawn place."""
+    if share >= 1.0:
+        return total, np.int64(0)
+    want = total * share
+    take = np.int64(want)
+    if (_mix(key + np.uint64(1)) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < want - take:
+        take += 1
+    return min(take, total), _below(_mix(key + np.uint64(2)), total)
 
 
 def _orthonormal(x: np.ndarray) -> np.ndarray:
@@ -203,7 +233,13 @@ def _orthonormal(x: np.ndarray) -> np.ndarray:
 
 
 def _start(
-    n: int, linked: np.ndarray, lists: Lists, degree: np.ndarray, rng: np.random.Generator, step: Callable
+    n: int,
+    linked: np.ndarray,
+    lists: Lists,
+    share: float,
+    seed: int,
+    rng: np.random.Generator,
+    step: Callable,
 ) -> np.ndarray:
     """The start (float32, ``(n, 2)`` by row; rows without a citation stay 0): random columns smoothed by
     ``SMOOTH_STEPS`` lazy random-walk steps, scaled to ``START_SPAN``."""
@@ -212,7 +248,8 @@ def _start(
     x = _orthonormal(rng.standard_normal((m, 2)))
     for k in range(SMOOTH_STEPS):
         full[linked] = x
-        x = _orthonormal(0.5 * x + 0.5 * _mean_over_neighbours(full, linked, *lists))
+        mean = _mean_over_neighbours(full, linked, *lists, share, np.uint64(seed), np.uint64(k))
+        x = _orthonormal(0.5 * x + 0.5 * mean)
         step(k + 1)
     del full
     span = float(np.abs(x).max())
@@ -229,12 +266,11 @@ def _refine(
     linked: np.ndarray,
     lists: Lists,
     degree: np.ndarray,
-    edges: int,
+    share: float,
     seed: int,
     step: Callable,
 ) -> np.ndarray:
     """``EPOCHS`` epochs of attraction along the edges and repulsion from sampled papers (module docstring)."""
-    share = min(1.0, EDGE_SAMPLE / max(edges, 1))  # of each paper's neighbours, taken per epoch
     new = pos.copy()
     for epoch in range(EPOCHS):
         _epoch(pos, new, linked, *lists, degree, share, 1.0 - epoch / EPOCHS, np.uint64(seed), np.uint64(epoch))
@@ -294,16 +330,7 @@ def _epoch(
         key = _mix(base ^ (np.uint64(v) * golden))
         refs = ro[v + 1] - ro[v]
         total = refs + co[v + 1] - co[v]
-        if share >= 1.0:
-            take, first = total, np.int64(0)
-        else:
-            want = d * share
-            take = int(want)
-            # the fraction of a neighbour left over: one more, that often
-            if (_mix(key + np.uint64(1)) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < want - take:
-                take += 1
-            take = min(take, total)
-            first = _below(_mix(key + np.uint64(2)), total)
+        take, first = _run_of(total, share, key)
         drawn = 0
         for k in range(take):
             at = first + k
