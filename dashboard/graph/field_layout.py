@@ -23,8 +23,9 @@ run, whatever the number of threads.
 
 A graph with more than ``EDGE_SAMPLE`` directed edges uses a sample of about that many per epoch: each paper takes
 a run of its neighbours from a drawn start, as long as its share of the sample (one at least in the start's
-smoothing steps). Work is a constant times ``EDGE_SAMPLE`` per epoch (and a number of papers per smoothing step);
-memory is a few numbers a paper beyond the lists, which are read where they are (memory maps).
+smoothing steps), over ``SAMPLED_EPOCHS`` epochs instead of ``EPOCHS``. Work is a constant times ``EDGE_SAMPLE``
+per epoch (and a number of papers per smoothing step); memory is a few numbers a paper beyond the lists, which are
+read where they are (memory maps).
 
 Papers without a citation inside the dataset get no force; they are put on a ring just outside the map, evenly
 spaced, in row order.
@@ -47,6 +48,7 @@ numba.config.THREADING_LAYER = "workqueue"
 SEED = 1
 SMOOTH_STEPS = 30  # lazy random-walk steps of the start
 EPOCHS = 40  # refinement epochs
+SAMPLED_EPOCHS = 60  # refinement epochs when each takes a sample of the edges (each sees fewer neighbours)
 NEGATIVES = 1  # papers drawn to repel, per neighbour taken and epoch
 PUSH = 2.0  # weight of a drawn paper's push: the mean force of two draws, at the work of one
 EPS = 1e-3  # keeps the repulsion of two papers on one spot finite
@@ -127,10 +129,11 @@ def _layout(n: int, lists: Lists, seed: int, progress: Progress | None) -> np.nd
     edges = int(degree.sum())  # directed edge ends: each citation twice
     rng = np.random.default_rng(seed)
     if len(linked):
-        steps = SMOOTH_STEPS + EPOCHS
         share = min(1.0, EDGE_SAMPLE / max(edges, 1))  # of each paper's neighbours, taken per step
+        epochs = EPOCHS if share >= 1.0 else SAMPLED_EPOCHS
+        steps = SMOOTH_STEPS + epochs
         pos = _start(n, linked, lists, share, seed, rng, lambda k: done(k / steps))
-        pos = _refine(pos, linked, lists, degree, share, seed, lambda k: done((SMOOTH_STEPS + k) / steps))
+        pos = _refine(pos, linked, lists, degree, share, epochs, seed, lambda k: done((SMOOTH_STEPS + k) / steps))
         at = pos[linked]
         xy[linked] = at - at.mean(axis=0)
     alone = np.flatnonzero(degree == 0)
@@ -267,13 +270,14 @@ def _refine(
     lists: Lists,
     degree: np.ndarray,
     share: float,
+    epochs: int,
     seed: int,
     step: Callable,
 ) -> np.ndarray:
-    """``EPOCHS`` epochs of attraction along the edges and repulsion from sampled papers (module docstring)."""
+    """``epochs`` epochs of attraction along the edges and repulsion from sampled papers (module docstring)."""
     new = pos.copy()
-    for epoch in range(EPOCHS):
-        _epoch(pos, new, linked, *lists, degree, share, 1.0 - epoch / EPOCHS, np.uint64(seed), np.uint64(epoch))
+    for epoch in range(epochs):
+        _epoch(pos, new, linked, *lists, degree, share, 1.0 - epoch / epochs, np.uint64(seed), np.uint64(epoch))
         pos, new = new, pos
         step(epoch + 1)
     return pos
