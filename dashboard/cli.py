@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +18,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dashboard.web import app as app_module
 
     data = Path(args.data) if args.data else default_data()
+    if args.allow_unverified:  # in the environment: gunicorn's master (--production) loads the dataset too
+        from dashboard.dataset.store import UNVERIFIED_ENV
+
+        os.environ[UNVERIFIED_ENV] = "1"
     from dashboard.importers import field_map
 
     field_map.start(data)  # the build's field map, if it has none yet (the field view says how far along it is)
@@ -152,7 +157,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     from dashboard.dataset.store import Store
 
     data = Path(args.data) if args.data else default_data()
-    store = Store.load(data)
+    store = Store.load(data, allow_unverified=True)  # what it holds, whether verified or not
     print(info_text(store))
     return 0
 
@@ -310,6 +315,12 @@ def parser() -> argparse.ArgumentParser:
         "--library",
         help="a BibTeX, RIS or CSL-JSON file whose papers the page marks as 'in my library' "
         "(a visitor can load their own in the page)",
+    )
+    s.add_argument(
+        "--allow-unverified",
+        action="store_true",
+        help="serve a dataset that records no checksums (written by an older citemap), which `citemap verify` "
+        "refuses, with a warning (CITEMAP_ALLOW_UNVERIFIED=1 does the same)",
     )
     s.set_defaults(func=cmd_serve)
 

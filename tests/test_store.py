@@ -106,7 +106,7 @@ def test_a_missing_index_is_an_error_naming_the_command_that_rebuilds_it(tmp_pat
         match=r"index: missing, unreadable or from another build of this dataset; "
         r"rebuild it with: ",
     ):
-        Store.load(copy)
+        Store.load(copy, allow_unverified=True)
     assert list(scratch.iterdir()) == []
 
 
@@ -172,17 +172,25 @@ def test_files_changed_after_they_were_written_are_refused_by_name(
     assert f"citemap: {path.resolve()}: " in err and "1 of 27 files differ from what was written; rebuild it" in err
 
 
-def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog) -> None:
+def test_verify_without_checksums_names_the_fix(tmp_path: Path, capsys, caplog, monkeypatch) -> None:
     from dashboard.cli import main
+    from dashboard.web.app import create_app
 
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
     _without_checksums(copy)
     assert main(["verify", "--data", str(copy)]) == 2
     assert "records no checksums (written by an older citemap); rebuild it with: " in capsys.readouterr().err
+    # start-up refuses it as verify does, naming the fix and the option that serves it anyway, with a warning
+    with pytest.raises(DatasetError, match=r"records no checksums .*`citemap verify` refuses it; rebuild it with: "):
+        Store.load(copy)
+    with pytest.raises(DatasetError, match="serve it as it is with citemap serve --allow-unverified"):
+        create_app(copy)
     with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
-        assert Store.load(copy).n == 156  # an older dataset still serves, with a warning
+        assert Store.load(copy, allow_unverified=True).n == 156
     assert "records no checksums" in caplog.text
+    monkeypatch.setenv("CITEMAP_ALLOW_UNVERIFIED", "1")
+    assert create_app(copy).server.config["CITEMAP_STORE"].n == 156
 
 
 @pytest.mark.parametrize(
@@ -240,17 +248,21 @@ def test_dataset_json_laid_out_otherwise_with_the_same_content_passes(tmp_path: 
     )
 
 
-def test_a_dataset_json_without_its_own_checksum_is_served_with_a_warning(tmp_path: Path, capsys, caplog) -> None:
+def test_a_dataset_json_without_its_own_checksum_is_refused_as_verify_refuses_it(
+    tmp_path: Path, capsys, caplog
+) -> None:
     """What a citemap before the manifest's checksum wrote (the files' checksums, not its own) is treated as a build
-    without checksums is: served with a warning, and ``citemap verify`` refuses it, naming the command that
-    rebuilds it. A checksum that is not one is refused by name."""
+    without checksums is: start-up and ``citemap verify`` refuse it, naming the command that rebuilds it; with
+    ``--allow-unverified`` it is served with a warning. A checksum that is not one is refused by name."""
     from dashboard.cli import main
 
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
-    _edit_meta(copy, lambda m: m.pop("meta_checksum"))
+    path = _edit_meta(copy, lambda m: m.pop("meta_checksum"))
+    with pytest.raises(DatasetError, match=re.escape(f"{path}: records no checksum of its own (written by an older")):
+        Store.load(copy)
     with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
-        assert Store.load(copy).n == 156
+        assert Store.load(copy, allow_unverified=True).n == 156
     assert "dataset.json records no checksum of its own (written by an older citemap); its fields not checked" in (
         caplog.text
     )
@@ -275,10 +287,11 @@ def test_the_checksum_of_dataset_json_covers_all_its_other_fields() -> None:
     assert integrity.meta_problem(meta, Path("/b")) is None and not integrity.records_meta_checksum(meta, Path("/b"))
 
 
-def test_missing_or_corrupt_files_are_named(tmp_path: Path) -> None:
+def test_missing_or_corrupt_files_are_named(tmp_path: Path, monkeypatch) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
     _without_checksums(copy)  # the checks any dataset gets (the checksums find these first: test above)
+    monkeypatch.setenv("CITEMAP_ALLOW_UNVERIFIED", "1")  # served as it is, with a warning
     (copy / "citations.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(DatasetError, match=r"citations\.parquet: cannot be read as Parquet"):
         Store.load(copy)
@@ -343,12 +356,13 @@ def _set_index_meta(folder: Path, **changes) -> None:
     path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
 
 
-def test_a_fresh_index_is_used_in_place_and_a_stale_one_refused(tmp_path: Path) -> None:
+def test_a_fresh_index_is_used_in_place_and_a_stale_one_refused(tmp_path: Path, monkeypatch) -> None:
     copy = tmp_path / "d"
     shutil.copytree(seed_data(), copy)
     fresh = Store.load(copy)
     assert fresh.build == copy.resolve() and fresh.folder == copy.resolve()
     _without_checksums(copy)  # else the checksum of index/meta.json finds the change first
+    monkeypatch.setenv("CITEMAP_ALLOW_UNVERIFIED", "1")  # served as it is, with a warning
     for change in ({"build_id": "other"}, {"papers": 155}, {"citations": 180}):
         _set_index_meta(copy, **change)
         with pytest.raises(DatasetError, match=r"index: missing, unreadable or from another build"):
@@ -381,7 +395,7 @@ def test_damaged_index_files_are_named(tmp_path: Path, name: str, damage: str, m
     else:
         path.write_bytes(b"garbage" * 10)
     with pytest.raises(DatasetError, match=message):
-        Store.load(copy)
+        Store.load(copy, allow_unverified=True)
 
 
 def test_store_fields_of_the_default_data() -> None:
@@ -468,7 +482,7 @@ def test_a_broken_search_index_is_logged_and_ids_still_found(tmp_path: Path, cap
     shutil.copytree(seed_data(), copy)
     _without_checksums(copy)  # a dataset that records no checksums (else start-up refuses the file)
     (copy / "index" / "search.sqlite").write_bytes(b"not a database" * 100)
-    s = Store.load(copy)
+    s = Store.load(copy, allow_unverified=True)
     with caplog.at_level("WARNING", logger="dashboard.dataset.store"):
         assert s.search("attention", 5) == []
         assert s.ids(s.search("2110.10090", 5)) == ["2110.10090"]

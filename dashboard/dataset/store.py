@@ -28,13 +28,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from dashboard.dataset import builds, id_forms, index, integrity
-from dashboard.dataset.format import CITATIONS_FILE, PAPERS_FILE, read_meta
+from dashboard.dataset.format import CITATIONS_FILE, META_FILE, PAPERS_FILE, read_meta
 from dashboard.dataset.keys import title_hash, title_key
 from dashboard.errors import DatasetError
 
 log = logging.getLogger(__name__)
 # a search word: letters and digits, as the index's tokenizer (unicode61) cuts them; "_" separates there too, and a
 # quoted word it cuts in two is a phrase, which an index without positions (detail=none) refuses
+UNVERIFIED_ENV = "CITEMAP_ALLOW_UNVERIFIED"  # =1: serve a build `citemap verify` refuses (no checksums), warned
+UNVERIFIED_FLAG = "--allow-unverified"  # citemap serve's option that sets it
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 EXTRA_TITLES = 20  # papers read beyond a search's limit where hashes are equal (titles sharing a hash)
 
@@ -129,15 +131,22 @@ class Store:
 
     # -- loading ------------------------------------------------------------------------------
     @classmethod
-    def load(cls, folder: str | Path) -> Store:
+    def load(cls, folder: str | Path, *, allow_unverified: bool | None = None) -> Store:
         """Load the build a dataset folder serves (:mod:`dashboard.dataset.builds`), pinned for as long as the store
         lives: its dataset.json as written (its own checksum), its files as written (``dataset.json`` ``files``:
         sizes and checksums), its index fresh for its build. Anything else is a DatasetError naming the file and the
-        command that rebuilds it; nothing is written (a read-only host stays read-only)."""
+        command that rebuilds it; nothing is written (a read-only host stays read-only).
+
+        A build that records no checksums (of its files, or dataset.json's own: written by an older citemap) is
+        refused as ``citemap verify`` refuses it, unless ``allow_unverified`` (by default: the environment's
+        ``CITEMAP_ALLOW_UNVERIFIED=1``, which ``citemap serve --allow-unverified`` sets); then it loads with a
+        warning."""
+        if allow_unverified is None:
+            allow_unverified = os.environ.get(UNVERIFIED_ENV, "").strip() == "1"
         folder = Path(folder).resolve()
         build, pin = builds.pinned(folder)
         try:
-            store = cls._load_build(folder, build)
+            store = cls._load_build(folder, build, allow_unverified)
         except BaseException:
             os.close(pin)
             raise
@@ -145,7 +154,7 @@ class Store:
         return store
 
     @classmethod
-    def _load_build(cls, folder: Path, build: Path) -> Store:
+    def _load_build(cls, folder: Path, build: Path, allow_unverified: bool) -> Store:
         meta = read_meta(build)
         changed = integrity.meta_problem(meta, build)  # first: the files' checksums are among what it says
         if changed:
@@ -155,13 +164,19 @@ class Store:
             found = integrity.problems(build, recorded)
             if found:
                 raise DatasetError(f"{found[0]}; {integrity.fix_hint(meta, folder)}")
-        else:
-            log.warning("%s: dataset.json records no checksums (written by an older citemap); files not checked", build)
-        if recorded and not integrity.records_meta_checksum(meta, build):
-            log.warning(
-                "%s: dataset.json records no checksum of its own (written by an older citemap); its fields not checked",
-                build,
+        unverified = None
+        if not recorded:
+            unverified = "records no checksums (written by an older citemap); files not checked"
+        elif not integrity.records_meta_checksum(meta, build):
+            unverified = "records no checksum of its own (written by an older citemap); its fields not checked"
+        if unverified and not allow_unverified:
+            raise DatasetError(
+                f"{build / META_FILE}: {unverified.split(';')[0]}; `citemap verify` refuses it; "
+                f"{integrity.fix_hint(meta, folder)} (or serve it as it is with citemap serve {UNVERIFIED_FLAG}, "
+                f"{UNVERIFIED_ENV}=1)"
             )
+        if unverified:
+            log.warning("%s: dataset.json %s", build, unverified)
         counts = {}
         for name in (PAPERS_FILE, CITATIONS_FILE):
             path = build / name
