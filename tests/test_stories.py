@@ -223,3 +223,34 @@ def test_typing_in_a_steps_boxes_does_not_draw_them_again() -> None:
         if inputs & typed:
             assert "callback" not in spec, f"{output} runs on the server at each key typed"
             assert "div-story-steps" not in output
+
+
+def test_an_edited_steps_map_is_never_answered_304_with_the_old_one(tmp_path: Path) -> None:
+    """Stories live beside the builds, not in them: a step's map (and its picture) is named by the view the story
+    holds for it now, so a browser asking again with the ETag of the map before the story's file changed gets the new
+    map, and a step that shows the same view as a plain link has that link's ETag."""
+    import os
+    import shutil
+
+    from dashboard.web.app import create_app
+    from tests.conftest import seed_data
+
+    data = tmp_path / "d"
+    shutil.copytree(seed_data(), data)
+    (data / "stories").mkdir()
+    path = data / "stories" / "s.json"
+    path.write_bytes(doc(steps=[{"title": "One", "view": "?seeds=2106.03764"}]))
+    client = create_app(data).server.test_client()
+    for route in ("/graph", "/preview.svg"):
+        before = client.get(f"{route}?story=s")
+        assert before.headers["ETag"] == client.get(f"{route}?seeds=2106.03764").headers["ETag"]
+        assert client.get(f"{route}?story=s", headers={"If-None-Match": before.headers["ETag"]}).status_code == 304
+    old = {route: client.get(f"{route}?story=s") for route in ("/graph", "/preview.svg")}
+    path.write_bytes(doc(steps=[{"title": "One", "view": "?seeds=2106.03764,2110.10090&expand=1706.03762"}]))
+    os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)  # a later time than the first write, however quick
+    for route, before in old.items():
+        after = client.get(f"{route}?story=s", headers={"If-None-Match": before.headers["ETag"]})
+        assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"], route
+        assert after.data != before.data
+    papers = len(json.loads(client.get("/graph?story=s").data)["nodes"])
+    assert papers > len(json.loads(old["/graph"].data)["nodes"])

@@ -330,6 +330,12 @@ def encode_query(state: ViewState) -> str:
     return "?" + "&".join(parts)
 
 
+def view_query(state: ViewState) -> str:
+    """The canonical query of the view a state shows: a story's step as the view the story holds for it now (what a
+    cache of the step's map must be keyed by: the story's file may change), any other state as itself."""
+    return encode_query(replace(state, story=None, step=1))
+
+
 # -- transitions: what a user action does to a state ------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from flask import Response, request
 from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
 from dashboard.graph import free_places
-from dashboard.graph.state import encode_query
+from dashboard.graph.state import encode_query, view_query
 from dashboard.resources import ASSETS
 from dashboard.view import field as field_mod
 from dashboard.view import library as library_mod
@@ -104,9 +104,10 @@ def create_app(
         """The graph payload of the view in the query string (the browser fetches it after every change).
         A GET, so that browsers and proxies may keep it. A view of one dataset build never changes, but a reload
         may bring another build: caches must ask again each time ("no-cache"), with the ETag, which names the
-        build and the view, and get a bodiless 304 while both are the same."""
+        build and the view (a story's step by the view it holds now), and get a bodiless 304 while both are the
+        same."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
-        return compression.revalidated(f"{build_id}-{encode_query(state)}", lambda: graph_json(store, state))
+        return compression.revalidated(f"{build_id}-{view_query(state)}", lambda: graph_json(store, state))
 
     @app.server.get("/preview.svg")
     def preview() -> Response:
@@ -114,7 +115,7 @@ def create_app(
         shows while its scripts load; cached as ``GET /graph`` is."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         return compression.revalidated(
-            f"{build_id}-preview-{encode_query(state)}",
+            f"{build_id}-preview-{view_query(state)}",
             lambda: preview_svg(graph_json(store, state)),
             mimetype="image/svg+xml",
         )
