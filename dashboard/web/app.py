@@ -27,7 +27,7 @@ from dashboard.view import library as library_mod
 from dashboard.view.naming import about_line, file_stem, image_title
 from dashboard.view.payload import build_subgraph, graph_json
 from dashboard.view.preview import preview_svg
-from dashboard.web import compression, security
+from dashboard.web import compression, reloads, security
 from dashboard.web.callbacks import register_callbacks
 from dashboard.web.callbacks.common import read_state
 from dashboard.web.callbacks.render import register_ping
@@ -88,6 +88,7 @@ def create_app(
         register_ping(app)
     app.server.config["CITEMAP_STORE"] = store
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
+    reloads.install(app.server, store)  # first: a server of an older build refuses before anything else is done
     security.install(app.server, list(app.csp_hashes()))
     if compression.wanted():
         compression.install(app.server)
