@@ -2,6 +2,7 @@
 
 Both are made on first access (gunicorn's ``--preload`` does that once in the master) from the dataset folder in
 ``$CITEMAP_DATA``, or from the default dataset, which is built from data/ first if the cache does not hold it yet.
+The work each client address may cause is bounded (dashboard/web/budget.py) unless ``CITEMAP_BUDGET=0``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dash import Dash
 
 from dashboard.errors import DatasetError
 from dashboard.importers.defaults import default_data
+from dashboard.web import budget
 from dashboard.web.app import create_app
 
 _APP: Dash | None = None
@@ -27,7 +29,11 @@ def get_app() -> Dash:
 
         field_map.start(data)  # the build's field map, if it has none yet (the field view says how far along it is)
         try:
-            _APP = create_app(data, library=os.environ.get("CITEMAP_LIBRARY") or None)
+            _APP = create_app(
+                data,
+                library=os.environ.get("CITEMAP_LIBRARY") or None,
+                budget=budget.Budget() if budget.wanted() else None,
+            )
         except DatasetError as e:  # fail fast, with the file named, and no traceback to dig through
             print(f"citemap: error: cannot load the dataset: {e}", file=sys.stderr, flush=True)
             raise SystemExit(3) from None

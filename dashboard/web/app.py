@@ -16,6 +16,7 @@ import pandas  # noqa: F401
 from dash import Dash, html, set_props
 from dash.exceptions import DependencyException
 from flask import Response, request
+from werkzeug.exceptions import HTTPException
 
 from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
@@ -28,6 +29,7 @@ from dashboard.view.naming import about_line, file_stem, image_title
 from dashboard.view.payload import build_subgraph, graph_json
 from dashboard.view.preview import preview_svg
 from dashboard.web import compression, reloads, security
+from dashboard.web.budget import CONFIG_KEY, Budget, work
 from dashboard.web.callbacks import register_callbacks
 from dashboard.web.callbacks.common import read_state
 from dashboard.web.callbacks.render import register_ping
@@ -43,11 +45,14 @@ def create_app(
     store: Store | None = None,
     library: str | Path | None = None,
     bench_ping: bool | None = None,
+    budget: Budget | None = None,
 ) -> Dash:
     """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks). ``library``: a
     BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own.
     ``bench_ping``: add the no-op ``store-ping -> store-pong`` callback the benchmarks time as their baseline; by
-    default only when the environment sets ``CITEMAP_BENCH_PING=1`` (bench/run.py does, for the servers it starts)."""
+    default only when the environment sets ``CITEMAP_BENCH_PING=1`` (bench/run.py does, for the servers it starts).
+    ``budget``: the work each client address may cause (dashboard/web/budget.py); none by default (the WSGI entry,
+    dashboard/app.py, gives the hosted server one)."""
     if bench_ping is None:
         bench_ping = os.environ.get("CITEMAP_BENCH_PING") == "1"
     store = store or Store.load(data)
@@ -87,6 +92,7 @@ def create_app(
     if bench_ping:
         register_ping(app)
     app.server.config["CITEMAP_STORE"] = store
+    app.server.config[CONFIG_KEY] = budget
     app.server.config["CITEMAP_CALLBACK_MAP"] = app.callback_map
     reloads.install(app.server, store)  # first: a server of an older build refuses before anything else is done
     security.install(app.server, list(app.csp_hashes()))
@@ -106,9 +112,11 @@ def create_app(
         A GET, so that browsers and proxies may keep it. A view of one dataset build never changes, but a reload
         may bring another build: caches must ask again each time ("no-cache"), with the ETag, which names the
         build and the view (a story's step by the view it holds now), and get a bodiless 304 while both are the
-        same."""
+        same. The work is spent from the client's budget."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
-        return compression.revalidated(f"{build_id}-{view_query(state)}", lambda: graph_json(store, state))
+        return compression.revalidated(
+            f"{build_id}-{view_query(state)}", lambda: work(store, state, "graph", lambda: graph_json(store, state))
+        )
 
     @app.server.get("/preview.svg")
     def preview() -> Response:
@@ -117,7 +125,7 @@ def create_app(
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         return compression.revalidated(
             f"{build_id}-preview-{view_query(state)}",
-            lambda: preview_svg(graph_json(store, state)),
+            lambda: work(store, state, "preview", lambda: preview_svg(graph_json(store, state))),
             mimetype="image/svg+xml",
         )
 
@@ -126,7 +134,7 @@ def create_app(
         """The title line and file name of an image of the view in the query string (asked for on export only:
         building it on every view cost an expand a tenth of its time)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
-        n = len(build_subgraph(store, state).rows)
+        n = len(work(store, state, "subgraph", lambda: build_subgraph(store, state)).rows)
         answer = {
             "title": image_title(store, state, n),
             "file": file_stem(state.seeds, n).removesuffix("-papers") + "-graph",
@@ -235,7 +243,10 @@ def load_default_library(store: Store, path: str | Path) -> dict[str, Any]:
 
 
 def callback_error(err: Exception) -> None:
-    """A callback failed: log it with an id, tell the visitor the id, keep the rest of the page."""
+    """A callback failed: log it with an id, tell the visitor the id, keep the rest of the page. A refusal (an HTTP
+    error, such as a budget's 429) is answered as such, by the server's error handler."""
+    if isinstance(err, HTTPException):
+        raise err
     eid = security.error_id()
     log.error("callback error %s", eid, exc_info=err)
     set_props(

@@ -289,7 +289,11 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
 
     @server.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:
-        return problem(e.code or 400, e.description or e.name)
+        resp = problem(e.code or 400, e.description or e.name)
+        for name, value in e.get_headers():
+            if name == "Retry-After":  # a refusal says when to ask again (429, 503)
+                resp.headers[name] = value
+        return resp
 
     @server.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:

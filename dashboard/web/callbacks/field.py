@@ -15,6 +15,7 @@ from dashboard.dataset.store import Store
 from dashboard.graph.state import MAX_SEEDS, ViewState, encode_query
 from dashboard.view.field import field_json, field_making_json, field_points_json, seeds_from_selection
 from dashboard.web import compression
+from dashboard.web.budget import work
 from dashboard.web.callbacks.common import read_state
 
 
@@ -70,13 +71,17 @@ def register(app: Dash, store: Store) -> None:
 
     @app.server.get("/field")
     def field() -> Response:
-        """The layer of the view in the query string over the points (as GET /graph: cached by build and view)."""
+        """The layer of the view in the query string over the points (as GET /graph: cached by build and view,
+        the work spent from the client's budget)."""
         state, _ = read_state(store, request.query_string.decode("utf-8", "replace"))
         state = replace(state, mode="field", story=None, step=1)
         making = field_making_json(store)
         if making is not None:
             return compression.revalidated(making[0], lambda: making[1])
-        return compression.revalidated(f"{build_id}-field-{encode_query(state)}", lambda: field_json(store, state))
+        return compression.revalidated(
+            f"{build_id}-field-{encode_query(state)}",
+            lambda: work(store, state, "subgraph", lambda: field_json(store, state)),
+        )
 
     app.clientside_callback(  # fetches GET /field?<query> and draws it (WebGL), shown instead of the citation map
         ClientsideFunction(namespace="citemap", function_name="loadField"),

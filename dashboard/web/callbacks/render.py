@@ -22,6 +22,7 @@ from dashboard.view.library import MAX_ENTRIES
 from dashboard.view.naming import area_label, figure_sources, figure_sources_of, source_name
 from dashboard.view.panel import LIST_FIRST, LIST_SHOWN, SORTS, ListEntry, PaperList, paper_panel
 from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label
+from dashboard.web.budget import spending
 from dashboard.web.callbacks.common import read_state
 
 DISCOVERY_SHOWN = 10  # prior and derivative works listed
@@ -381,7 +382,8 @@ def register_figure_sources(app: Dash, store: Store) -> None:
     )
     def view_figure_sources(query):
         state, _ = read_state(store, query)
-        return json.dumps(figure_sources_of(store, build_subgraph(store, state).rows), separators=(",", ":"))
+        with spending(store, state, "subgraph"):
+            return json.dumps(figure_sources_of(store, build_subgraph(store, state).rows), separators=(",", ":"))
 
 
 def register(app: Dash, store: Store) -> None:
@@ -403,6 +405,10 @@ def register(app: Dash, store: Store) -> None:
     )
     def render_side(query):  # what goes around the graph: needs the papers in view, not their positions
         state, _ = read_state(store, query)
+        with spending(store, state, "side"):
+            return side(state, query)
+
+    def side(state: ViewState, query: str) -> tuple:
         sub = build_subgraph(store, state)
         key = colour_key(store, state, sub.rows)
         added = more_papers(store, sub, state)
@@ -440,8 +446,12 @@ def register(app: Dash, store: Store) -> None:
         prevent_initial_call=True,
     )
     def render_panel(query, sort, library, full):
-        mine = library_ids(library)
         state, _ = read_state(store, query)
+        with spending(store, state, "subgraph"):
+            return panel_of(state, query, sort, library, full)
+
+    def panel_of(state: ViewState, query: str, sort: object, library: object, full: object) -> tuple:
+        mine = library_ids(library)
         row = store.row(panel_paper(state))
         sub = build_subgraph(store, state)
         limit = LIST_SHOWN if full is True else LIST_FIRST

@@ -32,6 +32,7 @@ from dashboard.graph.state import (
 )
 from dashboard.view.payload import build_subgraph
 from dashboard.view.years import slider_value, slider_years
+from dashboard.web.budget import work
 from dashboard.web.callbacks.common import context, dataset_story, read_state
 from dashboard.web.callbacks.field import field_action
 from dashboard.web.components import values_json, values_of
@@ -250,7 +251,8 @@ def register(app: Dash, store: Store) -> None:
                 state = replace(state, story=None, step=1)
             state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
             notices += more
-        notices += build_subgraph(store, state).notices  # what the view itself has to say (a path not found)
+        # what the view itself has to say (a path not found), spent from the client's budget
+        notices += work(store, state, "subgraph", lambda: build_subgraph(store, state)).notices
         query = encode_query(state)
         years = slider_value(store, state.years)
         clear_search = (
