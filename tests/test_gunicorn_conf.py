@@ -50,3 +50,56 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
 def test_elsewhere_nothing_is_armed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "platform", "darwin")
     assert gunicorn_conf.die_with_parent(-1) is False  # no prctl, no exit: -1 is not this process's parent
+
+
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        ("GET /graph?seeds=1706.03762 HTTP/1.1", "GET /graph?seeds=1706.03762 HTTP/1.1"),
+        ("GET /" + "x" * 8000 + " HTTP/1.1", "GET /" + "x" * 251 + "..."),
+        ("GET /caf\u00e9 HTTP/1.1", "GET /caf..."),
+        ('GET /a"b HTTP/1.1', "GET /a..."),
+        ("GET /a\\b\x1b[31m HTTP/1.1", "GET /a..."),
+        ("", ""),
+    ],
+)
+def test_a_request_line_is_logged_cut_to_printable_ascii(line: str, logged: str) -> None:
+    assert gunicorn_conf.cut_request_line(line) == logged
+    assert len(gunicorn_conf.cut_request_line(line)) <= gunicorn_conf.LOGGED_LINE + 3
+
+
+def test_the_access_log_cuts_request_lines_and_samples_refusals() -> None:
+    """gunicorn's access log through the project's logger: a line per answer, its request line cut, and one
+    refusal (413, 429) in REFUSALS_LOGGED; nginx's own settings: only X-Forwarded-Proto says HTTPS."""
+    import datetime
+    import logging
+
+    from gunicorn.config import Config
+
+    cfg = Config()
+    for name in ("accesslog", "access_log_format", "logger_class", "secure_scheme_headers"):
+        cfg.set(name, getattr(gunicorn_conf, name))
+    assert cfg.secure_scheme_headers == {"X-FORWARDED-PROTO": "https"}
+    logger = cfg.logger_class(cfg)
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    logger.access_log.addHandler(Keep())
+
+    class Resp:
+        def __init__(self, status: str) -> None:
+            self.status, self.sent, self.headers = status, 10, []
+
+    took = datetime.timedelta(milliseconds=3)
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/" + "é" * 5000, "SERVER_PROTOCOL": "HTTP/1.1"}
+    environ |= {"REMOTE_ADDR": "127.0.0.1", "PATH_INFO": "/", "QUERY_STRING": ""}
+    for _ in range(2000):
+        logger.access(Resp("429 Too Many Requests"), [], environ, took)
+    refused = len(lines)
+    for _ in range(10):
+        logger.access(Resp("200 OK"), [], environ, took)
+    assert refused <= 12 and len(lines) == refused + 10  # 2,000 refusals: about 2 lines; every answer logged
+    assert lines[-1] == '127.0.0.1 "GET /..." 200 10 3ms' and max(map(len, lines)) <= 300

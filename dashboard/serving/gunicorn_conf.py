@@ -7,6 +7,11 @@ CITEMAP_TIMEOUT (seconds).
 
 A worker goes as soon as its master dies (``post_fork``), so that a supervisor (systemd's ``Restart=``,
 deploy/systemd/) can start a new master on the same port at once.
+
+The access log is bounded as nginx's is (deploy/nginx.conf.template): a request line is logged cut to its first
+``LOGGED_LINE`` characters of printable ASCII, and a refusal (the per-address budget's 429, a body over its limit)
+one time in ``REFUSALS_LOGGED``. Forwarded headers are trusted only from ``FORWARDED_ALLOW_IPS`` (gunicorn's
+default: this machine), and of them only ``X-Forwarded-Proto`` says whether the request came over HTTPS.
 """
 
 from __future__ import annotations
@@ -14,10 +19,13 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import random
+import re
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import gunicorn.glogging
 import gunicorn.http.wsgi
 
 if TYPE_CHECKING:
@@ -44,8 +52,47 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("CITEMAP_LOGLEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+# Whether a request came over HTTPS: nginx's X-Forwarded-Proto alone. gunicorn's default also reads X-Forwarded-Ssl
+# and X-Forwarded-Protocol, and answers 400 when a client's copy of one disagrees with nginx's.
+secure_scheme_headers = {"X-FORWARDED-PROTO": "https"}
 wsgi_app = "dashboard.app:server"
 control_socket_disable = True  # gunicorn's control socket would be a file under $HOME: the viewer writes nothing
+
+
+LOGGED_LINE = 256  # characters of a request line logged (nginx's log cuts at the same place)
+REFUSALS_LOGGED = 1024  # a refusal is logged one time in this many
+REFUSALS = {"413", "429"}  # the app's refusals; nginx's own never reach gunicorn
+_PRINTABLE = re.compile(r"[ !#-\[\]-~]{0," + str(LOGGED_LINE) + "}")  # printable ASCII but the quote and the backslash
+
+
+def cut_request_line(line: str) -> str:
+    """What the access log shows of a request line: its first LOGGED_LINE characters of printable ASCII (no quote,
+    no backslash), then "..." when there was more (longer, or with other characters): at most LOGGED_LINE + 3
+    characters, whatever a client sent."""
+    head = _PRINTABLE.match(line).group()
+    return head if len(head) == len(line) else head + "..."
+
+
+class CutLogger(gunicorn.glogging.Logger):
+    """gunicorn's logger, with request lines cut (:func:`cut_request_line`) and refusals sampled."""
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["r"] = cut_request_line(atoms["r"])
+        for key in ("U", "q"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = cut_request_line(atoms[key])
+        # the request's and answer's headers ({name}i, {name}o) are not in the format; none is kept
+        return {k: v for k, v in atoms.items() if not k.startswith("{")}
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        status = str(resp.status).split(None, 1)[0]
+        if status in REFUSALS and random.randrange(REFUSALS_LOGGED):
+            return
+        super().access(resp, req, environ, request_time)
+
+
+logger_class = CutLogger
 
 
 PR_SET_PDEATHSIG = 1  # prctl(2) option, from <linux/prctl.h>
