@@ -29,11 +29,12 @@ def get_app() -> Dash:
 
         field_map.start(data)  # the build's field map, if it has none yet (the field view says how far along it is)
         try:
-            _APP = create_app(
-                data,
-                library=os.environ.get("CITEMAP_LIBRARY") or None,
-                budget=budget.Budget() if budget.wanted() else None,
-            )
+            spend = budget.from_env() if budget.wanted() else None
+        except ValueError as e:  # a setting that is not one (CITEMAP_BUDGET_UNITS=lots)
+            print(f"citemap: error: {e}", file=sys.stderr, flush=True)
+            raise SystemExit(2) from None
+        try:
+            _APP = create_app(data, library=os.environ.get("CITEMAP_LIBRARY") or None, budget=spend)
         except DatasetError as e:  # fail fast, with the file named, and no traceback to dig through
             print(f"citemap: error: cannot load the dataset: {e}", file=sys.stderr, flush=True)
             raise SystemExit(3) from None

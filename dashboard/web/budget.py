@@ -287,6 +287,23 @@ def wanted() -> bool:
     return os.environ.get("CITEMAP_BUDGET", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
+def from_env() -> Budget:
+    """The budget the environment sets: ``CITEMAP_BUDGET_UNITS`` (the bucket, default CAPACITY) and
+    ``CITEMAP_BUDGET_RATE`` (units a second, default RATE); the trusted peers from ``FORWARDED_ALLOW_IPS``."""
+
+    def number(name: str, default: float) -> float:
+        text = os.environ.get(name, "").strip()
+        try:
+            value = float(text) if text else default
+        except ValueError:
+            raise ValueError(f"{name}={text!r} is not a number") from None
+        if not value > 0:
+            raise ValueError(f"{name}={text!r} must be above 0")
+        return value
+
+    return Budget(capacity=number("CITEMAP_BUDGET_UNITS", CAPACITY), rate=number("CITEMAP_BUDGET_RATE", RATE))
+
+
 @contextlib.contextmanager
 def spending(store: Store, state: ViewState, kind: str) -> Iterator[None]:
     """Around the work of the current request on ``state`` (``kind``: see dashboard/graph/cost.py): spent from the
