@@ -239,3 +239,20 @@ def test_without_a_budget_nothing_is_refused(default_store: Store) -> None:
     top = most_cited(default_store, 40)
     for k in range(3):
         assert client.get(f"/graph?seeds={','.join(top[k : k + 20])}&layout=concentric").status_code == 200
+
+
+def test_the_environment_sizes_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEMAP_BUDGET_UNITS", "8")
+    monkeypatch.setenv("CITEMAP_BUDGET_RATE", "0.25")
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "172.30.48.10")
+    b = budget_mod.from_env()
+    assert (b.capacity, b.rate) == (8, 0.25) and b.client(
+        {"REMOTE_ADDR": "172.30.48.10", "HTTP_X_REAL_IP": "::1"}
+    ) == "::1"
+    assert b.client({"REMOTE_ADDR": "127.0.0.1", "HTTP_X_REAL_IP": "::1"}) == "127.0.0.1"
+    for bad in ("lots", "0", "-1"):
+        monkeypatch.setenv("CITEMAP_BUDGET_RATE", bad)
+        with pytest.raises(ValueError, match="CITEMAP_BUDGET_RATE="):
+            budget_mod.from_env()
+    monkeypatch.setenv("CITEMAP_BUDGET", "0")
+    assert not budget_mod.wanted()
