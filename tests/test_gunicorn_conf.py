@@ -103,3 +103,31 @@ def test_the_access_log_cuts_request_lines_and_samples_refusals() -> None:
         logger.access(Resp("200 OK"), [], environ, took)
     assert refused <= 12 and len(lines) == refused + 10  # 2,000 refusals: about 2 lines; every answer logged
     assert lines[-1] == '127.0.0.1 "GET /..." 200 10 3ms' and max(map(len, lines)) <= 300
+
+
+def test_gunicorn_s_own_messages_are_cut_and_tracebacks_kept() -> None:
+    """gunicorn quotes a bad request line whole in its error log ("Invalid request from ip=...: Invalid HTTP request
+    line: '...'"): the project's logger cuts every message to LOGGED_MESSAGE characters, and keeps a traceback."""
+    import logging
+
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("logger_class", gunicorn_conf.logger_class)
+    logger = cfg.logger_class(cfg)
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger.error_log.addHandler(Keep())
+    logger.warning("Invalid request from ip={ip}: {error}".format(ip="127.0.0.1", error="x" * 5000))
+    logger.info("Booting worker with pid: %s", 42)
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        logger.exception("Error handling request %s", "/" + "y" * 5000)
+    messages = [r.getMessage() for r in records]
+    assert messages[1] == "Booting worker with pid: 42" and records[2].exc_info[0] is ValueError
+    assert len(messages[0]) == len(messages[2]) == gunicorn_conf.LOGGED_MESSAGE + 3

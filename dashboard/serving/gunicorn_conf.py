@@ -17,6 +17,7 @@ default: this machine), and of them only ``X-Forwarded-Proto`` says whether the 
 from __future__ import annotations
 
 import ctypes
+import logging
 import multiprocessing
 import os
 import random
@@ -73,8 +74,31 @@ def cut_request_line(line: str) -> str:
     return head if len(head) == len(line) else head + "..."
 
 
+LOGGED_MESSAGE = 512  # characters of an error log message (gunicorn's own quote the request line)
+
+
 class CutLogger(gunicorn.glogging.Logger):
-    """gunicorn's logger, with request lines cut (:func:`cut_request_line`) and refusals sampled."""
+    """gunicorn's logger, with request lines cut (:func:`cut_request_line`), refusals sampled, and its own messages
+    (such as "Invalid request from ip=...: Invalid HTTP request line: '<the whole line>'") cut to LOGGED_MESSAGE
+    characters; a traceback is kept whole."""
+
+    def log(self, lvl: Any, msg: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            text = str(msg) % args if args else str(msg)
+        except (TypeError, ValueError):
+            text = " ".join(map(str, (msg, *args)))
+        if len(text) > LOGGED_MESSAGE:
+            text = text[:LOGGED_MESSAGE] + "..."
+        super().log(lvl, text, **kwargs)  # no arguments left: logging formats nothing more
+
+    def warning(self, msg: Any, *args: Any, **kwargs: Any) -> None:
+        self.log(logging.WARNING, msg, *args, **kwargs)
+
+    def error(self, msg: Any, *args: Any, **kwargs: Any) -> None:
+        self.log(logging.ERROR, msg, *args, **kwargs)
+
+    def exception(self, msg: Any, *args: Any, **kwargs: Any) -> None:
+        self.log(logging.ERROR, msg, *args, exc_info=True, **kwargs)
 
     def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
         atoms = super().atoms(resp, req, environ, request_time)

@@ -177,7 +177,7 @@ def read_body(limit: int, too_large: str = TOO_LARGE) -> bytes:
     if why is None and length is not None and len(body) < length:
         why = ENDED_EARLY  # gunicorn's input just ends where the client stopped sending
     if why is not None:
-        log.warning("unreadable request body on %s %s: %s", request.method, request.path, why)
+        log.warning("unreadable request body on %s %s: %s", request.method, request.path[:200], why)
         raise BadRequest(f"the request body cannot be read ({why})")
     if len(body) > limit:
         raise RequestEntityTooLarge(too_large)
@@ -298,5 +298,5 @@ def install(server: Flask, dash_hashes: list[str]) -> None:
     @server.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:
         eid = error_id()
-        log.exception("error %s on %s %s", eid, request.method, request.path)
+        log.exception("error %s on %s %s", eid, request.method, request.path[:200])
         return problem(500, f"Something went wrong on the server (error id {eid}).")
