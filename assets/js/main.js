@@ -13,12 +13,13 @@ import { installStoryExport } from "./export-story.js";
 import { installField } from "./field.js";
 import { installLabels } from "./labels.js";
 import { installMapKeys } from "./map-keys.js";
-import { dropWheelWarning } from "./page.js";
+import { dropWheelWarning, installAskingAgain } from "./page.js";
 import { installPageKeys } from "./page-keys.js";
 import { installStoryKeys } from "./story.js";
 import { installWheelZoom } from "./viewport.js";
 
 dropWheelWarning();
+installAskingAgain();
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: Object.assign({}, (window.dash_clientside || {}).citemap, clientside),
 });

@@ -2,7 +2,7 @@
    screen, the Cytoscape instance once dash-cytoscape has made it, GET /graph, scripts of assets/vendor/ loaded on
    first use. */
 
-import { fetchRetried } from "./logic/graph-fetch.js";
+import { fetchAgainWhenTold, fetchRetried } from "./logic/graph-fetch.js";
 import { prefixFrom } from "./logic/url-state.js";
 
 /* Whether this is the app's page (Dash's config is in it). */
@@ -110,7 +110,23 @@ export function figureSource(id) {
   return (sent.names || [])[(sent.of || {})[id]] || "its source";
 }
 
-/* GET /graph?<query>: a view's payload (dashboard/view/payload.py), asked once more after a quick failure. */
+/* The Dash renderer's callback requests (POST _dash-update-component) are asked again when a refusal says when
+   (logic/graph-fetch.js askAgainIn: the address's budget, a replica reloading): a callback refused for now updates
+   its part of the page a moment later instead of leaving it as it was. Every other request is the browser's own
+   fetch, untouched. Installed before Dash's renderer starts. */
+export function installAskingAgain() {
+  const plain = window.fetch;
+  window.fetch = function (resource, init) {
+    const url = typeof resource === "string" ? resource : "";
+    if (!url.includes("_dash-update-component")) {
+      return plain.call(this, resource, init);
+    }
+    return fetchAgainWhenTold(() => plain.call(this, resource, init));
+  };
+}
+
+/* GET /graph?<query>: a view's payload (dashboard/view/payload.py), asked once more after a quick failure, and again
+   when a refusal says when. */
 export function fetchGraph(query) {
   return fetchRetried(prefix() + "graph" + query, { headers: { Accept: "application/json" } });
 }

@@ -131,3 +131,47 @@ def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, 
             assert p.page.evaluate(late, query) == said
             assert len(dying.requests[gunicorn_server.url + "/graph" + query]) == 1, status
         p.errors.clear()  # the failed loads just made
+
+
+def test_a_refusal_for_now_is_asked_again_when_it_says(browser, gunicorn_server) -> None:
+    """Each GET /graph and each callback request is refused once, with 429 (the address's budget) or 503 (a
+    replica reloading onto the build this browser has seen), and ``Retry-After: 1``: the page waits that second, asks
+    again, and draws every view, its status line and its panel as it would have. A refusal that says no time is
+    not waited for."""
+    with Page(browser, gunicorn_server.url) as p:
+        refused: dict[tuple[str, str], float] = {}
+        asked_again: list[float] = []
+
+        def once(route) -> None:
+            key = (route.request.url, route.request.post_data or "")
+            if key in refused:
+                asked_again.append(time.monotonic() - refused[key])
+                route.continue_()
+                return
+            refused[key] = time.monotonic()
+            status = (429, 503)[len(refused) % 2]
+            body = json.dumps({"error": "not now", "status": status})
+            route.fulfill(status=status, headers={"Retry-After": "1"}, content_type="application/json", body=body)
+
+        p.page.route(lambda url: "/graph?" in url or "_dash-update-component" in url, once)
+        p.open("?seeds=2110.10090&selected=2110.10090")
+        assert len(p.node_ids()) == 94 and "papers" in p.page.inner_text("#span-status")
+        p.tap("2106.03764")  # a click: the state callback, then the map, the status line and the panel
+        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
+        graphs = [k for k in refused if "/graph?" in k[0]]
+        callbacks = [k for k in refused if "_dash-update-component" in k[0]]
+        print(f"\nrefused once each: {len(graphs)} maps, {len(callbacks)} callbacks; asked again after {asked_again}")
+        assert len(graphs) >= 2 and len(callbacks) >= 4 and len(asked_again) == len(refused)
+        assert min(asked_again) >= 0.95  # after the second it was told to wait
+        failed = [e for e in p.errors if "Failed to load resource" in e]
+        assert len(failed) == len(refused)
+        p.errors.clear()
+        p.page.unroute_all()
+        p.page.route(
+            lambda url: "/graph?" in url,
+            lambda route: route.fulfill(status=429, content_type="application/json", body="{}"),
+        )
+        p.modules()
+        said = p.page.evaluate("q => modules.page.fetchGraph(q).then(r => String(r.status))", "?seeds=2110.10090&n=1")
+        assert said == "429"  # no Retry-After: the refusal is the answer
+        p.errors.clear()

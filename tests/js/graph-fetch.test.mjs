@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { RETRY_MS, RETRY_WITHIN_MS, fetchRetried } from "../../assets/js/logic/graph-fetch.js";
+import {
+  ASK_AGAIN_MAX_S,
+  ASK_AGAIN_TIMES,
+  RETRY_MS,
+  RETRY_WITHIN_MS,
+  askAgainIn,
+  fetchAgainWhenTold,
+  fetchRetried,
+} from "../../assets/js/logic/graph-fetch.js";
 
 /* a fetch that answers from a list (a status, or an Error thrown), and a clock moved by hand */
 function world(answers, late) {
@@ -21,7 +29,15 @@ function world(answers, late) {
         asked.push(url);
         const a = answers.shift();
         t += late || 0;
-        return a instanceof Error ? Promise.reject(a) : Promise.resolve({ status: a });
+        if (a instanceof Error) {
+          return Promise.reject(a);
+        }
+        /* a status, or [status, Retry-After] */
+        const [status, retryAfter] = Array.isArray(a) ? a : [a, null];
+        return Promise.resolve({
+          status: status,
+          headers: new Headers(retryAfter === null ? {} : { "Retry-After": retryAfter }),
+        });
       },
     },
   };
@@ -58,4 +74,45 @@ test("a timeout, a slow failure or an answer is not asked again", async () => {
   }
   const slow = world([new Error("reset")], RETRY_WITHIN_MS + 1);
   await assert.rejects(fetchRetried("/g", {}, slow.deps), /reset/);
+});
+
+test("a refusal that says when is asked again after that long, as often as it says, up to a bound", async () => {
+  const w = world([[429, "1"], [503, "2"], 200]);
+  assert.equal((await fetchRetried("/g", {}, w.deps)).status, 200);
+  assert.deepEqual(w.waited, [1000, 2000]);
+  const stubborn = world(Array(ASK_AGAIN_TIMES + 1).fill([429, "1"]));
+  const last = await fetchRetried("/g", {}, stubborn.deps);
+  assert.equal(last.status, 429); /* the answer: not asked once more as a dying replica's 503 would be */
+  assert.equal(stubborn.asked.length, ASK_AGAIN_TIMES + 1);
+  const reloading = world(Array(ASK_AGAIN_TIMES + 1).fill([503, "1"]));
+  assert.equal((await fetchRetried("/g", {}, reloading.deps)).status, 503);
+  assert.equal(reloading.asked.length, ASK_AGAIN_TIMES + 1);
+});
+
+test("a refusal that says no time, or too long, is the answer; other statuses are not refusals", () => {
+  const said = (status, retryAfter) =>
+    askAgainIn({ status: status, headers: new Headers(retryAfter === null ? {} : { "Retry-After": retryAfter }) });
+  assert.equal(said(429, "3"), 3);
+  assert.equal(said(503, "0"), 0);
+  assert.equal(said(429, null), null);
+  assert.equal(said(429, ""), null);
+  assert.equal(said(429, "soon"), null);
+  assert.equal(said(429, String(ASK_AGAIN_MAX_S + 1)), null);
+  assert.equal(said(500, "1"), null);
+  assert.equal(said(200, "1"), null);
+});
+
+test("any request may be asked again when told: a callback's", async () => {
+  const statuses = [[429, "1"], 200];
+  const waited = [];
+  const ask = () => {
+    const [status, retryAfter] = Array.isArray(statuses[0]) ? statuses.shift() : [statuses.shift(), null];
+    return Promise.resolve({ status: status, headers: new Headers(retryAfter ? { "Retry-After": retryAfter } : {}) });
+  };
+  const sleep = (ms) => {
+    waited.push(ms);
+    return Promise.resolve();
+  };
+  assert.equal((await fetchAgainWhenTold(ask, { sleep: sleep })).status, 200);
+  assert.deepEqual(waited, [1000]);
 });
