@@ -4,8 +4,8 @@ replicas (stdlib only).
     python deploy/render.py --listen 8080 --upstream 127.0.0.1:8051 --upstream 127.0.0.1:8052 --root /srv/nginx
     nginx -p /srv/nginx -c /srv/nginx/nginx.conf -e /srv/nginx/error.log -g 'daemon off;'
 
-With ``--tls-listen 443 --tls-cert FULLCHAIN.pem --tls-key KEY.pem`` the app is served over HTTPS, with HSTS, and
-plain HTTP on ``--listen`` redirects there.
+With ``--tls-listen 443 --tls-cert FULLCHAIN.pem --tls-key KEY.pem --server-name HOST`` the app is served over
+HTTPS, with HSTS, and plain HTTP on ``--listen`` redirects to https://HOST/ (never to the Host a client sent).
 
 ``--root`` is the directory nginx writes (pid file, temporary files, cache, logs); nginx needs no other writable
 path, so it runs as any user. The official nginx Docker image fills the same template with envsubst instead
@@ -23,14 +23,17 @@ from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent  # the templates: nginx.conf.template and the files it includes
 RATE, BURST, CONN_LIMIT = "20r/s", 40, 20  # per client address (see the template)
+TRANSFERS = 512  # requests in progress in all (see the template)
 
 
 class Tls(NamedTuple):
-    """HTTPS: what to listen on (a port, or "address:port") and the certificate chain and key files (PEM)."""
+    """HTTPS: what to listen on (a port, or "address:port"), the certificate chain and key files (PEM), and the
+    site's host name (what the redirect from HTTP names)."""
 
     listen: int | str
     cert: Path
     key: Path
+    server_name: str
 
 
 class _Braced(string.Template):
@@ -56,6 +59,7 @@ def render(
     rate: str = RATE,
     burst: int = BURST,
     conn_limit: int = CONN_LIMIT,
+    transfers: int = TRANSFERS,
     tls: Tls | None = None,
 ) -> dict[str, str]:
     """The files of the config, by name (nginx.conf and the files it includes): listen on ``listen`` (a port, or
@@ -68,6 +72,8 @@ def render(
             raise ValueError(f"not an address: {u!r}")
     if not re.fullmatch(r"\d+r/[sm]", rate):
         raise ValueError(f"not an nginx rate (like 20r/s): {rate!r}")
+    if tls and not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.\-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]", tls.server_name):
+        raise ValueError(f"not a host name: {tls.server_name!r}")
     for p in (root, log_dir or root, *((tls.cert, tls.key) if tls else ())):
         if not Path(p).is_absolute() or re.search(r"[\s;{}'\"$]", str(p)):
             raise ValueError(f"not an absolute path nginx can take as is: {p}")
@@ -81,6 +87,7 @@ def render(
         "RATE": rate,
         "BURST": str(int(burst)),
         "CONN_LIMIT": str(int(conn_limit)),
+        "TRANSFERS": str(int(transfers)),
     }
     if tls:
         port = str(tls.listen).rsplit(":", 1)[-1]
@@ -89,6 +96,7 @@ def render(
             "TLS_CERT": str(tls.cert),
             "TLS_KEY": str(tls.key),
             "HTTPS_PORT": "" if port == "443" else f":{port}",
+            "SERVER_NAME": tls.server_name,
         }
     out = {}
     for name in ("nginx.conf", "citemap-app.conf", f"citemap-{site}.conf"):
@@ -124,19 +132,33 @@ def main(argv: list[str] | None = None) -> int:
         default=CONN_LIMIT,
         help=f"requests in progress per client address (default {CONN_LIMIT})",
     )
+    ap.add_argument(
+        "--transfers",
+        type=int,
+        default=TRANSFERS,
+        help=f"requests in progress in all, whoever asks (default {TRANSFERS})",
+    )
     ap.add_argument("--tls-listen", help="port, or address:port, for HTTPS (HTTP then redirects there)")
     ap.add_argument("--tls-cert", type=Path, help="the certificate chain (PEM) for --tls-listen")
     ap.add_argument("--tls-key", type=Path, help="its private key (PEM)")
+    ap.add_argument("--server-name", help="the site's host name, which the redirect to HTTPS names (with --tls-*)")
     ap.add_argument("--stdout", action="store_true", help="print the files instead of writing them under ROOT")
     a = ap.parse_args(argv)
     root = a.root.resolve()
     log_dir = a.log_dir.resolve() if a.log_dir else None
-    given = [x is not None for x in (a.tls_listen, a.tls_cert, a.tls_key)]
+    given = [x is not None for x in (a.tls_listen, a.tls_cert, a.tls_key, a.server_name)]
     if any(given) and not all(given):
-        ap.error("--tls-listen, --tls-cert and --tls-key go together")
+        ap.error("--tls-listen, --tls-cert, --tls-key and --server-name go together")
     # absolute, links kept: Let's Encrypt's live/ names link to the newest certificate, which nginx reads at reload
-    tls = Tls(a.tls_listen, a.tls_cert.absolute(), a.tls_key.absolute()) if all(given) else None
-    options = {"log_dir": log_dir, "rate": a.rate, "burst": a.burst, "conn_limit": a.conn_limit, "tls": tls}
+    tls = Tls(a.tls_listen, a.tls_cert.absolute(), a.tls_key.absolute(), a.server_name) if all(given) else None
+    options = {
+        "log_dir": log_dir,
+        "rate": a.rate,
+        "burst": a.burst,
+        "conn_limit": a.conn_limit,
+        "transfers": a.transfers,
+        "tls": tls,
+    }
     try:
         if a.stdout:
             for name, text in render(a.listen, a.upstream, root, **options).items():

@@ -207,9 +207,10 @@ def render_module() -> ModuleType:
 
 class Nginx:
     """nginx with deploy/nginx.conf.template (rendered by deploy/render.py) on a free loopback port, in front of
-    ``upstreams`` ("host:port"); with ``tls`` (certificate, key) HTTPS on ``tls_port`` too. Its files (config, pid,
-    temporary files, cache, logs) go to a fresh directory that nginx's workers can reach when nginx starts as root
-    (they run as nobody then)."""
+    ``upstreams`` ("host:port"); with ``tls`` (certificate, key) HTTPS on ``tls_port`` too, its host name
+    ``server_name``. Its files (config, pid, temporary files, cache, logs) go to a fresh directory that nginx's
+    workers can reach when nginx starts as root (they run as nobody then). ``nofile``: the open files nginx is
+    started with (soft limit; what a supervisor gives it), else this process's."""
 
     def __init__(
         self,
@@ -218,7 +219,10 @@ class Nginx:
         rate: str | None = None,
         burst: int | None = None,
         conn_limit: int | None = None,
+        transfers: int | None = None,
         tls: tuple[Path, Path] | None = None,
+        server_name: str = HOST,
+        nofile: int | None = None,
         timeout: float = 20,
     ) -> None:
         render = render_module()
@@ -227,15 +231,24 @@ class Nginx:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.tls_port = free_port() if tls else None
-        options = {k: v for k, v in {"rate": rate, "burst": burst, "conn_limit": conn_limit}.items() if v is not None}
+        limits = {"rate": rate, "burst": burst, "conn_limit": conn_limit, "transfers": transfers}
+        options = {k: v for k, v in limits.items() if v is not None}
         if tls:  # (certificate chain, key): HTTPS on tls_port, and HTTP redirects there
-            options["tls"] = render.Tls(f"{HOST}:{self.tls_port}", *tls)
+            options["tls"] = render.Tls(f"{HOST}:{self.tls_port}", *tls, server_name)
         self.conf = render.write(f"{HOST}:{self.port}", upstreams, self.root, **options)
         self.error_log = self.root / "error.log"
         self.access_log = self.root / "access.log"
         cmd = [str(NGINX), "-p", str(self.root), "-c", str(self.conf), "-e", str(self.error_log), "-g", "daemon off;"]
+
+        def limited() -> None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
         with (self.root / "stderr.log").open("w") as err:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            self.proc = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=limited if nofile else None
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -557,8 +570,8 @@ def run_load(
 
 def reload_master(server: Server, timeout: float = 60) -> Any:
     """gunicorn's zero-downtime reload of ``server`` (docs/hosting.md): USR2 makes a new master (a child of the old
-    one) that loads the dataset afresh; once its workers are up, QUIT sends the old master away. Returns the new
-    master (a psutil.Process), which the caller stops."""
+    one) that loads the dataset afresh; once its workers are up, TERM sends the old master away, gracefully. Returns
+    the new master (a psutil.Process), which the caller stops."""
     import psutil
 
     old = psutil.Process(server.proc.pid)
@@ -572,6 +585,148 @@ def reload_master(server: Server, timeout: float = 60) -> Any:
         fresh = [p for p in old.children() if p.pid not in children]
         new_master = next((p for p in fresh if len(p.children()) == workers), None)
         time.sleep(0.1)
-    server.proc.send_signal(signal.SIGQUIT)  # the old master finishes its requests and goes
+    # the old master's workers finish the requests in hand and go (QUIT is gunicorn's quick shutdown: a worker
+    # reading a request when it comes answered it 500)
+    server.proc.send_signal(signal.SIGTERM)
     server.proc.wait(30)
     return new_master
+
+
+# -- one address flooding views: the families of views that cost the app most --------------------------------------
+FAMILIES = ("many seeds", "previews", "field", "story steps", "heaviest expands")
+
+
+def family_views(family: str, top: list[str], n: int, seed: int, story: tuple[str, int] = ("seeds", 5)) -> list[str]:
+    """``n`` distinct request paths of one family of views around the papers ``top`` (at least 60 ids): 20 seeds;
+    the picture (``/preview.svg``) of 20 seeds; the field's layer over 20 seeds and their expanded papers; a story's
+    steps (``story``: its name and number of steps; a step's query differs only by a word the app ignores); one seed
+    with 60 papers expanded and the largest limit."""
+    rng = random.Random(seed)
+
+    def seeds(k: int = 20) -> str:
+        return ",".join(rng.sample(top, k))
+
+    make = {
+        "many seeds": lambda k: f"/graph?seeds={seeds()}",
+        "previews": lambda k: f"/preview.svg?seeds={seeds()}&limit=1000",
+        "field": lambda k: f"/field?seeds={seeds()}&expand={seeds(10)}&limit=3000",
+        "story steps": lambda k: f"/graph?story={story[0]}&step={k % story[1] + 1}&n={k}",
+        "heaviest expands": lambda k: f"/graph?seeds={seeds(1)}&expand={seeds(60)}&limit=3000",
+    }[family]
+    return [make(k) for k in range(n)]
+
+
+def ask(
+    port: int, path: str, source: str, timeout: float = 60.0, opened: Callable[[Any], None] | None = None
+) -> tuple[int | str, float, bytes]:
+    """One GET on a new connection from ``source`` to nginx or a server on loopback ``port``: (status, or the
+    error's name; seconds; the first bytes of the body). ``opened``: told of the connection (http.client's) once
+    it is made."""
+    import http.client
+
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout, source_address=(source, 0))
+    t = time.perf_counter()
+    try:
+        conn.connect()
+        if opened:
+            opened(conn)
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        body = resp.read()
+        status: int | str = resp.status
+    except (OSError, http.client.HTTPException) as e:
+        status, body = type(e).__name__, b""
+    finally:
+        conn.close()
+    return status, time.perf_counter() - t, body[:200]
+
+
+ABANDONED = "abandoned"  # a Flood's request still waiting when the flood stopped, its connection closed
+
+
+class Flood:
+    """``connections`` connections from ``source`` asking for ``paths`` in turn (each connection a request at a time,
+    a new connection each), from entering the block until leaving it; then the requests still waiting are waited
+    for, or with ``abandon`` their connections are closed (their status: ABANDONED). ``results``: (path, status,
+    seconds, the body's first bytes) of each."""
+
+    def __init__(
+        self, port: int, paths: list[str], source: str, connections: int, timeout: float = 60.0, abandon: bool = False
+    ) -> None:
+        self.port, self.paths, self.source, self.connections, self.timeout = port, paths, source, connections, timeout
+        self.abandon = abandon
+        self.results: list[tuple[str, int | str, float, bytes]] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._next = 0
+        self._open: dict[int, Any] = {}
+        self._threads = [threading.Thread(target=self._run, args=(k,), daemon=True) for k in range(connections)]
+
+    def _take(self) -> str | None:
+        with self._lock:
+            if self._stop.is_set() or self._next >= len(self.paths):
+                return None
+            self._next += 1
+            return self.paths[self._next - 1]
+
+    def _opened(self, k: int, conn: Any) -> None:
+        with self._lock:
+            self._open[k] = conn
+
+    def _run(self, k: int) -> None:
+        while (path := self._take()) is not None:
+            status, seconds, body = ask(self.port, path, self.source, self.timeout, lambda c: self._opened(k, c))
+            with self._lock:
+                self._open.pop(k, None)
+                if self._stop.is_set() and self.abandon and not isinstance(status, int):
+                    status = ABANDONED
+                self.results.append((path, status, seconds, body))
+
+    def __enter__(self) -> Flood:
+        for t in self._threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self.abandon:
+            with self._lock:
+                for conn in self._open.values():
+                    with contextlib.suppress(OSError, AttributeError):
+                        conn.sock.shutdown(socket.SHUT_RDWR)
+        for t in self._threads:
+            t.join(self.timeout + 10)
+
+    def statuses(self) -> Counter:
+        return Counter(r[1] for r in self.results if r[1] != ABANDONED)
+
+
+def light_papers(data: Path, n: int = 100, seed: int = 1) -> list[str]:
+    """``n`` papers whose maps are light (at most 60 references and citers in all), from a dataset folder."""
+    from dashboard.dataset.store import Store
+
+    store = Store.load(data)
+    rng = random.Random(seed)
+    rows = [int(r) for r in store.arrays["rank_rows"]]
+    light = [r for r in rows[len(rows) // 20 :] if 0 < store.n_references(r) + store.n_citers(r) <= 60]
+    return store.ids(rng.sample(light, min(n, len(light))))
+
+
+def visitor_requests(
+    port: int, seconds: float, papers: list[str], source: str = "127.0.0.1", pause: float = 0.1, timeout: float = 30.0
+) -> dict[str, list[tuple[int | str, float]]]:
+    """Another visitor, a request every ``pause`` seconds on new connections for ``seconds``: /health, and maps of
+    views no one asked for before (a seed of ``papers``, filtered by a number that changes): (status, seconds)
+    by kind."""
+    rng = random.Random(len(papers))
+    out: dict[str, list[tuple[int | str, float]]] = {"health": [], "map": []}
+    end = time.monotonic() + seconds
+    i = 0
+    while time.monotonic() < end:
+        kind = ("health", "map")[i % 2]
+        i += 1
+        path = "/health" if kind == "health" else f"/graph?seeds={rng.choice(papers)}&min_citations={i}"
+        status, took, _ = ask(port, path, source, timeout)
+        out[kind].append((status, took))
+        time.sleep(pause)
+    return out

@@ -144,6 +144,10 @@ def test_the_nginx_units_commands_give_a_config_nginx_accepts(tmp_path: Path) ->
     assert "server 127.0.0.1:8051;" in rendered and "server 127.0.0.1:8052;" in rendered
     check = subprocess.run([*argv(moved["ExecStart"][0], env), "-t"], capture_output=True, text=True, timeout=60)
     assert check.returncode == 0 and "test is successful" in check.stderr, check.stderr
+    # open files: the unit allows more than the config's workers take, which is more than their connections
+    workers = int(re.search(r"^worker_rlimit_nofile (\d+);", conf, re.M)[1])
+    connections = int(re.search(r"^\s*worker_connections (\d+);", conf, re.M)[1])
+    assert int(unit["LimitNOFILE"][0]) >= workers > connections >= 9000
 
 
 @pytest.mark.slow

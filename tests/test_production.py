@@ -233,7 +233,7 @@ def answers(server: servers.Server | servers.Nginx) -> tuple[str, list[str], str
 
 def test_an_import_into_a_served_folder_changes_nothing_until_the_reload(tmp_path: Path) -> None:
     """The documented reload: import into the folder a server serves, then USR2 the master (a new master loads
-    the new build) and QUIT the old one. Until then every answer comes from the old build, even after two
+    the new build) and TERM the old one. Until then every answer comes from the old build, even after two
     imports; after, from the new one; the old build goes at the next prune, once nothing reads it."""
 
     data = tmp_path / "d"

@@ -2,7 +2,7 @@
 
 During a rolling reload (docs/hosting.md) one replica already serves the new build while another still serves the
 old one, and nginx sends a browser's requests to either. So every answer names the build that made it in a cookie
-(``citemap-build``, the build's id, for this site and this browser session; it holds nothing else), and a server
+(``citemap_build``, the build's id, for this site and this browser session; it holds nothing else), and a server
 whose dataset folder now points at a newer build (``current``, dashboard/dataset/builds.py) than the one it serves
 answers a browser that has already seen that newer build with ``503`` and ``Retry-After: 1`` before doing any work:
 nginx passes the request to the next replica (``proxy_next_upstream http_503``), and the page asks again a moment
@@ -26,8 +26,8 @@ from dashboard.dataset.format import read_meta
 from dashboard.dataset.store import Store
 from dashboard.errors import DatasetError
 
-COOKIE = "citemap-build"
-UNCOOKED = ("/assets/", "/_dash-component-suites/", "/favicon.ico", "/robots.txt")  # what nginx may keep
+COOKIE = "citemap_build"  # nginx keys its copy of the field's points by it ($cookie_citemap_build)
+UNCOOKED = ("/assets/", "/_dash-component-suites/", "/favicon.ico", "/robots.txt", "/field/points")  # nginx may keep
 STALE = "this server is being reloaded onto the newer build you have seen: try again in a moment"
 
 
