@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import random
+import sys
 from dataclasses import replace
 
 import pytest
@@ -256,3 +257,31 @@ def test_the_environment_sizes_the_budget(monkeypatch: pytest.MonkeyPatch) -> No
             budget_mod.from_env()
     monkeypatch.setenv("CITEMAP_BUDGET", "0")
     assert not budget_mod.wanted()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_a_maps_work_runs_nicer_in_the_requests_context(default_store: Store) -> None:
+    """In the app, the work of a request that lays a map out runs on the process's thread for maps, 10 nicer than
+    the request's own thread, with the request's context (Flask's ``request``); a light request's work runs where
+    the request does."""
+    from flask import request
+
+    app = create_app(DEFAULT_DATA, store=default_store, budget=Budget(trusted="127.0.0.1", slots=64))
+    top = most_cited(default_store, 20)
+    heavy = state_of(default_store, f"?seeds={','.join(top)}")
+    light = state_of(default_store, f"?seeds={top[0]}")
+    seen = []
+
+    def make() -> str:
+        import threading
+
+        seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+        return request.path
+
+    with app.server.test_request_context("/graph?x=1", environ_base={"REMOTE_ADDR": "127.0.0.1"}):
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert budget_mod.work(default_store, heavy, "graph", make) == "/graph"
+        assert budget_mod.work(default_store, light, "subgraph", make) == "/graph"
+        assert budget_mod.work(default_store, heavy, "graph", make) == "/graph"  # built a moment ago: free, here
+    assert seen[0][0].startswith("citemap-maps") and seen[0][1] == min(19, own + budget_mod.LOWER_PRIORITY)
+    assert seen[1] == (seen[2][0], own) and not seen[1][0].startswith("citemap-maps")

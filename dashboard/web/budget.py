@@ -11,6 +11,9 @@ sources, an export) estimates the view's cost from its parsed state first, then 
   ``Retry-After: 1``) while another one of the same address is running on this server, so one address never holds
   more than one worker with maps, however many connections it opens; the page asks again a moment later.
 
+A map's work runs on a thread of its own at a lower CPU priority (:func:`at_lower_priority`), so that the other
+workers' light requests go first on a busy machine's cores.
+
 A view this worker built a moment ago (it is in the worker's caches) costs nothing. The address is the one nginx
 forwards in ``X-Real-IP`` when the request comes from an address ``FORWARDED_ALLOW_IPS`` trusts (gunicorn's
 setting, by default this machine), else the peer's own address; an IPv6 address counts by its /64 network (one
@@ -25,6 +28,7 @@ record lock that the kernel lets go of if a worker dies holding it; a request st
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import fcntl
 import hashlib
 import ipaddress
@@ -32,11 +36,13 @@ import math
 import mmap
 import os
 import struct
+import sys
 import tempfile
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,8 +55,8 @@ from dashboard.graph.state import ViewState
 
 T = TypeVar("T")
 
-CAPACITY = 40.0  # units an address may spend at once: some three maps of 5,000 papers, or 300 plain maps
-RATE = 0.5  # units a second its bucket refills: a 5,000-paper map every 22 s, or four plain maps a second
+CAPACITY = 40.0  # units an address may spend at once: three maps of 5,000 papers, or 120 of 300 papers
+RATE = 0.5  # units a second its bucket refills: a 5,000-paper map every 23 s, or 1.5 maps of 300 papers a second
 HEAVY = 0.05  # a request that costs this much lays a map out: one at a time per address
 BUSY_FOR = 60.0  # seconds after which a request still marked as running no longer counts (gunicorn kills at 30)
 SLOTS = 4096  # addresses kept; a new one takes the slot of the one seen least recently among PROBE candidates
@@ -201,12 +207,13 @@ class Budget:
 
     # -- a request's view ------------------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def spending(self, address: str, store: Store, state: ViewState, kind: str) -> Iterator[None]:
+    def spending(self, address: str, store: Store, state: ViewState, kind: str) -> Iterator[bool]:
         """Around the work of a request of ``kind`` on ``state`` from ``address``: refused with a 429
-        (TooManyRequests) beyond the address's budget; a view this worker has just built costs nothing."""
+        (TooManyRequests) beyond the address's budget; a view this worker has just built costs nothing. Yields
+        whether the work lays a map out (is one of the address's maps at a time)."""
         group = FREE_KINDS.get(kind)
         if group is not None and self._remembered((group, state)):
-            yield
+            yield False
             return
         key = address_key(address)
         refusal, mark = self.take(key, view_cost(store, state, kind))
@@ -214,7 +221,7 @@ class Budget:
             wait = refusal.retry_after
             raise TooManyRequests(f"{refusal.reason}: try again in {wait} s", retry_after=wait)
         try:
-            yield
+            yield bool(mark)
         finally:
             self.done(key, mark)
         if group is not None:
@@ -304,19 +311,42 @@ def from_env() -> Budget:
     return Budget(capacity=number("CITEMAP_BUDGET_UNITS", CAPACITY), rate=number("CITEMAP_BUDGET_RATE", RATE))
 
 
-@contextlib.contextmanager
-def spending(store: Store, state: ViewState, kind: str) -> Iterator[None]:
-    """Around the work of the current request on ``state`` (``kind``: see dashboard/graph/cost.py): spent from the
-    client address's budget when the app has one (create_app's ``budget``)."""
+def work(store: Store, state: ViewState, kind: str, make: Callable[[], T]) -> T:
+    """``make()``, the work of the current request on ``state`` (``kind``: see dashboard/graph/cost.py), spent from
+    the client address's budget when the app has one (create_app's ``budget``). A map's work runs at a lower CPU
+    priority than the rest (:func:`at_lower_priority`)."""
     budget: Budget | None = current_app.config.get(CONFIG_KEY)
     if budget is None:
-        yield
-        return
-    with budget.spending(budget.client(request.environ), store, state, kind):
-        yield
-
-
-def work(store: Store, state: ViewState, kind: str, make: Callable[[], T]) -> T:
-    """``make()``, the work of the current request on ``state``, spent from the client's budget."""
-    with spending(store, state, kind):
         return make()
+    with budget.spending(budget.client(request.environ), store, state, kind) as lays_out_a_map:
+        return at_lower_priority(make) if lays_out_a_map else make()
+
+
+LOWER_PRIORITY = 10  # how much nicer (os.setpriority) a map's work runs than the worker's other requests
+_MAPS_THREAD = "citemap-maps"
+_maps: tuple[int, ThreadPoolExecutor] | None = None  # this process's thread for maps (made after the fork)
+_maps_lock = threading.Lock()
+
+
+def _nicer() -> None:
+    """This thread (Linux: the nice value is a thread's own) LOWER_PRIORITY nicer than it was."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + LOWER_PRIORITY))
+
+
+def at_lower_priority(make: Callable[[], T]) -> T:
+    """``make()`` on this process's thread for maps, which runs LOWER_PRIORITY nicer than the rest, in the caller's
+    context (Flask's request, Dash's callback); the caller waits for it. While a worker lays out one address's map,
+    the machine's cores go first to the light requests of the other workers (a health check, a plain map): a
+    visitor waits for a free worker, not for the cores. (The thread is the process's own: a nice value, once
+    raised, cannot be lowered again without privileges.)"""
+    global _maps
+    if threading.current_thread().name.startswith(_MAPS_THREAD):
+        return make()
+    with _maps_lock:
+        if _maps is None or _maps[0] != os.getpid():  # none yet, or the parent's, which a fork does not bring along
+            _maps = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix=_MAPS_THREAD, initializer=_nicer))
+        pool = _maps[1]
+    return pool.submit(contextvars.copy_context().run, make).result()

@@ -8,7 +8,7 @@ from dash.exceptions import PreventUpdate
 from dashboard.dataset.store import Store
 from dashboard.view.export import EXPORTS, export
 from dashboard.view.payload import compute_view
-from dashboard.web.budget import spending
+from dashboard.web.budget import work
 from dashboard.web.callbacks.common import read_state
 
 
@@ -28,8 +28,7 @@ def register(app: Dash, store: Store) -> None:
         if kind not in EXPORTS:
             raise PreventUpdate
         state, _ = read_state(store, args[-1])
-        with spending(store, state, "export"):
-            content, name = export(store, compute_view(store, state), kind)
+        content, name = work(store, state, "export", lambda: export(store, compute_view(store, state), kind))
         if isinstance(content, bytes):
             content = content.decode()
         return dcc.send_string(content, name)

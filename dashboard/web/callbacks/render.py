@@ -22,7 +22,7 @@ from dashboard.view.library import MAX_ENTRIES
 from dashboard.view.naming import area_label, figure_sources, figure_sources_of, source_name
 from dashboard.view.panel import LIST_FIRST, LIST_SHOWN, SORTS, ListEntry, PaperList, paper_panel
 from dashboard.view.payload import MAX_DRAWN_EDGES, build_subgraph, short_label
-from dashboard.web.budget import spending
+from dashboard.web.budget import work
 from dashboard.web.callbacks.common import read_state
 
 DISCOVERY_SHOWN = 10  # prior and derivative works listed
@@ -382,8 +382,8 @@ def register_figure_sources(app: Dash, store: Store) -> None:
     )
     def view_figure_sources(query):
         state, _ = read_state(store, query)
-        with spending(store, state, "subgraph"):
-            return json.dumps(figure_sources_of(store, build_subgraph(store, state).rows), separators=(",", ":"))
+        rows = work(store, state, "subgraph", lambda: build_subgraph(store, state)).rows
+        return json.dumps(figure_sources_of(store, rows), separators=(",", ":"))
 
 
 def register(app: Dash, store: Store) -> None:
@@ -405,8 +405,7 @@ def register(app: Dash, store: Store) -> None:
     )
     def render_side(query):  # what goes around the graph: needs the papers in view, not their positions
         state, _ = read_state(store, query)
-        with spending(store, state, "side"):
-            return side(state, query)
+        return work(store, state, "side", lambda: side(state, query))
 
     def side(state: ViewState, query: str) -> tuple:
         sub = build_subgraph(store, state)
@@ -447,8 +446,7 @@ def register(app: Dash, store: Store) -> None:
     )
     def render_panel(query, sort, library, full):
         state, _ = read_state(store, query)
-        with spending(store, state, "subgraph"):
-            return panel_of(state, query, sort, library, full)
+        return work(store, state, "subgraph", lambda: panel_of(state, query, sort, library, full))
 
     def panel_of(state: ViewState, query: str, sort: object, library: object, full: object) -> tuple:
         mine = library_ids(library)
