@@ -646,15 +646,22 @@ ABANDONED = "abandoned"  # a Flood's request still waiting when the flood stoppe
 
 class Flood:
     """``connections`` connections from ``source`` asking for ``paths`` in turn (each connection a request at a time,
-    a new connection each), from entering the block until leaving it; then the requests still waiting are waited
-    for, or with ``abandon`` their connections are closed (their status: ABANDONED). ``results``: (path, status,
-    seconds, the body's first bytes) of each."""
+    a new connection each; with ``cycle``, from the first again once all were asked), from entering the block until
+    leaving it; then the requests still waiting are waited for, or with ``abandon`` their connections are closed
+    (their status: ABANDONED). ``results``: (path, status, seconds, the body's first bytes) of each."""
 
     def __init__(
-        self, port: int, paths: list[str], source: str, connections: int, timeout: float = 60.0, abandon: bool = False
+        self,
+        port: int,
+        paths: list[str],
+        source: str,
+        connections: int,
+        timeout: float = 60.0,
+        abandon: bool = False,
+        cycle: bool = False,
     ) -> None:
         self.port, self.paths, self.source, self.connections, self.timeout = port, paths, source, connections, timeout
-        self.abandon = abandon
+        self.abandon, self.cycle = abandon, cycle
         self.results: list[tuple[str, int | str, float, bytes]] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -664,10 +671,10 @@ class Flood:
 
     def _take(self) -> str | None:
         with self._lock:
-            if self._stop.is_set() or self._next >= len(self.paths):
+            if self._stop.is_set() or (self._next >= len(self.paths) and not self.cycle):
                 return None
             self._next += 1
-            return self.paths[self._next - 1]
+            return self.paths[(self._next - 1) % len(self.paths)]
 
     def _opened(self, k: int, conn: Any) -> None:
         with self._lock:

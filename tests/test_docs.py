@@ -94,3 +94,40 @@ def test_named_paths_and_links_exist(path: Path) -> None:
     links = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", body) if "://" not in link]
     missing += [link for link in links if link and not (path.parent / link).exists()]
     assert named and not missing, missing
+
+
+def test_hosting_states_the_bounds_the_code_sets() -> None:
+    """The bound on seeds, the budget and the estimate's figures, nginx's connections, files and buffers, as
+    docs/hosting.md states them."""
+    from dashboard.graph.cost import PICKING, force_units
+    from dashboard.graph.neighbourhood import MAX_NODES
+    from dashboard.graph.state import MAX_EXPAND, MAX_SEEDS
+    from dashboard.web.budget import CAPACITY, RATE
+    from tests.servers import render_module
+
+    m = stated(r"A view holds at most (\d+) seeds and (\d+) expanded papers, and sends at most ([\d,]+)", HOSTING)
+    assert (int(m[1]), int(m[2]), number(m[3])) == (MAX_SEEDS, MAX_EXPAND, MAX_NODES)
+    m = stated(r"a map of (\d+) papers costs ([\d.]+) units, one of ([\d,]+) papers ([\d.]+)\.", HOSTING)
+    small, big = int(m[1]), number(m[3])
+    cost = {n: force_units(n) + PICKING * n / 1000 for n in (small, big)}
+    assert (float(m[2]), float(m[4])) == (round(cost[small], 2), round(cost[big], 1))
+    m = stated(r"a bucket of (\d+) units, refilled at ([\d.]+) units a second", HOSTING)
+    assert (float(m[1]), float(m[2])) == (CAPACITY, RATE)
+    m = stated(r"(\w+) maps of [\d,]+ papers, then one every (\d+) s; or (\d+) maps of \d+ papers", HOSTING)
+    assert m[1] == "three" and int(CAPACITY // cost[big]) == 3 and round(cost[big] / RATE) == int(m[2])
+    assert int(CAPACITY / cost[small] // 10 * 10) == int(m[3])
+    conf = render_module().render(8080, ["a:1"], ROOT)
+    nginx, app = conf["nginx.conf"], conf["citemap-app.conf"]
+    unit = (ROOT / "deploy" / "systemd" / "citemap-nginx.service").read_text()
+    m = stated(r"A worker may hold ([\d,]+) connections and open ([\d,]+) files .*? unit allows ([\d,]+)\)", HOSTING)
+    assert f"worker_connections {number(m[1])};" in nginx and f"worker_rlimit_nofile {number(m[2])};" in nginx
+    assert f"LimitNOFILE={number(m[3])}" in unit
+    m = stated(
+        r"At most (\d+) requests in progress in all.*? at most \d+ times (\d+) kB in memory \((\d+) MB\) and 1 MB on "
+        r"disk \((\d+) MB\)",
+        HOSTING,
+    )
+    assert f"limit_conn citemap_all {m[1]};" in app
+    assert "proxy_buffer_size 16k;" in app and "proxy_buffers 8 16k;" in app and int(m[2]) == 16 + 8 * 16
+    assert (int(m[3]), int(m[4])) == (int(m[1]) * int(m[2]) // 1024, int(m[1]))
+    assert "proxy_max_temp_file_size 1m;" in app
