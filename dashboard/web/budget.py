@@ -7,9 +7,10 @@ sources, an export) estimates the view's cost from its parsed state first, then 
 
 * **a bucket of units** per address: it holds at most ``capacity`` units and refills at ``rate`` units a second; a
   request that costs more than the bucket holds is refused (429, with the seconds to wait in ``Retry-After``);
-* **one map at a time**: a request that lays a map out (costing ``heavy`` units or more) is refused (429,
-  ``Retry-After: 1``) while another one of the same address is running on this server, so one address never holds
-  more than one worker with maps, however many connections it opens; the page asks again a moment later.
+* **one map at a time**: a request that costs ``heavy`` units or more (it lays out a map of some 100 papers or
+  more, finds clusters, similar papers or a path) is refused (429, ``Retry-After: 1``) while another one of the
+  same address is running on this server, so one address never holds more than one worker with maps, however many
+  connections it opens; the page asks again a moment later.
 
 A map's work runs on a thread of its own at a lower CPU priority (:func:`at_lower_priority`), so that the other
 workers' light requests go first on a busy machine's cores.
@@ -57,7 +58,7 @@ T = TypeVar("T")
 
 CAPACITY = 40.0  # units an address may spend at once: three maps of 5,000 papers, or 120 of 300 papers
 RATE = 0.5  # units a second its bucket refills: a 5,000-paper map every 23 s, or 1.5 maps of 300 papers a second
-HEAVY = 0.05  # a request that costs this much lays a map out: one at a time per address
+HEAVY = 0.1  # a request that costs this much (a map of 100 papers, a similarity search, a path): one at a time
 BUSY_FOR = 60.0  # seconds after which a request still marked as running no longer counts (gunicorn kills at 30)
 SLOTS = 4096  # addresses kept; a new one takes the slot of the one seen least recently among PROBE candidates
 PROBE = 8
