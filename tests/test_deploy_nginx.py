@@ -1097,3 +1097,25 @@ def test_envsubst_renders_what_render_py_renders(tmp_path: Path, site: str) -> N
         text=True,
     )
     assert check.returncode == 0, check.stderr
+
+
+def test_compose_trusts_forwarded_headers_from_nginx_alone_and_logs_rotate_by_size() -> None:
+    """deploy/docker-compose.yml: the replicas trust forwarded headers (the client's address, the scheme) from
+    nginx's fixed address alone, never from any peer ("*"); every container's log is rotated by size. Under systemd,
+    deploy/logrotate/citemap-nginx rotates by size the logs of the unit's LogsDirectory."""
+    import ipaddress
+
+    compose = (ROOT / "deploy" / "docker-compose.yml").read_text()
+    nginx_address = ipaddress.ip_address(re.search(r"^\s+ipv4_address: ([\d.]+)", compose, re.M)[1])
+    assert nginx_address in ipaddress.ip_network(re.search(r"^\s+- subnet: ([\d./]+)", compose, re.M)[1])
+    assert re.findall(r'^\s+FORWARDED_ALLOW_IPS: "([^"]*)"', compose, re.M) == [str(nginx_address)]
+    assert re.search(r"^x-logging: &logging\n(\s+.*\n)*?\s+max-size: \d+m$", compose, re.M)
+    services = re.split(r"^  (?=\w+:)", compose.split("\nservices:\n", 1)[1].split("\nnetworks:\n", 1)[0], flags=re.M)
+    anchored = compose.split("\nservices:\n", 1)[0]  # x-app, which app1 and app2 are
+    assert "logging: *logging" in anchored and "app1: *app" in compose and "app2: *app" in compose
+    assert "logging: *logging" in next(s for s in services if s.startswith("nginx:"))
+    rotation = (ROOT / "deploy" / "logrotate" / "citemap-nginx").read_text()
+    logs = re.search(
+        r"^LogsDirectory=(\S+)$", (ROOT / "deploy" / "systemd" / "citemap-nginx.service").read_text(), re.M
+    )
+    assert f"/var/log/{logs[1]}/*.log {{" in rotation and re.search(r"^\s+size \d+M$", rotation, re.M)
