@@ -8,20 +8,21 @@ the field's layer over 20 seeds and 10 expanded papers, story steps, one seed wi
 largest limit) and each number of connections, in one run and in turns: another visitor (127.0.0.1: /health and a
 light map no one asked for before, alternately, a request every 0.1 s on new connections) alone for ``--seconds``,
 then the same visitor while one address (127.0.0.20...) floods distinct views of the family on that many
-connections (from a process of its own; what it leaves running on the replicas ends before the next phase).
+connections (from a process of its own, at the lowest CPU priority: an attacker's machine is not the server's; what
+it leaves running on the replicas ends before the next phase).
 Printed side by side: the visitor's p99 without and with the flood (targets: /health <= 250 ms, a light map
 <= 1 s), what the flood got, and the bytes the logs (nginx's and both replicas') grew by per minute of the flood.
 Then the log floods: one address sending requests nginx cannot read (400, 414, 494, 501, HTTP/0.9), and one
 asking for answered URLs of 7 kB at its rate (target: at most 1 MB of logs a minute per address, in every case).
 
-Loopback only; the processes it starts are ended on exit. Results: bench/out/flood.json.
+Loopback only; the processes it starts are ended on exit. Prints one table and writes it, with every phase's
+details, to bench/out/results-flood.json (bench/results.py); exits 1 when a target is missed.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import multiprocessing
 import os
 import socket
@@ -99,7 +100,9 @@ def settle(replicas: list[Gunicorn], limit: float = 120.0) -> None:
 
 def flood_process(port: int, paths: list[str], source: str, connections: int, stop, out) -> None:
     """A Flood in a process of its own (its threads would otherwise share this process's interpreter with the
-    visitor being timed), until ``stop`` is set; its statuses are put on ``out``."""
+    visitor being timed), at the lowest CPU priority (an attacker's own machine is not the server's: here it shares
+    the server's cores), until ``stop`` is set; its statuses are put on ``out``."""
+    os.nice(19)
     with Flood(port, paths, source, connections, abandon=True, cycle=True) as flood:
         stop.wait()
     out.put(dict(flood.statuses()))
@@ -166,8 +169,8 @@ def main() -> int:
                 started = time.monotonic()
                 fork = multiprocessing.get_context("fork")
                 stop, out = fork.Event(), fork.Queue()
-                flooder = fork.Process(
-                    target=flood_process, args=(nginx.port, paths, f"127.0.0.{source}", n, stop, out)
+                flooder = fork.Process(  # a daemon: ended with this process, however it ends
+                    target=flood_process, args=(nginx.port, paths, f"127.0.0.{source}", n, stop, out), daemon=True
                 )
                 flooder.start()
                 time.sleep(1.0)  # the flood is on before the visitor comes
@@ -231,11 +234,60 @@ def main() -> int:
         and ("map_p99_ms" not in r or r["map_p99_ms"][1] <= MAP_P99 * 1000)
         for r in rows
     )
-    out = common.OUT / "flood.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seconds": a.seconds, "rows": rows, "within_targets": ok}, indent=1))
-    print(f"targets (/health p99 <= 250 ms, map p99 <= 1 s, logs <= 1 MB/min) met: {ok}; results in {out}")
+    table = table_rows(rows)
+    print()
+    print(common.markdown(COLUMNS, table))
+    verdict = (
+        f"targets (another visitor's /health p99 <= 250 ms and light map p99 <= 1 s beside each flood, none of its "
+        f"requests failed, logs <= 1 MB a minute per flooding address): {'met' if ok else 'missed'}"
+    )
+    print(verdict)
+    common.write_results("flood", COLUMNS, table, verdict, seconds=a.seconds, phases=rows)
     return 0 if ok else 1
+
+
+LABELS = {  # tests/servers.py FAMILIES, as the table names them
+    "many seeds": "20 seeds",
+    "previews": "pictures of 20 seeds",
+    "field": "the field's layer",
+    "story steps": "story steps",
+    "heaviest expands": "60 expanded papers",
+}
+COLUMNS = [
+    "flood",
+    "connections",
+    "/health p99 ms, alone -> flooded",
+    "light map p99 ms, alone -> flooded",
+    "logs MB a minute",
+    "load average",
+]
+
+
+def side_by_side(phases: list[dict], key: str) -> str:
+    return ", ".join(f"{p[key][0]:.0f} -> {p[key][1]:.0f}" for p in phases)
+
+
+def table_rows(phases: list[dict]) -> list[list[str]]:
+    """The printed table: a row per family, its phases (4 and 20 connections) side by side in each cell; a row per
+    log flood."""
+    out: list[list[str]] = []
+    for family in dict.fromkeys(p["family"] for p in phases):
+        mine = [p for p in phases if p["family"] == family]
+        if "health_p99_ms" not in mine[0]:  # a log flood
+            out.append([family, "4", "-", "-", f"{mine[0]['log_bytes_per_minute'] / 1e6:.3f}", "-"])
+            continue
+
+        out.append(
+            [
+                LABELS[family],
+                ", ".join(str(p["connections"]) for p in mine),
+                side_by_side(mine, "health_p99_ms"),
+                side_by_side(mine, "map_p99_ms"),
+                ", ".join(f"{p['log_bytes_per_minute'] / 1e6:.2f}" for p in mine),
+                ", ".join(f"{p['loadavg']:.0f}" for p in mine),
+            ]
+        )
+    return out
 
 
 if __name__ == "__main__":

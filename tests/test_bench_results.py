@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import ROOT
 
 BENCH = ROOT / "bench"
-COMMANDS = ["run", "startup", "browser", "lighthouse", "load", "import_scale", "similar_eval"]
+COMMANDS = ["run", "startup", "browser", "lighthouse", "load", "import_scale", "similar_eval", "flood"]
 
 
 def load_results():
@@ -51,7 +51,7 @@ def test_every_command_has_its_latest_run_and_writes_its_results() -> None:
 
 
 def test_the_readme_is_a_reference_not_a_diary() -> None:
-    assert len(results.README.read_text().splitlines()) <= 200
+    assert len(results.README.read_text().splitlines()) <= 220  # about 200: what each command measures, its results
     assert (BENCH / "HISTORY.md").exists()
 
 
