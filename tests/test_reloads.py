@@ -47,7 +47,7 @@ def test_an_old_builds_server_refuses_a_browser_that_has_seen_the_new_one(tmp_pa
     assert old.get("/health", headers={"Cookie": f"{COOKIE}={old_id}"}).get_json()["build"] == old_id
     assert old.get("/health", headers={"Cookie": f"{COOKIE}=something-else"}).status_code == 200
     # the files nginx may keep carry no cookie
-    script = old.get("/assets/citemap-01-common.js")
+    script = old.get("/assets/js/main.js")
     assert script.status_code == 200 and cookie_of(script) is None
     # a roll-back: the folder points at the first build again; the newer build is no longer insisted on
     builds.use(data, first)
