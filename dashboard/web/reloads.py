@@ -4,10 +4,11 @@ During a rolling reload (docs/hosting.md) one replica already serves the new bui
 old one, and nginx sends a browser's requests to either. So every answer names the build that made it in a cookie
 (``citemap_build``, the build's id, for this site and this browser session; it holds nothing else), and a server
 whose dataset folder now points at a newer build (``current``, dashboard/dataset/builds.py) than the one it serves
-answers a browser that has already seen that newer build with ``503`` and ``Retry-After: 1`` before doing any work:
-nginx passes the request to the next replica (``proxy_next_upstream http_503``), and the page asks again a moment
-later if none could answer. A browser that has not seen the new build yet is served as before, and a roll-back (the
-folder pointed at an older build again) is followed: only the build the folder points at is insisted on.
+answers a browser that has already seen that newer build with ``503`` and ``Retry-After: 1`` before doing any work;
+the page asks again after that second (assets/js/logic/graph-fetch.js), and nginx may send it to the other replica
+then. (nginx does not pass the 503 on to the next replica itself: it would count it as the replica failing.) A
+browser that has not seen the new build yet is served as before, and a roll-back (the folder pointed at an older
+build again) is followed: only the build the folder points at is insisted on.
 
 Files nginx may keep (scripts, assets, icons) carry no cookie: nginx keeps no answer that sets one.
 """
