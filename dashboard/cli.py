@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 from dashboard import __version__
+from dashboard.dataset.duplicates import APART_ARXIV, APART_YEARS, MERGEABLE, TitleGroups, title_groups
+from dashboard.dataset.keys import NEARBY_YEARS
 from dashboard.errors import DatasetError
 from dashboard.importers.defaults import default_data
 from dashboard.view.stories import StoryError, read_story, story_names
@@ -245,6 +247,7 @@ def info_text(store) -> str:
         f"citations  {store.n_citations:,} edges",
         f"years      {store.year_min}-{store.year_max}" if store.year_min is not None else "years      unknown",
         "areas      " + ", ".join(f"{name} {count:,}" for name, count in store.area_counts().items()),
+        *merge_lines(meta.get("summary") or {}, title_groups(store)),
     ]
     for note in meta.get("notes", []):
         lines.append(f"note       {note}")
@@ -272,6 +275,27 @@ def info_text(store) -> str:
                 f"{p['reference_count'] if p['reference_count'] is not None else '?'} references"
             )
     return "\n".join(lines)
+
+
+def merge_lines(summary: dict, groups: TitleGroups) -> list[str]:
+    """What the import merged, by the part of the merge rule (where its summary says), and the papers that still
+    share a title, by why the rule keeps them apart."""
+    lines = []
+    if "merged_by_title" in summary:
+        lines.append(
+            f"merged     {summary['merged']:,} records into the papers they repeat: "
+            f"{summary['merged_by_id']:,} by a shared id, {summary['merged_by_doi']:,} by DOI, "
+            f"{summary['merged_by_title']:,} by title and years at most {NEARBY_YEARS} apart, "
+            f"{summary['merged_by_title_arxiv']:,} arXiv papers by title"
+        )
+    apart = groups.by_reason
+    lines.append(
+        f"same title {groups.groups:,} {'group' if groups.groups == 1 else 'groups'} of papers share a title (case "
+        f"and punctuation aside): {apart[APART_ARXIV]:,} with different arXiv ids (arXiv lists them apart), "
+        f"{apart[APART_YEARS]:,} more than {NEARBY_YEARS} years apart, {apart[MERGEABLE]:,} the merge rule would join"
+        + (f" (e.g. {', '.join(groups.examples[MERGEABLE])})" if apart[MERGEABLE] else "")
+    )
+    return lines
 
 
 def fetch_arguments(f: argparse.ArgumentParser, seeds: str, citers_order: str) -> None:

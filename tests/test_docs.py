@@ -53,6 +53,18 @@ def test_default_dataset_sources_and_the_pages_alone(default_store: Store, store
     assert (number(m[1]), number(m[2])) == (store.n, store.n_citations)
 
 
+def test_the_merge_rule_as_citemap_info_reports_it(default_store: Store) -> None:
+    from dashboard.cli import info_text
+
+    block = re.search(
+        r"title, and why the rule keeps them apart\. For the default dataset:\n+```\n(.*?)```", DATA.read_text(), re.S
+    )
+    assert block, "docs/data.md no longer shows what citemap info says of the merge rule"
+    lines = info_text(default_store).splitlines()
+    for line in block[1].splitlines():
+        assert line in lines, line
+
+
 @pytest.mark.slow
 def test_arxiv_2023_figures(arxiv_store: Store) -> None:
     m = stated(r"citemap import arxiv2023 .*?# ([\d,]+) papers, ([\d,]+) citations", DATA)

@@ -107,7 +107,7 @@ def odd_works() -> list[dict[str, Any]]:
         ),
         work(7, "Chain of titles", publication_year=2000, publication_date=None),
         work(8, "Chain  of titles", publication_year=2001, publication_date=None),
-        work(9, "chain of TITLES", publication_year=2002, publication_date=None, referenced_works=[f"{W}W7"]),
+        work(9, "chain of TITLES", publication_year=2003, publication_date=None, referenced_works=[f"{W}W7"]),
         work(10, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arXiv.2103.00003"),
         work(11, "Two arXiv papers, one title", doi="https://doi.org/10.48550/arxiv.2103.00004v1"),
         work(
@@ -136,6 +136,14 @@ def odd_works() -> list[dict[str, Any]]:
         work(17, "Cites it by both spellings", referenced_works=[f"{W}W0016", f"{W}W16", f"{W}W12345678901234567890"]),
         work(18, "Hyphen-ated titles one paper", publication_year=2010, publication_date=None),
         work(19, "hyphen ated Titles one paper", publication_year=2010, publication_date=None),
+        work(  # the DOI of W13: one work, merged
+            20,
+            "Another title",
+            doi="https://doi.org/10.5555/T.13",
+            primary_topic={"field": {"display_name": "Physics"}, "subfield": {"display_name": "Physics"}},
+        ),
+        work(21, "深度学习"),  # no Latin letter or digit: a title key says nothing of it, two papers
+        work(22, "强化学习"),
         work(
             1,
             "Preprint and its published version",
@@ -183,8 +191,10 @@ def test_odd_shapes_give_the_python_importers_dataset(tmp_path: Path) -> None:
     ids = python[0].column("id").to_pylist()
     # what the shapes mean, so that both importers cannot agree on a wrong reading
     assert ids[:2] == ["2101.00001", "2102.00002"] and "cs.LG_0101001" in ids and "2104.00005" in ids
-    assert {"2103.00003", "2103.00004"} <= set(ids) and "W8" not in ids and "W9" in ids
+    assert {"2103.00003", "2103.00004"} <= set(ids) and "W8" not in ids and "W9" in ids  # 2003: three years on
     assert "W18" in ids and "W19" not in ids  # the same words: merged
+    assert "W20" not in ids and {"W21", "W22"} <= set(ids)
+    assert [python[2][f"merged_by_{part}"] for part in ("id", "doi", "title", "title_arxiv")] == [1, 1, 3, 0]
     papers = {p["id"]: p for p in python[0].to_pylist()}
     assert papers["2101.00001"]["cited_by"] == 7 and papers["2101.00001"]["doi"] == "10.48550/arxiv.2101.00001"
     assert papers["2102.00002"]["authors"] == ["Raw Name", "Real Name"]

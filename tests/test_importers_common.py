@@ -58,13 +58,15 @@ def test_merge_by_id_alternative_id_and_title() -> None:
     # found by an alternative id of the new record
     assert b.add(PaperRecord(title="x", id="DOI:1", alt_ids=["W123", "S2:9"])) == k
     assert b.record(k).alt_ids == ["W123", "DOI:1", "S2:9"] and b.find("S2:9") == k
-    # years more than one apart, or two different arXiv ids: two papers
+    # years more than two apart, or two different arXiv ids: two papers
     assert b.add(PaperRecord(title="Deep Residual Learning", year=2019)) != k
     assert b.add(PaperRecord(title="Deep Residual Learning", id="1999.00001", year=2015)) != k
     assert b.stats["records"] == 7 and b.stats["merged"] == 4
-    # a title known without a year matches one with a year; years two apart do not match
+    assert (b.stats["merged_by_id"], b.stats["merged_by_title"]) == (3, 1)
+    # a title known without a year matches one with a year; years two apart match, three do not
     assert b.add(PaperRecord(title="deep residual learning")) == k
-    assert b.add(PaperRecord(title="Deep Residual Learning", id="W9", year=2013)) != k
+    assert b.add(PaperRecord(title="Deep Residual Learning", id="W8", year=2013)) == k
+    assert b.add(PaperRecord(title="Deep Residual Learning", id="W9", year=2012)) != k
     c = DatasetBuilder()
     arx = c.add(PaperRecord(title="Same Title", id="2001.00001", year=2020))
     other = c.add(PaperRecord(title="Same Title", id="W7", year=2010))  # ten years apart: another paper
@@ -72,6 +74,41 @@ def test_merge_by_id_alternative_id_and_title() -> None:
     # past the paper with another arXiv id, on to the next one of that title
     assert c.add(PaperRecord(title="same title", id="2001.00002")) == other
     assert c.record(other).id == "2001.00002" and c.record(other).alt_ids == ["W7"]
+
+
+def test_the_merge_rule_by_doi_and_for_arxiv_papers() -> None:
+    b = DatasetBuilder()
+    k = b.add(PaperRecord(title="Automatic chemical design", id="1610.02415", year=2016))
+    # an ogbn-arxiv node is an arXiv paper: its year (when published) may be far from the posting year
+    assert b.add(PaperRecord(title="automatic chemical design", id="ogbn-90391", year=2018)) == k
+    smote = b.add(PaperRecord(title="SMOTE: synthetic minority over-sampling", id="1106.1813", year=2011))
+    assert b.add(PaperRecord(title="smote synthetic minority over sampling", id="ogbn-102042", year=2002)) == smote
+    # not an arXiv paper: nine years apart are two papers
+    assert b.add(PaperRecord(title="SMOTE: synthetic minority over-sampling", id="W1", year=2002)) != smote
+    # an arXiv paper with another arXiv id: two papers whatever else
+    assert b.add(PaperRecord(title="Automatic chemical design", id="2001.00001", year=2016)) != k
+    assert b.record(k).alt_ids == ["ogbn-90391"] and b.find("ogbn-90391") == k
+    # the same DOI: one paper, whatever the titles
+    d = b.add(PaperRecord(title="Published", id="W2", year=2020, doi="10.1/x"))
+    assert b.add(PaperRecord(title="Its preprint", id="S2", year=2019, doi="10.1/x")) == d
+    assert b.record(d).alt_ids == ["S2"]
+    # titles of no Latin letter or digit have the same (empty) key: never merged by it
+    assert b.add(PaperRecord(title="深度学习", id="W3", year=2020)) != b.add(
+        PaperRecord(title="强化学习", id="W4", year=2020)
+    )
+    assert [b.stats[f"merged_by_{part}"] for part in ("id", "doi", "title", "title_arxiv")] == [0, 1, 1, 1]
+    assert b.stats["merged"] == 3
+
+
+def test_a_record_known_by_title_alone_keeps_its_id_once_merged() -> None:
+    b = DatasetBuilder()
+    alone = b.add(PaperRecord(title="Listed by title", year=2019))
+    b.add(PaperRecord(title="Listed by title", id="2103.00001", year=2021))
+    kept = b.add(PaperRecord(title="Alone", year=2000))
+    papers, _, _ = b.build()
+    rows = papers.to_pylist()
+    assert rows[alone]["id"] == "2103.00001" and rows[alone]["alt_ids"] == [title_id("Listed by title", 2019)]
+    assert rows[kept]["id"] == title_id("Alone", 2000) and rows[kept]["alt_ids"] == []
 
 
 def test_an_arxiv_id_replaces_a_weaker_one() -> None:

@@ -45,12 +45,12 @@ def short(url: str) -> str:
 
 
 def title_groups(works: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Works grouped as the builder merges them: same normalised title, years at most one apart."""
+    """Works grouped as the builder merges them: same normalised title, years at most two apart."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for w in works:
         groups.setdefault(normalise_title(w["display_name"]), []).append(w)
     for g in groups.values():
-        assert max(w["publication_year"] for w in g) - min(w["publication_year"] for w in g) <= 1
+        assert max(w["publication_year"] for w in g) - min(w["publication_year"] for w in g) <= 2
     return list(groups.values())
 
 

@@ -24,7 +24,7 @@ def test_the_default_dataset_in_one_line(default_store: Store) -> None:
         == f"{default_store.n:,} computer-science papers and the {default_store.n_citations:,} citations among them"
     )
     pages = len(defaults.seed_pages())
-    # the bigger source first: arxiv-2023 describes 30,281 papers, the pages 156
+    # the bigger source first: arxiv-2023 describes 30,256 papers, the pages 156
     assert where == f"from an arXiv citation dataset (2023) and {pages} paper pages of mlsanity.com"
     assert naming.about_line(default_store) == f"{what}, {where}"
     assert "mlsanity seed pages" not in naming.about_line(default_store)  # the build's own name is not shown

@@ -27,10 +27,17 @@ column                 type                            meaning
 ``alt_ids``            list<string>                    other ids that name this paper in its sources
                                                        (the OpenAlex ``W`` id or Semantic Scholar
                                                        paperId of a paper whose ``id`` is its arXiv
-                                                       id, an id merged into it); a link or search
-                                                       for one finds the paper. Optional when read:
-                                                       a build written without it has none
+                                                       id); the ids of the records merged into it
+                                                       (an ogbn node's ``ogbn-N``; for a record
+                                                       known by title alone, the ``t-`` id it would
+                                                       have had); a link or search for one finds
+                                                       the paper. Optional when read: a build
+                                                       written without it has none
 =====================  ==============================  ==============================================
+
+Each paper is one paper: importers merge the records that describe the same one (a shared id or DOI; the same
+normalised title with nearby years; :func:`~dashboard.dataset.keys.same_paper_by_title`), and ``citemap info``
+counts the papers that still share a title and why (:mod:`dashboard.dataset.duplicates`).
 
 ``citations.parquet`` - one row a citation edge between two papers of the dataset: ``citing`` cites
 ``cited`` (both ``id`` values). No self-loops, no duplicates; edges with an end outside the dataset

@@ -1,12 +1,13 @@
 """How papers are matched across sources: a title's key (its lower-case ASCII words) and a DOI's plain form.
-Importers merge papers by them; a visitor's library is matched against the dataset by them. And how a search
-matches a title typed exactly (:func:`title_key`, :func:`title_hash`)."""
+Importers merge papers by them (the rule: :func:`same_paper_by_title`); a visitor's library is matched against the
+dataset by them. And how a search matches a title typed exactly (:func:`title_key`, :func:`title_hash`)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 import unicodedata
+from typing import NamedTuple
 from urllib.parse import unquote
 
 TITLE_WORD = re.compile(r"[a-z0-9]+")
@@ -19,6 +20,43 @@ def normalise_title(title: str) -> str:
     text = unicodedata.normalize("NFKD", title)
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return " ".join(TITLE_WORD.findall(text))
+
+
+ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})$")
+OGBN_ID = re.compile(r"^ogbn-\d+$")  # a node of ogbn-arxiv, a graph of arXiv papers: an arXiv paper
+NEARBY_YEARS = 2  # a preprint and its publication: years at most this far apart
+
+
+class Paper(NamedTuple):
+    """What the merge rule reads of a paper: its ids (its id and alternative ids) and year."""
+
+    ids: list[str]
+    year: int | None
+
+
+def arxiv_ids(ids: list[str]) -> set[str]:
+    """The arXiv ids among ``ids``."""
+    return {i for i in ids if ARXIV_ID.match(i)}
+
+
+def same_paper_by_title(a: Paper, b: Paper) -> str | None:
+    """Whether two papers whose titles are the same once normalised (:func:`normalise_title`, not empty) are one
+    paper; the part of the rule that says so, or None:
+
+    * ``"title"``: their years are at most :data:`NEARBY_YEARS` apart, or one is not known;
+    * ``"title_arxiv"``: whatever their years, both are arXiv papers (an arXiv id, or a node of ogbn-arxiv) and at
+      most one gives an arXiv id: one year may be when it was posted, the other when it was published;
+    * never when both give arXiv ids and these differ (arXiv lists them as two papers).
+
+    The other part of the rule: papers that share any id or their DOI are one."""
+    arxiv_a, arxiv_b = arxiv_ids(a.ids), arxiv_ids(b.ids)
+    if arxiv_a and arxiv_b and not arxiv_a & arxiv_b:
+        return None
+    if a.year is None or b.year is None or abs(a.year - b.year) <= NEARBY_YEARS:
+        return "title"
+    if (arxiv_a or any(OGBN_ID.match(i) for i in a.ids)) and (arxiv_b or any(OGBN_ID.match(i) for i in b.ids)):
+        return "title_arxiv"
+    return None
 
 
 DOI = re.compile(r"^10\.\d{4,9}/\S+$")

@@ -116,8 +116,9 @@ def merge_info(first: dict[str, Any], others: list[dict[str, Any]]) -> dict[str,
     info["source"] = "; ".join([first.get("source", "?"), *(o.get("source", "?") for o in others)])
     info["notes"] = [*first.get("notes", []), *(n for o in others for n in o.get("notes", []))]
     info["notes"].append(
-        "sources merged in this order; where two describe the same paper (same id, or same title "
-        "with years at most one apart), the earlier one's facts win and missing ones are filled in"
+        "sources merged in this order; where two describe the same paper (a shared id or DOI, or the same title "
+        "with years at most two apart, or any years for two arXiv papers), the earlier one's facts win and missing "
+        "ones are filled in"
     )
     return info
 

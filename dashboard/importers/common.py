@@ -12,10 +12,17 @@ from typing import Any
 import pyarrow as pa
 
 from dashboard.dataset.format import citations_table, papers_table
-from dashboard.dataset.keys import DOI, TITLE_WORD, clean_doi, normalise_title  # noqa: F401 (importers' names too)
+from dashboard.dataset.keys import (  # noqa: F401 (importers' names too)
+    ARXIV_ID,
+    DOI,
+    TITLE_WORD,
+    Paper,
+    clean_doi,
+    normalise_title,
+    same_paper_by_title,
+)
 from dashboard.errors import DatasetError
 
-ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})$")
 SAFE_ID = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
 
 
@@ -92,27 +99,40 @@ class _Paper:
     authoritative: bool
     sources: list[str] = field(default_factory=list)  # the sources that described it, in order
     cited_by_from: str | None = None  # the source whose figure ``rec.cited_by`` is
+    title_only: list[str] = field(default_factory=list)  # ids of merged records known by title alone (title_id)
 
 
 class DatasetBuilder:
     """Collects papers and citation edges from one or more sources and merges duplicates.
 
-    Papers are merged by id (and alternative ids), else by normalised title with years at most one
-    apart. A record marked ``authoritative`` (the paper's own page or object) wins for counts and
-    dates; otherwise the first value seen is kept and missing ones are filled in, so that the source
-    added first wins where two sources speak of the same paper. ``source`` names the source of the
-    records being added (an importer sets it); each paper keeps the list of its sources.
+    Two records are one paper when they share any id (an id or an alternative id) or their DOI, or when their
+    titles are the same once normalised and :func:`~dashboard.dataset.keys.same_paper_by_title` says so (years at
+    most two apart; two arXiv papers, at most one of them with an arXiv id, whatever the years; never two
+    different arXiv ids). The ids of the merged records stay the paper's alternative ids
+    (a record known by its title alone: the ``t-`` id it would have had), so that a link to any of them finds the
+    paper. ``stats`` counts the merges each part of the rule made (``merged_by_id``, ``merged_by_doi``,
+    ``merged_by_title``, ``merged_by_title_arxiv``; ``merged`` in all).
+
+    A record marked ``authoritative`` (the paper's own page or object) wins for counts and dates; otherwise the
+    first value seen is kept and missing ones are filled in, so that the source added first wins where two sources
+    speak of the same paper. ``source`` names the source of the records being added (an importer sets it); each
+    paper keeps the list of its sources.
     """
 
     def __init__(self, source: str = "") -> None:
         self.source = source
         self.papers: list[_Paper] = []
         self.by_id: dict[str, int] = {}
+        self.by_doi: dict[str, int] = {}
         self.by_title: dict[str, list[int]] = {}
         self.edges: set[tuple[int, int]] = set()
         self.stats: dict[str, int] = {
             "records": 0,
             "merged": 0,
+            "merged_by_id": 0,
+            "merged_by_doi": 0,
+            "merged_by_title": 0,
+            "merged_by_title_arxiv": 0,
             "edges_seen": 0,
             "self_loops": 0,
             "duplicate_edges": 0,
@@ -120,24 +140,30 @@ class DatasetBuilder:
         }
 
     # -- papers -------------------------------------------------------------------------------
-    def _find(self, rec: PaperRecord) -> int | None:
+    def _find(self, rec: PaperRecord) -> tuple[int, str] | tuple[None, None]:
+        """The paper ``rec`` is, and the part of the rule that says so (``id``, ``doi``, ``title``,
+        ``title_arxiv``); or None."""
         for key in [rec.id, *rec.alt_ids]:
             if key and key in self.by_id:
-                return self.by_id[key]
+                return self.by_id[key], "id"
+        if rec.doi and rec.doi in self.by_doi:
+            return self.by_doi[rec.doi], "doi"
         norm = normalise_title(rec.title)
+        if not norm:  # a title of no Latin letter or digit: its key says nothing of it
+            return None, None
+        mine = Paper([i for i in (rec.id, *rec.alt_ids) if i], rec.year)
         for k in self.by_title.get(norm, ()):
             other = self.papers[k].rec
-            if rec.id and other.id and rec.id != other.id and ARXIV_ID.match(rec.id) and ARXIV_ID.match(other.id):
-                continue  # two arXiv ids: two papers that share a title
-            if rec.year is None or other.year is None or abs(rec.year - other.year) <= 1:
-                return k
-        return None
+            why = same_paper_by_title(mine, Paper([i for i in (other.id, *other.alt_ids) if i], other.year))
+            if why:
+                return k, why
+        return None, None
 
     def add(self, rec: PaperRecord, *, authoritative: bool = False) -> int:
         """Add or merge a paper; returns its key for :meth:`cite`."""
         self.stats["records"] += 1
         rec.title = " ".join(rec.title.split())
-        k = self._find(rec)
+        k, why = self._find(rec)
         if k is None:
             k = len(self.papers)
             self.papers.append(
@@ -158,10 +184,15 @@ class DatasetBuilder:
             self.by_title.setdefault(normalise_title(rec.title), []).append(k)
         else:
             self.stats["merged"] += 1
+            self.stats[f"merged_by_{why}"] += 1
             self._merge(self.papers[k], rec, authoritative, self.source)
+        if rec.id is None:
+            self.papers[k].title_only.append(title_id(rec.title, rec.year))
         for key in [rec.id, *rec.alt_ids]:
             if key:
                 self.by_id.setdefault(key, k)
+        if rec.doi:
+            self.by_doi.setdefault(rec.doi, k)
         return k
 
     @staticmethod
@@ -230,6 +261,19 @@ class DatasetBuilder:
             ids.append(pid)
         return ids
 
+    def final_alt_ids(self, ids: list[str]) -> list[list[str]]:
+        """Each paper's alternative ids (``ids``: :meth:`final_ids`): its records' other ids, then the ``t-`` ids of
+        its records known by title alone where that is no paper's id."""
+        out = []
+        taken = set(ids) if any(p.title_only for p in self.papers) else set()
+        for p in self.papers:
+            alt = list(p.rec.alt_ids)
+            for tid in p.title_only:
+                if tid not in taken and tid not in alt:
+                    alt.append(tid)
+            out.append(alt)
+        return out
+
     def build(self) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
         """The papers and citations tables, and a summary of what was merged and dropped."""
         ids = self.final_ids()
@@ -253,7 +297,7 @@ class DatasetBuilder:
             "venue": [r.venue for r in recs],
             "doi": [r.doi for r in recs],
             "sources": [list(p.sources) for p in self.papers],
-            "alt_ids": [list(r.alt_ids) for r in recs],
+            "alt_ids": self.final_alt_ids(ids),
         }
         edges = sorted(self.edges)
         papers = papers_table(cols)

@@ -130,8 +130,11 @@ CREATE TABLE keys AS SELECT ord, pid AS key FROM works UNION ALL SELECT ord, wid
 CREATE TABLE cand AS SELECT DISTINCT ord FROM (
   SELECT ord FROM keys WHERE key IN (SELECT key FROM keys GROUP BY key HAVING count(*) > 1)
   UNION ALL
-  SELECT ord FROM works WHERE tkey IN (SELECT tkey FROM works GROUP BY tkey HAVING count(*) > 1));
-"""
+  SELECT ord FROM works WHERE doi IN (SELECT doi FROM works WHERE doi IS NOT NULL GROUP BY doi HAVING count(*) > 1)
+  UNION ALL
+  SELECT ord FROM works WHERE tkey IN (SELECT tkey FROM works WHERE tkey <> hash('') GROUP BY tkey
+                                       HAVING count(*) > 1));
+"""  # the works that can merge: those sharing an id, a DOI or a title (not one of no Latin letter or digit)
 
 
 def record(row: dict[str, Any]) -> PaperRecord:
@@ -202,7 +205,7 @@ def merge(con: Any, source: str) -> dict[str, int]:
             "authors": pa.array([r.authors for r in recs], pa.list_(pa.string())),
             "venue": [r.venue for r in recs],
             "doi": [r.doi for r in recs],
-            "alt_ids": pa.array([r.alt_ids for r in recs], pa.list_(pa.string())),
+            "alt_ids": pa.array(builder.final_alt_ids(ids), pa.list_(pa.string())),
         }
     )
     cand_ords = pa.table(  # noqa: F841 (DuckDB's)
@@ -229,7 +232,7 @@ def merge(con: Any, source: str) -> dict[str, int]:
     return {
         "records": builder.stats["records"]
         + con.execute("SELECT count(*) FROM works ANTI JOIN cand USING (ord)").fetchall()[0][0],
-        "merged": builder.stats["merged"],
+        **{k: v for k, v in builder.stats.items() if k.startswith("merged")},
     }
 
 
@@ -622,6 +625,10 @@ def _order(summary: dict[str, Any]) -> dict[str, Any]:
     keys = (
         "records",
         "merged",
+        "merged_by_id",
+        "merged_by_doi",
+        "merged_by_title",
+        "merged_by_title_arxiv",
         "edges_seen",
         "self_loops",
         "duplicate_edges",

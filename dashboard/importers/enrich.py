@@ -5,15 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from dashboard.importers import arxiv2023
-from dashboard.importers.common import ARXIV_ID, DatasetBuilder, normalise_title
+from dashboard.importers.common import ARXIV_ID, DatasetBuilder, Paper, normalise_title, same_paper_by_title
 
 
 def fill_from_arxiv2023(builder: DatasetBuilder, folder: Path) -> dict[str, int]:
     """Give papers without areas the primary category that arxiv-2023 has for them.
 
-    A paper is found by its arXiv id, else by normalised title with years at most one apart; a paper
-    that the source knew only by title then also takes the arXiv id (a fact, not a guess: same title,
-    same year). Returns how many papers got areas and ids.
+    A paper is found by its arXiv id, else by normalised title as the merge rule matches titles
+    (:func:`~dashboard.dataset.keys.same_paper_by_title`: years at most two apart, ...) if one row of the table
+    matches; a paper that the source knew only by title then also takes the arXiv id. Returns how many papers got
+    areas and ids.
     """
     by_id: dict[str, list[str]] = {}
     by_title: dict[str, list[tuple[str, int | None, list[str]]]] = {}
@@ -29,10 +30,11 @@ def fill_from_arxiv2023(builder: DatasetBuilder, folder: Path) -> dict[str, int]
             rec.areas = list(by_id[rec.id])
             areas_filled += 1
             continue
+        mine = Paper([i for i in (rec.id, *rec.alt_ids) if i], rec.year)
         matches = [
             m
-            for m in by_title.get(normalise_title(rec.title), [])
-            if rec.year is None or m[1] is None or abs(rec.year - m[1]) <= 1
+            for m in by_title.get(normalise_title(rec.title) or "\0", [])  # no key: no match
+            if same_paper_by_title(mine, Paper([m[0]], m[1]))
         ]
         if len(matches) != 1:
             continue

@@ -137,7 +137,7 @@ def about_source(store: Store, source: str) -> str:
 
 @lru_cache(maxsize=8)  # per dataset: the page and its first paint ask for it
 def about_parts(store: Store) -> tuple[str, str]:
-    """What the page shows, in two parts: what and how many (``30,377 computer-science papers and the 280,748
+    """What the page shows, in two parts: what and how many (``30,352 computer-science papers and the 280,542
     citations among them``), and where they come from (``from an arXiv citation dataset (2023) and 3 paper pages of
     mlsanity.com``; empty if the dataset does not say)."""
     field = papers_field(store)
@@ -153,7 +153,7 @@ def about_parts(store: Store) -> tuple[str, str]:
 
 
 def about_line(store: Store) -> str:
-    """What the page shows, in one line: ``30,377 computer-science papers and the 280,748 citations among them, from
+    """What the page shows, in one line: ``30,352 computer-science papers and the 280,542 citations among them, from
     an arXiv citation dataset (2023) and 3 paper pages of mlsanity.com``."""
     what, where = about_parts(store)
     return f"{what}, {where}" if where else what
