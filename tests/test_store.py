@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dashboard.dataset.store import Store
+from dashboard.dataset.store import SearchResult, Store
 from dashboard.errors import DatasetError
 from tests.conftest import SEED_IDS, make_store, seed_data
 
@@ -601,6 +601,58 @@ def test_an_exact_title_comes_first_in_search(default_store: Store) -> None:
     assert s._exact_titles("world model", 8) == [] and s._exact_titles("world models", 8) == [world_models]
     layer_norm = s.search("layer normalization", 3)
     assert s.titles(layer_norm)[0] == "Layer Normalization"
+
+
+def test_search_forgives_typing_and_spelling(default_store: Store) -> None:
+    s = default_store
+    for typed, pid, fixed in (
+        ("atention is all you need", "1706.03762", "attention is all you need"),
+        ("resdiual learning image recognition", "1512.03385", "residual learning image recognition"),
+        ("Generative Adverserial Netwroks", "1511.06434", "Generative Adversarial Networks"),  # case kept
+    ):
+        found = s.search_suggesting(typed, 8)
+        assert found.suggestion == fixed and s.id(found.rows[0]) == pid, (typed, s.titles(found.rows[:3]))
+        assert found.rows == s.search(fixed, 8) == s.search(typed, 8)  # what the corrected words find
+    # British and American spellings alike: found at once, nothing to suggest
+    found = s.search_suggesting("batch normalisation", 8)
+    assert s.id(found.rows[0]) == "1502.03167" and found.suggestion is None
+    assert sorted(s.search("batch normalisation", 100)) == sorted(s.search("batch normalization", 100))
+    american = s.search("language modeling", 100)
+    assert sorted(american) == sorted(s.search("language modelling", 100)) and len(american) < 100
+    assert "Language Modelling with Pixels" in s.titles(american)
+    # words found as typed are not corrected; nothing close: nothing
+    assert s.search_suggesting("attention is all you need", 8).suggestion is None
+    assert s.search_suggesting("qwxzv kkqzp", 8) == SearchResult([], None)
+    # the last word may be being typed: a prefix of a word is not a typo
+    assert s.search_suggesting("attention is all you ne", 8).suggestion is None
+    assert s.search_suggesting("atention is all you ne", 8).suggestion == "attention is all you ne"
+
+
+def test_the_vocabulary_counts_the_papers_holding_each_word(default_store: Store) -> None:
+    s = default_store
+    vocabulary = s.vocabulary
+    holding = {w: 0 for w in ("attention", "residual", "normalisation", "normalization", "learning")}
+    for title in s.titles(range(s.n)):
+        for w in set(re.findall(r"[^\W_]+", title.lower())) & holding.keys():
+            holding[w] += 1
+    assert {w: vocabulary.docs.get(w) for w in holding} == holding
+    assert min(vocabulary.docs.values()) >= 2 and len(vocabulary) < s.n
+
+
+def test_search_without_a_vocabulary_finds_what_it_found_before(tmp_path: Path) -> None:
+    import sqlite3
+
+    copy = tmp_path / "d"
+    shutil.copytree(seed_data(), copy)
+    _without_checksums(copy)
+    con = sqlite3.connect(copy / "index" / "search.sqlite")
+    con.execute("DROP TABLE words")  # as an index written before it had one
+    con.commit()
+    con.close()
+    s = Store.load(copy)
+    assert len(s.vocabulary) == 0
+    assert s.search_suggesting("atention is all", 8) == SearchResult([], None)
+    assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
 
 
 def test_an_exact_title_is_checked_not_only_its_hash(

@@ -1,5 +1,6 @@
 /* Keys of the page (the map's own: map-keys.js; a story's: story.js): Esc closes menus or clears the selection;
-   arrows move through the search suggestions (keyboard.js suggestionTarget). */
+   arrows move through the search suggestions (keyboard.js suggestionTarget); "Did you mean" puts its words in the
+   search box. */
 
 import { suggestionTarget } from "./logic/keyboard.js";
 import { setProps } from "./page.js";
@@ -52,6 +53,20 @@ export function installPageKeys() {
     }
     event.preventDefault();
     (to === -1 ? box : items[to]).focus();
+  });
+
+  /* "Did you mean ...?" above the search suggestions: a click puts the corrected words in the search box (which
+     searches them) and gives it the focus. */
+  document.addEventListener("click", (event) => {
+    const fix = event.target && event.target.closest ? event.target.closest(".search-fix") : null;
+    if (!fix) {
+      return;
+    }
+    setProps("input-search", { value: fix.getAttribute("data-text") });
+    const box = document.getElementById("input-search");
+    if (box) {
+      box.focus();
+    }
   });
 
   document.addEventListener("input", (event) => {

@@ -1,8 +1,9 @@
 """The search index, ``index/search.sqlite`` (SQLite FTS5, contentless, rowid = rank): titles and author names,
-written a block at a time; for a big dataset by a child process beside the rest of the index. Beside it, from the
-same titles, ``title_sorted.npy`` (each paper's :func:`~dashboard.dataset.keys.title_hash`, ascending; ties most
-cited first) and ``title_sorted_rows.npy`` (their rows), so that a search finds the papers titled exactly as typed
-(case, accents, punctuation and spacing aside) however common their words.
+written a block at a time, and a table of their common words for spelling suggestions (:func:`write_words`); for a
+big dataset by a child process beside the rest of the index. Beside it, from the same titles, ``title_sorted.npy``
+(each paper's :func:`~dashboard.dataset.keys.title_hash`, ascending; ties most cited first) and
+``title_sorted_rows.npy`` (their rows), so that a search finds the papers titled exactly as typed (case, accents,
+punctuation and spacing aside) however common their words.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from dashboard.dataset.keys import title_hash, title_key
 PARALLEL_SEARCH = 200_000  # papers from which search.sqlite is written by a child process beside the rest
 SEARCH_HASH_BYTES = 32 * 2**20  # words the search index gathers in memory before writing them: few segments
 SEARCH_SEGMENTS = 8  # segments the search index may keep (more: merged into one)
+WORD_MIN_DOCS = 2  # papers a title word is in, at least, to be suggested for a word typed wrong
+WORD_LIMIT = 100_000  # words kept for suggestions, the most common
 SEARCH_BATCH = 25_000  # papers whose titles and names are Python strings at a time while the search index is written
 
 
@@ -61,9 +64,24 @@ def write_search_index(path: Path, ranked: Iterable[tuple[int, list[str], list[s
             )
         if con.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0] > SEARCH_SEGMENTS:
             con.execute("INSERT INTO titles(titles) VALUES ('optimize')")  # a query reads every segment
+        write_words(con)
         con.commit()
     finally:
         con.close()
+
+
+def write_words(con: sqlite3.Connection) -> None:
+    """Table ``words`` (word, docs) of the index just written: its words held by at least ``WORD_MIN_DOCS`` papers,
+    the ``WORD_LIMIT`` most common of them, with how many papers hold each: what a search's spelling suggestions
+    are drawn from (:class:`~dashboard.dataset.spelling.Vocabulary`). A word of one paper is as often a typo or a
+    name as a word a researcher means."""
+    con.execute("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, titles, 'row')")
+    con.execute("CREATE TABLE words(word TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
+    con.execute(
+        "INSERT INTO words SELECT term, doc FROM temp.vocabulary WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?",
+        (WORD_MIN_DOCS, WORD_LIMIT),
+    )
+    con.execute("DROP TABLE temp.vocabulary")
 
 
 RANKED = pa.schema([("rank", pa.int32()), ("title", pa.string()), ("names", pa.string())])

@@ -19,6 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ import pyarrow.parquet as pq
 from dashboard.dataset import builds, id_forms, index, integrity
 from dashboard.dataset.format import CITATIONS_FILE, META_FILE, PAPERS_FILE, read_meta
 from dashboard.dataset.keys import title_hash, title_key
+from dashboard.dataset.spelling import Vocabulary, spellings
 from dashboard.errors import DatasetError
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,29 @@ UNVERIFIED_ENV = "CITEMAP_ALLOW_UNVERIFIED"  # =1: serve a build `citemap verify
 UNVERIFIED_FLAG = "--allow-unverified"  # citemap serve's option that sets it
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 EXTRA_TITLES = 20  # papers read beyond a search's limit where hashes are equal (titles sharing a hash)
+MAX_WORDS = 12  # words of a search that count
+
+
+@dataclass
+class SearchResult:
+    """A search's rows, and the text as corrected when the rows include papers found by correcting it."""
+
+    rows: list[int]
+    suggestion: str | None = None
+
+
+def _cased(word: str, like: str) -> str:
+    """``word`` (lower case) in the case of the word ``like``: ``Attention`` for ``Atention``, ``GAN`` for ``GNA``."""
+    if len(like) > 1 and like.isupper():
+        return word.upper()
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
+
+
+def _term(word: str, prefix: bool) -> str:
+    """An FTS5 term for a word in any of its spellings (:func:`~dashboard.dataset.spelling.spellings`), as a
+    prefix if ``prefix``."""
+    forms = [f'"{form}"' + ("*" if prefix else "") for form in spellings(word)]
+    return forms[0] if len(forms) == 1 else "(" + " OR ".join(forms) + ")"
 
 
 def gather(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -417,6 +442,14 @@ class Store:
             out[index.UNKNOWN_AREA] = int(np.count_nonzero(np.diff(off) == 0))
         return out
 
+    @cached_property
+    def has_authors(self) -> bool:
+        """Whether any paper names its authors (the search then finds papers by them too)."""
+        import pyarrow.compute as pc
+
+        lengths = pc.list_value_length(self.papers.column("authors"))
+        return bool(len(lengths) and (pc.max(lengths).as_py() or 0) > 0)
+
     def source_counts(self) -> dict[str, int]:
         """Papers per source (a paper described by two sources counts for both)."""
         import pyarrow.compute as pc
@@ -434,38 +467,89 @@ class Store:
         return con
 
     def search(self, text: str, limit: int = 10) -> list[int]:
+        """Rows for what a researcher typed (:meth:`search_suggesting`)."""
+        return self.search_suggesting(text, limit).rows
+
+    def search_suggesting(self, text: str, limit: int = 10) -> SearchResult:
         """Rows for what a researcher typed, in this order: the paper ``text`` names as an id in any form
         (:meth:`resolve`); the papers titled exactly ``text`` (case, accents, punctuation and spacing aside); the
         papers whose id starts with ``text``; the papers whose title and author names hold all its words (the last
-        one as a prefix). Each group most cited first."""
+        one as a prefix; a word in its British or American spelling alike). Each group most cited first.
+
+        When no paper holds all the words, the words typed wrong are replaced by the dataset's closest common words
+        (:meth:`corrected`); the papers that hold those follow, and the corrected text is the result's
+        ``suggestion`` ("Did you mean")."""
         if not isinstance(text, str):
-            return []
+            return SearchResult([])
         named = self.resolve(text)
         text = text.strip()[:200]
         if not text:
-            return []
+            return SearchResult([])
         limit = max(1, min(int(limit), 100))
         out: list[int] = [] if named is None else [named]
         out.extend(r for r in self._exact_titles(text, limit) if r not in out)
         out.extend(r for r in self._id_prefix(id_forms.typed_prefix(text), limit) if r not in out)
-        words = WORD.findall(text.lower())[:12]
+        typed = [(m.start(), m.end(), m[0].lower()) for m in WORD.finditer(text)][:MAX_WORDS]
+        words = [w for _, _, w in typed]
+        suggestion = None
         if words and len(out) < limit:
-            terms = [f'"{w}"' for w in words[:-1]] + [f'"{words[-1]}"*']
-            query = " AND ".join(terms)
-            try:
-                ranks = [
-                    r
-                    for (r,) in self._search_db().execute(
-                        "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit)
-                    )
-                ]
-            except sqlite3.Error as e:
-                log.warning("search %r failed: %s", text, e)
-                ranks = []
-            for r in self.arrays["rank_rows"][np.asarray(ranks, dtype=np.int64)]:
-                if int(r) not in out:
-                    out.append(int(r))
-        return out[:limit]
+            found = self._holding(words, limit, text)
+            if not found:
+                fixed = self.corrected(words)
+                if fixed != words and (found := self._holding(fixed, limit, text)):
+                    suggestion = text
+                    for (start, end, _), old, new in reversed(list(zip(typed, words, fixed, strict=True))):
+                        if new != old:
+                            suggestion = suggestion[:start] + _cased(new, text[start:end]) + suggestion[end:]
+            out.extend(r for r in found if r not in out)
+        return SearchResult(out[:limit], suggestion)
+
+    def _holding(self, words: list[str], limit: int, text: str) -> list[int]:
+        """Rows of the papers whose title and author names hold all ``words`` (the last as a prefix), in either
+        spelling, most cited first (``text``: what was typed, for the log)."""
+        ranks = self._match(" AND ".join(_term(w, i == len(words) - 1) for i, w in enumerate(words)), limit, text)
+        return [int(r) for r in self.arrays["rank_rows"][np.asarray(ranks, dtype=np.int64)]]
+
+    def _match(self, query: str, limit: int, text: str) -> list[int]:
+        """Ranks (rowids) of the search index matching an FTS5 ``query``, lowest first; [] if it fails (logged
+        with ``text``, what was typed)."""
+        try:
+            return [
+                r
+                for (r,) in self._search_db().execute(
+                    "SELECT rowid FROM titles WHERE titles MATCH ? ORDER BY rowid LIMIT ?", (query, limit)
+                )
+            ]
+        except sqlite3.Error as e:
+            log.warning("search %r failed: %s", text, e)
+            return []
+
+    def corrected(self, words: list[str]) -> list[str]:
+        """``words`` (lower case, as typed) with each one typed wrong replaced by the closest common word of the
+        dataset (:meth:`~dashboard.dataset.spelling.Vocabulary.closest`): a word no paper holds (the last one: that
+        no word of a paper starts with), or one that a close word is many times as common as. Words with digits,
+        and the last word while it may still be being typed, are kept."""
+        vocabulary = self.vocabulary
+        out = []
+        for i, word in enumerate(words):
+            last = i == len(words) - 1
+            fixed = None
+            if not any(c.isdigit() for c in word):
+                if not self._match(_term(word, last), 1, word):
+                    fixed = vocabulary.closest(word, docs=0)
+                elif not last or word in vocabulary.docs:
+                    fixed = vocabulary.closest(word, docs=vocabulary.docs.get(word, 1))
+            out.append(fixed or word)
+        return out
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The common words of the titles and author names, with how many papers hold each (read once, when a
+        search first needs it; none for a build written before the index kept them)."""
+        try:
+            return Vocabulary(self._search_db().execute("SELECT word, docs FROM words"))
+        except sqlite3.Error:
+            return Vocabulary([])
 
     def _exact_titles(self, text: str, limit: int) -> list[int]:
         """Rows titled ``text`` (:func:`~dashboard.dataset.keys.title_key` of both equal), most cited

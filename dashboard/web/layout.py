@@ -432,6 +432,11 @@ def _library() -> list:
     ]
 
 
+def search_prompt(store: Store) -> str:
+    """What the search box finds: authors only where the data names them."""
+    return "Search a title, an author or an id" if store.has_authors else "Search a title or an id"
+
+
 def _header(store: Store) -> html.Header:
     return html.Header(
         className="header",
@@ -462,7 +467,7 @@ def _header(store: Store) -> html.Header:
                     dcc.Input(
                         id="input-search",
                         type="search",
-                        placeholder="Search a title, an author or an id…",
+                        placeholder=f"{search_prompt(store)}…",
                         debounce=0.15,
                         autoComplete="off",
                         className="input-search",
@@ -537,7 +542,7 @@ def _help(store: Store) -> html.Details:
                                 'collapse. Its facts, citations by year and lists show in the panel ("Paper" on a '
                                 "phone)."
                             ),
-                            html.Li('Search a title, an author or an id; "+ seed" adds it as a seed.'),
+                            html.Li(f'{search_prompt(store)}; "+ seed" adds it as a seed.'),
                             html.Li(
                                 "Wheel or pinch: zoom; drag: move the map; + − Fit: zoom buttons; Esc: clear the "
                                 "selection."

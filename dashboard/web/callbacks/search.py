@@ -14,11 +14,28 @@ def register(app: Dash, store: Store) -> None:
     def suggest(text):
         if not isinstance(text, str) or len(text.strip()) < 2:
             return []
-        rows = store.search(text, SUGGESTIONS)
+        found = store.search_suggesting(text, SUGGESTIONS)
+        rows = found.rows
         if not rows:
             return [html.Div("No match", className="search-empty")]
         ids, titles = store.ids(rows), store.titles(rows)
         out = []
+        if found.suggestion:  # the papers below include those of the corrected words: say so, and offer them
+            out.append(
+                html.Div(
+                    className="search-suggestion",
+                    children=[
+                        "Did you mean ",
+                        html.Button(
+                            found.suggestion,
+                            className="search-fix",
+                            title="search this instead",
+                            **{"data-text": found.suggestion},
+                        ),
+                        "?",
+                    ],
+                )
+            )
         for pid, title, row in zip(ids, titles, rows, strict=True):
             year = int(store.year[row])
             out.append(
