@@ -145,3 +145,24 @@ def test_default_data_has_no_invented_authors(default_store: Store) -> None:
     assert all(not a for a in default_store.papers.column("authors").to_pylist())
     facts = " ".join(_text(li) for li in paper_facts(default_store.paper(default_store.row("1706.03762"))))
     assert "Authors" not in facts and "DOI" not in facts
+
+
+def _find(component, wanted: str):
+    """The component of a Dash layout tree whose id is ``wanted``, or None."""
+    if getattr(component, "id", None) == wanted:
+        return component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list | tuple) else [children]:
+        if child is not None and not isinstance(child, str) and (found := _find(child, wanted)) is not None:
+            return found
+    return None
+
+
+def test_the_search_box_asks_for_authors_only_where_the_data_names_them(openalex: Store, store: Store) -> None:
+    from dashboard.web.layout import make_layout
+
+    assert openalex.has_authors and not store.has_authors
+    assert _find(make_layout(openalex), "input-search").placeholder == "Search a title, an author or an id…"
+    assert _find(make_layout(store), "input-search").placeholder == "Search a title or an id…"
+    # nor does the help ("?") on data without authors
+    assert "an author" not in _text(make_layout(store)) and "an author" in _text(make_layout(openalex))

@@ -244,6 +244,35 @@ def search_results(folder: Path) -> list[list[tuple[int]]]:
         con.close()
 
 
+def common_words(folder: Path) -> list[tuple[str, int]]:
+    """The search index's table of common words (spelling suggestions), in word order."""
+    con = sqlite3.connect(folder / index.INDEX_DIR / "search.sqlite")
+    try:
+        return con.execute("SELECT word, docs FROM words ORDER BY word").fetchall()
+    finally:
+        con.close()
+
+
+def test_the_common_words_are_those_of_two_papers_or_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    papers = papers_table(
+        {
+            **{name: [None] * 4 for name in PAPERS_SCHEMA.names},
+            "id": ["a", "b", "c", "d"],
+            "title": ["Graph attention", "Graph ATTENTION networks", "Graphs, graph!", "Attention"],
+            "areas": [[]] * 4,
+            "authors": [[], [], [], ["Ada Graph"]],
+            "sources": [[]] * 4,
+            "alt_ids": [[]] * 4,
+        }
+    )
+    index_write.write_index(tmp_path / "w", papers, citations_table([], []), "x")
+    # "graph" in four papers (one by its author's name, one twice), "attention" in three; the other words in one
+    assert common_words(tmp_path / "w") == [("attention", 3), ("graph", 4)]
+    monkeypatch.setattr(search_write, "WORD_LIMIT", 1)  # the most common first
+    index_write.write_index(tmp_path / "one", papers, citations_table([], []), "x")
+    assert common_words(tmp_path / "one") == [("graph", 4)]
+
+
 def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     papers, citations = read_tables(seed_data())
     index_write.write_index(tmp_path / "here", papers, citations, "x")
@@ -257,6 +286,7 @@ def test_a_search_index_written_by_a_child_process_is_the_same(tmp_path: Path, m
     index_write.write_index(tmp_path / "child", papers, citations, "x")
     assert started == [tmp_path / "child"]
     assert search_results(tmp_path / "here") == search_results(tmp_path / "child")
+    assert common_words(tmp_path / "here") == common_words(tmp_path / "child") != []
     assert all(search_results(tmp_path / "here")[:4])
     assert index.load_node_json(tmp_path / "here").equals(index.load_node_json(tmp_path / "child"))
 

@@ -60,3 +60,19 @@ def test_a_link_naming_no_paper_says_so_on_the_page(page: Page) -> None:
     assert notices.first.is_visible()
     page.page.wait_for_timeout(1500)  # the notice stays once the default view has drawn
     assert "Unknown paper id in seeds: 'arXiv:0000.00000'" in page.text("#div-notices")
+
+
+def test_words_typed_wrong_get_a_did_you_mean_whose_click_searches_it(page: Page) -> None:
+    page.open("?seeds=2006.04862")
+    page.page.fill("#input-search", "atention is all you need")
+    page.page.wait_for_selector(".search-suggestion")
+    assert page.text(".search-suggestion") == "Did you mean attention is all you need?"
+    assert page.text(".search-item >> nth=0").startswith(ATTENTION_TITLE)  # the corrected words' papers, already
+    page.page.click(".search-fix")
+    page.page.wait_for_function("() => document.querySelector('#input-search').value === 'attention is all you need'")
+    page.page.wait_for_function(
+        "() => document.querySelector('.search-item') && !document.querySelector('.search-suggestion')"
+    )
+    assert page.text(".search-item >> nth=0").startswith(ATTENTION_TITLE)
+    assert page.page.evaluate("document.activeElement.id") == "input-search"
+    page.assert_clean()
