@@ -18,8 +18,8 @@ dataset instead), then:
 * expand: HTTP round trip of what the browser fetches after an expand, ``GET /graph?seeds=S&expand=P``
   (P with about 300 neighbours, a different P for every request) vs the no-op ``pong`` Dash callback,
   on gunicorn with 2 workers;
-* search: ``Store.search`` of realistic partial queries vs one no-op round trip; the search callback over
-  HTTP is reported too;
+* search: ``Store.search`` of realistic partial queries vs one no-op round trip, and of whole title words with a
+  mistake (the spelling correction's path) vs the same; the search callback over HTTP is reported too;
 * throughput: expand requests per second under 8 concurrent connections vs the no-op's;
 * views of N seeds: ``GET /graph`` of the N most cited papers not used before (N = 1, 3, 10, 20, the most a URL
   takes), limit 3000, force layout, cold, vs the no-op round trip (information: what a view of N seeds costs);
@@ -105,6 +105,7 @@ TARGETS = {  # measure -> (comparison, bound) on ratio = citemap / baseline
     "memory": ("<=", 0.5),
     "expand latency median": ("<=", 2.0),
     "search median": ("<", 1.0),
+    "search with a typo median": ("<", 1.0),
     "expand throughput": (">=", 0.5),
     "heaviest view force": ("<=", 50.0),
     "heaviest view timeline": ("<=", 50.0),
@@ -495,6 +496,44 @@ def search_queries(store: Any, rng: np.random.Generator, n: int) -> list[str]:
     return out
 
 
+def typo_queries(store: Any, rng: np.random.Generator, n: int) -> list[tuple[str, int]]:
+    """Queries typed with a mistake, each with the row of the title it comes from: 2-4 consecutive whole words of a
+    random real title, two neighbouring letters of the longest (at least 5 letters) swapped, so that the words as
+    typed find nothing and the search corrects them."""
+    word = re.compile(r"[^\W_]+")
+    out: list[tuple[str, int]] = []
+    rows = rng.integers(0, store.n, size=n * 4)
+    for row, title in zip(rows.tolist(), store.titles(rows), strict=True):
+        words = word.findall((title or "").lower())
+        k = min(len(words), int(rng.integers(2, 5)))
+        start = int(rng.integers(0, len(words) - k + 1)) if words else 0
+        picked = words[start : start + k]
+        longest = max(range(len(picked)), key=lambda i: len(picked[i]), default=None)
+        if longest is None or len(picked[longest]) < 5 or any(c.isdigit() for c in picked[longest]):
+            continue
+        w = picked[longest]
+        i = int(rng.integers(1, len(w) - 2))  # not the first letter: the search does not look for that one
+        if w[i] == w[i + 1]:
+            continue
+        picked[longest] = w[:i] + w[i + 1] + w[i] + w[i + 2 :]
+        out.append((" ".join(picked), row))
+        if len(out) == n:
+            break
+    return out
+
+
+def measure_typos(store: Any, typos: list[tuple[str, int]]) -> tuple[list[float], float]:
+    """Times of ``Store.search`` of queries with a mistake, and the share of them whose paper is among the
+    suggestions (they come most cited first: a common title's paper may be beyond them)."""
+    times, found = [], 0
+    for q, row in typos:
+        t0 = time.perf_counter()
+        rows = store.search(q, SUGGESTIONS)
+        times.append(time.perf_counter() - t0)
+        found += row in rows
+    return times, found / max(len(typos), 1)
+
+
 def measure_search_inprocess(store: Any, queries: list[str]) -> tuple[list[float], dict[str, float]]:
     store.search("warm up")  # opens the SQLite connection
     times = []
@@ -649,6 +688,7 @@ def measure_http(
     pairs: list[tuple[str, str]],
     queries: list[str],
     search_median_ms: float,
+    typo: tuple[float, int, float],
     n: int,
     load_seconds: float,
 ) -> tuple[list[Row], dict[str, Any]]:
@@ -802,6 +842,16 @@ def measure_http(
             "ms",
             "no-op callback round trip",
             f"Store.search in process, {len(queries)} partial queries",
+        ),
+        Row(
+            size,
+            "search with a typo median",
+            typo[0],
+            noop_med,
+            "ms",
+            "no-op callback round trip",
+            f"Store.search in process, {typo[1]} queries of 2-4 title words, two letters of one swapped; "
+            f"{typo[2]:.0%} find their paper",
         ),
         Row(
             size,
@@ -1078,7 +1128,17 @@ def main(argv: list[str] | None = None) -> int:
                 + "; slowest: "
                 + ", ".join(f"{k[6:]} {v:.1f} ms" for k, v in by_len.items() if k.startswith("slow"))
             )
-            http_rows, extra = measure_http(size, folder, store, pairs, queries, search_ms, n_seq, load_seconds)
+            typos = typo_queries(store, rng, n_search)
+            typo_t, typo_found = measure_typos(store, typos)
+            typo_ms = statistics.median(typo_t) * 1000
+            log(
+                f"[{size}] Store.search with a typo: median {typo_ms:.2f} ms, p90 "
+                f"{percentile(typo_t, 0.9) * 1000:.2f} ms, max {max(typo_t) * 1000:.1f} ms; "
+                f"{typo_found:.0%} of {len(typos)} find their paper"
+            )
+            http_rows, extra = measure_http(
+                size, folder, store, pairs, queries, search_ms, (typo_ms, len(typos), typo_found), n_seq, load_seconds
+            )
             rows += http_rows
             extras[size] = {
                 "pool": len(pairs),
