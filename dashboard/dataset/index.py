@@ -40,7 +40,10 @@ file                       dtype        content
 ``field_progress.json``    JSON         while ``field_xy.npy`` is being made: the share done
                                         (:func:`read_field_progress`); gone once it is there
 ``search.sqlite``          SQLite FTS5  contentless index of titles and author names, rowid = rank
-                                        (by a child process from ``search_write.PARALLEL_SEARCH`` papers)
+                                        (by a child process from ``search_write.PARALLEL_SEARCH`` papers),
+                                        and table ``words``: their common words and how many
+                                        papers hold each (spelling suggestions; an index written
+                                        before it has none)
 ``title_sorted.npy``       uint32       each paper's title hash (``keys.title_hash``), ascending,
                                         equal ones most cited first (``title_sorted_rows``: their
                                         rows; written with ``search.sqlite``)
