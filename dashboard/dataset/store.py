@@ -467,18 +467,18 @@ class Store:
         return con
 
     def search(self, text: str, limit: int = 10) -> list[int]:
-        """Rows for what a researcher typed (:meth:`search_suggesting`)."""
-        return self.search_suggesting(text, limit).rows
-
-    def search_suggesting(self, text: str, limit: int = 10) -> SearchResult:
         """Rows for what a researcher typed, in this order: the paper ``text`` names as an id in any form
         (:meth:`resolve`); the papers titled exactly ``text`` (case, accents, punctuation and spacing aside); the
         papers whose id starts with ``text``; the papers whose title and author names hold all its words (the last
-        one as a prefix; a word in its British or American spelling alike). Each group most cited first.
+        one as a prefix; a word in its British or American spelling alike). Each group most cited first. Words
+        typed wrong find nothing here (a library's titles are matched so): :meth:`search_suggesting` corrects
+        them."""
+        return self.search_suggesting(text, limit, correct=False).rows
 
-        When no paper holds all the words, the words typed wrong are replaced by the dataset's closest common words
-        (:meth:`corrected`); the papers that hold those follow, and the corrected text is the result's
-        ``suggestion`` ("Did you mean")."""
+    def search_suggesting(self, text: str, limit: int = 10, *, correct: bool = True) -> SearchResult:
+        """:meth:`search`, and when no paper holds all the words (and ``correct``), the words typed wrong replaced
+        by the dataset's closest common words (:meth:`corrected`): the papers that hold those follow, and the
+        corrected text is the result's ``suggestion`` ("Did you mean")."""
         if not isinstance(text, str):
             return SearchResult([])
         named = self.resolve(text)
@@ -494,7 +494,7 @@ class Store:
         suggestion = None
         if words and len(out) < limit:
             found = self._holding(words, limit, text)
-            if not found:
+            if not found and correct:
                 fixed = self.corrected(words)
                 if fixed != words and (found := self._holding(fixed, limit, text)):
                     suggestion = text

@@ -124,7 +124,7 @@ def apply_action(
             return replace(state, story=None, step=1), notices
         return replace(state, selected=None), notices
     if trig == "input-search":
-        rows = store.search(search_text, 1) if isinstance(search_text, str) else []
+        rows = store.search_suggesting(search_text, 1).rows if isinstance(search_text, str) else []
         if not rows:
             notices.append("No paper matches that search.")
             return state, notices
