@@ -439,6 +439,9 @@ W123,A paper known to OpenAlex only,2019,cs.LG;cs.LG,,,,,,,
 t1,Un  titre   accentué ﬁnal,2020, ;cs.CV; ,0,0,,Élodie  Dupont,Revue,,
 t2,Un titre accentue final,2021,,,,2021-02-28,,,,
 t3,"A title with ""quotes"" inside",,,,,,,,,
+t4,Another title,2000,,,,,,,https://doi.org/10.1000/old,the DOI of cs/9901001: merged
+t5,Глубокое обучение,2020,,,,,,,,
+t6,Обучение с подкреплением,2020,,,,,,,,no Latin letter in either title: two papers
 """
 CSV_CITATIONS = """source,target
 2106.03764,1706.03762
@@ -473,6 +476,8 @@ def test_csv_tables_give_the_python_importers_dataset(tmp_path: Path) -> None:
     assert rows["1706.03762"]["cited_by"] == 59932 and rows["cs_9901001"]["doi"] == "10.1000/old"
     assert rows["2106.03764"]["areas"] == ["cs.LG", "stat.ML", "cs.AI"] and "t2" not in rows  # t2 merged into t1
     assert rows["t1"]["authors"] == ["Élodie Dupont"] and rows["W123"]["areas"] == ["cs.LG"]
+    assert "t4" not in rows and rows["cs_9901001"]["alt_ids"] == ["t4"] and {"t5", "t6"} <= rows.keys()
+    assert python[2]["merged_by_doi"] == 1
     assert python[2]["edges_outside"] == 1 and python[2]["self_loops"] == 2 and python[2]["duplicate_edges"] == 1
     alone = csv_both([papers], CSV_MAPPING)
     assert_same(*alone)
