@@ -1188,7 +1188,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{elapsed:.0f} s on {machine()}"
     )
     print(f"\n{verdict}")
-    name = "-".join(sizes) + ("-quick" if args.quick else "") + ("-field-view" if args.field_view else "")
+    name = (
+        "-".join(sizes)
+        + ("-quick" if args.quick else "")
+        + ("-field-view" if args.field_view else "")
+        + ("-typos" if args.typos else "")
+    )
     path = common.write_results(
         name,
         TABLE_COLUMNS,

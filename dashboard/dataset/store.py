@@ -493,7 +493,10 @@ class Store:
         words = [w for _, _, w in typed]
         suggestion = None
         if words and len(out) < limit:
-            found = self._holding(words, limit, text)
+            # a word before the last that no paper holds: no paper holds them all (asked without reading the others'
+            # lists, which for a long last word read as a prefix can take a while)
+            hopeless = correct and not all(self._holds(w, prefix=False) for w in words[:-1])
+            found = [] if hopeless else self._holding(words, limit, text)
             if not found and correct:
                 fixed = self.corrected(words)
                 if fixed != words and (found := self._holding(fixed, limit, text)):
@@ -524,6 +527,14 @@ class Store:
             log.warning("search %r failed: %s", text, e)
             return []
 
+    def _holds(self, word: str, prefix: bool) -> bool:
+        """Whether a paper holds ``word`` in either spelling (or, if ``prefix``, a word that starts with it): the
+        whole word asked first, which is quick; a prefix longer than the index's prefixes merges every word that
+        starts with it."""
+        return bool(self._match(_term(word, False), 1, word)) or (
+            prefix and bool(self._match(_term(word, True), 1, word))
+        )
+
     def corrected(self, words: list[str]) -> list[str]:
         """``words`` (lower case, as typed) with each one typed wrong replaced by the closest common word of the
         dataset (:meth:`~dashboard.dataset.spelling.Vocabulary.closest`): a word no paper holds (the last one: that
@@ -535,7 +546,7 @@ class Store:
             last = i == len(words) - 1
             fixed = None
             if not any(c.isdigit() for c in word):
-                if not self._match(_term(word, last), 1, word):
+                if not self._holds(word, prefix=last):
                     fixed = vocabulary.closest(word, docs=0)
                 elif not last or word in vocabulary.docs:
                     fixed = vocabulary.closest(word, docs=vocabulary.docs.get(word, 1))
