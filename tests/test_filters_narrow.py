@@ -81,6 +81,22 @@ def test_filters_move_no_paper(default_store: Store) -> None:
             assert full[n["id"]] == (x, y), (layout, n["id"])
 
 
+def test_filters_move_no_paper_of_a_similarity_map(default_store: Store) -> None:
+    """A similarity map is laid out on its links without filters: a filter hides papers and their links, and the
+    papers left stay where they were, in every layout (``?seeds=1810.04805&mode=similar&areas=cs.CL`` once moved
+    every paper kept)."""
+    s = default_store
+    state = ViewState(("1810.04805",), mode="similar")
+    filters = ({"areas": ("cs.CL",)}, {"years": (2019, 2020), "min_citations": 3}, {"areas": ("cs.LG", "cs.CV")})
+    for layout in ("force", "timeline", "concentric"):
+        full = {n["id"]: (x, y) for n, x, y in _placed(compute_view(s, replace(state, layout=layout)))}
+        for f in filters:
+            kept = _placed(compute_view(s, replace(state, layout=layout, **f)))
+            assert 1 < len(kept) < len(full), (layout, f)
+            for n, x, y in kept:
+                assert full[n["id"]] == (x, y), (layout, f, n["id"])
+
+
 def _placed(view) -> list:
     p = json.loads(view.payload_json)
     return list(zip(payload_nodes(p), p["x"], p["y"], strict=True))

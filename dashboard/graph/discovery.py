@@ -134,6 +134,11 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
         seeds=seeds,
         selected=selected,
         layout_rows=rows,
+        layout_links=(
+            np.asarray(found.pair_i, dtype=np.int64),
+            np.asarray(found.pair_j, dtype=np.int64),
+            np.asarray(found.pair_strength, dtype=float),
+        ),
         limit=state.limit,
         kind="similar",
         edge_weight=np.asarray(found.pair_strength, dtype=float),

@@ -223,18 +223,23 @@ def concentric(store: Store, sub: Subgraph) -> Placed:
 def similar_force(store: Store, sub: Subgraph) -> Placed:
     """A similarity map: a force layout of its similarity links (stronger links pull harder: edges repeated by
     strength), the first seed in the middle, scaled like the citation maps, pushed apart where bodies meet, with
-    room for the titles of the seeds and the most cited (:func:`clear_rooms`)."""
+    room for the titles of the seeds and the most cited (:func:`clear_rooms`). Laid out on the map without its
+    filters (``layout_rows`` and ``layout_links``), so that a filter moves no paper."""
     rows = sub.layout_rows if sub.layout_rows is not None else sub.rows
     n = len(rows)
     if n <= 1:
         return rows, np.zeros((n, 2))
-    weight = sub.edge_weight if sub.edge_weight is not None else np.ones(len(sub.edge_i))
+    if sub.layout_links is not None:
+        li, lj, weight = sub.layout_links
+    else:
+        li, lj = sub.edge_i, sub.edge_j
+        weight = sub.edge_weight if sub.edge_weight is not None else np.ones(len(sub.edge_i))
     times = np.clip(np.round(weight / max(float(weight.max(initial=0)), 1e-9) * 3), 1, 3).astype(np.int64)
-    i, j = np.repeat(sub.edge_i, times), np.repeat(sub.edge_j, times)
+    i, j = np.repeat(li, times), np.repeat(lj, times)
     angle = np.arange(n) * 2.399963229728653
     start = np.column_stack([np.cos(angle), np.sin(angle)]) * np.sqrt(np.arange(n) + 1.0)[:, None]
     coords = fruchterman_reingold(n, i, j, start, 300)
-    xy, _ = scale_to_px(coords, sub.edge_i, sub.edge_j)
+    xy, _ = scale_to_px(coords, li, lj)
     xy = push_apart(None, xy, NODE_GAP, rounds=3)
     movable = np.ones(n, dtype=bool)
     movable[0] = False  # the first seed, in the middle

@@ -68,6 +68,9 @@ class Subgraph:
     layout_rows: np.ndarray | None = None
     layout_parents: np.ndarray | None = None  # aligned with layout_rows (-1: none)
     layout_groups: list[Group] = field(default_factory=list)  # slices of layout_rows, in walk order
+    # a map laid out by its own links (similar papers): those links among ``layout_rows`` (positions in it) and
+    # their weights, whatever the filters hide; None: the map's citations
+    layout_links: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     limit: int = DEFAULT_LIMIT  # references and citers per paper (the state's)
     kind: str = "citations"  # "citations" (a walk), "similar" (edges: similar pairs), "path" (chains of citations)
     # similar: each edge's strength (0-1] and why, e.g. "cited together by 14 papers · share 9 references"
