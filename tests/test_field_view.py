@@ -4,7 +4,9 @@ state's layer over them), its state in the URL, its actions and its endpoints (G
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 import orjson
@@ -156,6 +158,50 @@ def test_past_the_cap_the_most_cited_are_points_over_a_density_of_the_rest(defau
         i = np.clip(((xy[:, 0] - d["x0"] + d["dx"] / 2) // d["dx"]).astype(int), 0, field.DENSITY_BINS - 1)
         j = np.clip(((xy[:, 1] - d["y0"] + d["dy"] / 2) // d["dy"]).astype(int), 0, field.DENSITY_BINS - 1)
         assert (np.bincount(j * field.DENSITY_BINS + i, minlength=z.size) == z.ravel()).all()
+
+
+def status_figures(text: str) -> tuple[int, int, int, int]:
+    """(papers shown, shaded, map papers lit, hidden by filters) as the field's status line states them."""
+
+    def figure(pattern: str) -> int:
+        m = re.search(pattern, text)
+        return int(m[1].replace(",", "")) if m else 0
+
+    return (
+        figure(r"whole field: ([\d,]+) papers"),
+        figure(r"([\d,]+) shaded"),
+        figure(r"([\d,]+) map papers lit"),
+        figure(r"filters hide ([\d,]+)"),
+    )
+
+
+@pytest.mark.parametrize("cap", [None, 2000])
+def test_the_status_lines_figures_add_up(default_store, monkeypatch, cap) -> None:
+    """Shown + shaded + hidden = the papers of the dataset: a map paper that fails the filters is shown (faded), not
+    hidden (``?seeds=1706.03762&mode=field&years=2019-2020&areas=cs.CV&min_citations=20`` once said 97 papers and
+    30,281 hidden of 30,377)."""
+    store = default_store
+    if cap is not None:  # past the cap: the rest that passes is shaded
+        monkeypatch.setattr(field, "MAX_POINTS", cap)
+        monkeypatch.setattr(field, "_CACHE", type(field._CACHE)())
+    monkeypatch.setattr(field, "_state_payload", lru_cache(maxsize=16)(field._state_payload.__wrapped__))
+    for query in (
+        "?seeds=1706.03762&mode=field&years=2019-2020&areas=cs.CV&min_citations=20",
+        "?seeds=1706.03762&mode=field&min_citations=3",
+        "?seeds=2106.03764&expand=2006.04862&mode=field&years=2021-2021",
+    ):
+        state, _ = read_state(store, query)
+        shown, shaded, lit, hidden = status_figures(field.field_status(store, state))
+        every = np.arange(store.n)
+        passing = every[
+            store.filter_mask(every, years=state.years, areas=state.areas, min_citations=state.min_citations)
+        ]
+        marked = build_subgraph(store, field.map_state(state)).rows
+        if "cs.CV" in query:
+            assert store.row("1706.03762") not in set(passing.tolist())  # the seed fails the filters, and is shown
+        assert hidden == store.n - len(set(passing.tolist()) | set(marked.tolist())) > 0, query
+        assert shown + shaded + hidden == store.n, query
+        assert lit == len(set(marked.tolist())) and (shaded > 0) == (cap is not None), query
 
 
 def test_regions_are_named_field_clusters_at_their_points(store) -> None:

@@ -340,8 +340,10 @@ def field_json(store: Store, state: ViewState) -> bytes:
 
 def field_status(store: Store, state: ViewState) -> str:
     """The status line of a field view: the papers shown (as points, and as shading), the current map's papers lit
-    among them, and those the filters hide; while the map is being made, the papers it will show (the box says how
-    far along it is, and draws the map when it is there)."""
+    among them, and those the filters hide: the papers neither shown nor shaded (a map paper that fails the filters
+    is shown, faded, so it is not among them), so that shown + shaded + hidden = the papers of the dataset. While
+    the map is being made, the papers it will show (the box says how far along it is, and draws the map when it is
+    there)."""
     if field_making(store) is not None:
         return f"whole field: {store.n:,} papers"
     p = _state_payload(store, state)
@@ -350,8 +352,9 @@ def field_status(store: Store, state: ViewState) -> str:
         parts[0] += f" as points, {p['dense']:,} shaded"
     if len(p["map"]):
         parts.append(f"{len(p['map']):,} map papers lit")
-    if p["passing"] < p["total"]:
-        parts.append(f"filters hide {p['total'] - p['passing']:,}")
+    hidden = p["total"] - p["shown"] - p["dense"]
+    if hidden:
+        parts.append(f"filters hide {hidden:,}")
     return " · ".join(parts)
 
 
