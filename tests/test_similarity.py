@@ -4,6 +4,7 @@ and derivative works of a map, on a graph small enough to count by hand and agai
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def test_similar_ranks_by_blended_cosine_then_citers_then_row(hand: Store) -> No
     assert found.scores[1:].tolist() == pytest.approx([SCORE[p] for p in names], abs=1e-12)
     assert found.scores[1] == pytest.approx(0.76180, abs=1e-5) and found.scores[-1] == pytest.approx(0.28868, abs=1e-5)
     assert list(zip(found.cocited[1:].tolist(), found.coupled[1:].tolist(), strict=True)) == [COUNTS[p] for p in names]
-    assert found.capped is False
+    assert found.approximate is False
 
 
 def test_seeds_first_and_not_counted_in_n(hand: Store) -> None:
@@ -162,11 +163,12 @@ def test_pairs_have_exact_counts_and_blended_strength(hand: Store) -> None:
     assert found.pair_strength.tolist() == sorted(found.pair_strength.tolist(), reverse=True)
 
 
-def test_capped_walk_still_reports_exact_counts(hand: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sampled_walk_still_reports_exact_counts(hand: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similarity, "EXACT_BUDGET", 0)  # too long to read whole: the sampled walk
     monkeypatch.setattr(similarity, "WALK_INTERMEDIATES", 1)  # one of S's 3 citers, one of its 2 references
     monkeypatch.setattr(similarity, "WALK_BUDGET", 2)  # two entries of its list
     found = similar(hand, [hand.row("S")], n=10, min_shared=1)
-    assert found.capped is True
+    assert found.approximate is True
     names = ids(hand, found.rows[1:])
     assert names and set(names) <= set(COUNTS)
     assert list(zip(found.cocited[1:].tolist(), found.coupled[1:].tolist(), strict=True)) == [COUNTS[p] for p in names]
@@ -274,12 +276,13 @@ def test_evidence_counts_with_one_seed_and_one_kind_never_summed(tmp_path_factor
     assert sub.notices[0].startswith("Only 1 paper shares at least 3 citing papers or 3 references with a seed")
 
 
-def test_a_capped_walk_keeps_the_evidence_rule(hand: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sampled_walk_keeps_the_evidence_rule(hand: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(similarity, "EXACT_BUDGET", 0)
     monkeypatch.setattr(similarity, "WALK_INTERMEDIATES", 1)
     monkeypatch.setattr(similarity, "WALK_BUDGET", 2)
     for seeds in ([hand.row("S")], [hand.row("S"), hand.row("A"), hand.row("B")]):
         found = similar(hand, seeds, n=10, min_shared=2)
-        assert found.capped is True
+        assert found.approximate is True
         for r in found.rows[len(seeds) :].tolist():
             assert max(evidence(hand, seeds, r)) >= 2, hand.id(r)
 
@@ -293,9 +296,10 @@ def test_a_sampled_walk_overestimating_a_count_does_not_let_a_paper_in(
     edges = [(k, "S") for k in ks] + [(k, "A") for k in ks]
     edges += [(c + k[1:], "X" + k[1:]) for k in ks for c in ("K", "Y", "Z")]
     store = graph(tmp_path_factory, "sampled", edges)
+    monkeypatch.setattr(similarity, "EXACT_BUDGET", 0)
     monkeypatch.setattr(similarity, "WALK_INTERMEDIATES", 2)
     found = similar(store, [store.row("S")], n=10)
-    assert found.capped is True and ids(store, found.rows) == ["S", "A"]
+    assert found.approximate is True and ids(store, found.rows) == ["S", "A"]
     loose = similar(store, [store.row("S")], n=10, min_shared=1)
     assert len(loose.rows) > 2 and all(x.startswith("X") for x in ids(store, loose.rows[2:]))
 
@@ -303,15 +307,37 @@ def test_a_sampled_walk_overestimating_a_count_does_not_let_a_paper_in(
 DEFAULT_SEEDS = ("2106.03764", "2006.04862", "2110.10090")
 
 
-def brute_similar(store: Store, seeds: list[int], n: int, least: int) -> list[int]:
-    """The ``n`` papers most similar to ``seeds`` among those sharing ``least`` citers or references with one of
-    them, every candidate counted from the lists (the papers cited by a seed's citers, or citing its references)."""
-    cands = {r for s in seeds for c in store.citers(s).tolist() for r in store.references(c).tolist()}
-    cands |= {c for s in seeds for r in store.references(s).tolist() for c in store.citers(r).tolist()}
-    cands -= set(seeds)
-    score = {c: round(sum(brute_score(store, s, c)[2] for s in seeds), 12) for c in cands}
-    ok = [c for c in cands if max(evidence(store, seeds, c)) >= least]
-    return sorted(ok, key=lambda c: (-score[c], -int(store.in_cited[c]), c))[:n]
+def brute_similar(store: Store, seeds: list[int], n: int, least: int, share: float | None = None) -> list[int]:
+    """The ``n`` papers most similar to ``seeds`` by the documented rules, every candidate counted from the lists in
+    plain Python: ``cc`` with a seed counted over the reference lists of its citers, ``bc`` over the citer lists of
+    its references; qualifying if it shares ``least`` citers or references with one seed; ranked by the score summed
+    over the seeds (seed by seed, co-citation first, rounded to 12 decimals), then more citers, then lower row. With
+    ``share``: at most ``int(n * share)`` direct references or citers of a seed (the best), the best others, then
+    the next direct ones if there are too few others."""
+    score: Counter = Counter()
+    most_cc: Counter = Counter()
+    most_bc: Counter = Counter()
+    for s in seeds:
+        cites, refs = store.citers(s).tolist(), store.references(s).tolist()
+        cc = Counter(x for c in cites for x in store.references(c).tolist())
+        bc = Counter(x for r in refs for x in store.citers(r).tolist())
+        for c in sorted(set(cc) | set(bc)):
+            if cc[c]:
+                score[c] += 0.5 * cc[c] / math.sqrt(len(cites) * len(store.citers(c)))
+            if bc[c]:
+                score[c] += 0.5 * bc[c] / math.sqrt(len(refs) * len(store.references(c)))
+            most_cc[c], most_bc[c] = max(most_cc[c], cc[c]), max(most_bc[c], bc[c])
+    ok = [c for c in score if c not in seeds and max(most_cc[c], most_bc[c]) >= least]
+    ranked = sorted(ok, key=lambda c: (-round(score[c], 12), -len(store.citers(c)), c))
+    if share is None:
+        return ranked[:n]
+    direct = {x for s in seeds for x in store.references(s).tolist() + store.citers(s).tolist()}
+    ones = [c for c in ranked if c in direct]
+    others = [c for c in ranked if c not in direct]
+    keep = ones[: int(n * share)]
+    keep += others[: n - len(keep)]
+    keep += ones[int(n * share) : int(n * share) + n - len(keep)]
+    return [c for c in ranked if c in set(keep)]
 
 
 @pytest.mark.parametrize("seeds", [DEFAULT_SEEDS, ("1706.03762",), ("2106.03764",)])
@@ -327,10 +353,58 @@ def test_every_similar_paper_on_the_default_data_shares_three_citers_or_referenc
         assert len(found.rows) > len(rows)
         for r in found.rows[len(rows) :].tolist():
             assert max(evidence(store, rows, r)) >= 3, store.id(r)
-    # without the share of direct neighbours, exactly the best of the papers that qualify
-    found = similar(store, rows, n=40)
-    if not found.capped:
-        assert found.rows[len(rows) :].tolist() == brute_similar(store, rows, 40, 3)
+        # exactly the best of the papers that qualify
+        assert found.rows[len(rows) :].tolist() == brute_similar(store, rows, 40, 3, share)
+
+
+def test_the_most_cited_papers_get_exactly_their_most_similar_papers(default_store: Store) -> None:
+    """For the 20 most cited papers of the default data (Adam: 4,039 citers), the map's 40 papers are the 40 that
+    the documented score ranks highest, in that order, with and without the share of direct neighbours (a sampled
+    walk once missed 8 of Adam's 40, its second best among them)."""
+    from dashboard.graph.discovery import DIRECT_SHARE
+
+    store = default_store
+    top = np.lexsort((np.arange(store.n), -store.in_cited.astype(np.int64)))[:20].tolist()
+    assert store.id(top[0]) == "1412.6980"
+    for row in top:
+        for share in (None, DIRECT_SHARE):
+            found = similar(store, [row], n=40, direct_share=share)
+            want = brute_similar(store, [row], 40, 3, share)
+            assert len(want) == 40 and not found.approximate
+            assert found.rows[1:].tolist() == want, (store.id(row), share)
+    adam = store.row("1412.6980")
+    more = similar(store, [adam], n=100, direct_share=DIRECT_SHARE)
+    assert more.rows[1:].tolist() == brute_similar(store, [adam], 100, 3, DIRECT_SHARE)
+    two = [adam, store.row("1502.03167")]
+    assert similar(store, two, n=40).rows[2:].tolist() == brute_similar(store, two, 40, 3)
+
+
+def test_seeds_too_long_to_read_whole_make_a_map_that_says_so(
+    default_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past EXACT_BUDGET entries, a sampled walk: the map, its notice and its payload say it may miss a paper."""
+    from dashboard.graph.discovery import similar_subgraph
+    from dashboard.graph.state import ViewState
+    from dashboard.view.payload import graph_payload
+
+    store = default_store
+    state = ViewState(("1412.6980",), mode="similar", limit=40)
+    adam = store.row("1412.6980")
+    cost = similarity.exact_cost(store, np.asarray([adam]))
+    assert cost > 0
+    exact = similar_subgraph(store, state)
+    assert not exact.approximate and not any("sample" in n for n in exact.notices)
+    assert graph_payload(store, exact, state)[0]["approximate"] is False
+    monkeypatch.setattr(similarity, "EXACT_BUDGET", cost - 1)
+    sampled = similar_subgraph(store, state)
+    assert sampled.approximate and len(sampled.rows) == 41
+    assert (
+        "This seed is linked to so many papers that this map was found from a sample of their citations: a paper "
+        "more similar than those shown may be missing." in sampled.notices
+    )
+    assert graph_payload(store, sampled, state)[0]["approximate"] is True
+    monkeypatch.setattr(similarity, "EXACT_BUDGET", cost)
+    assert not similar_subgraph(store, state).approximate
 
 
 def test_the_default_seeds_map_drops_papers_with_two_shared_references(default_store: Store) -> None:
@@ -350,6 +424,14 @@ def test_the_default_seeds_map_drops_papers_with_two_shared_references(default_s
     assert all(max(evidence(store, rows, r)) >= 3 for r in shown)
     if len(shown) < 40:
         assert sub.notices and sub.notices[0].startswith(f"Only {len(shown)} papers share at least 3")
+
+
+def test_the_guide_states_the_bound_of_exact_maps() -> None:
+    from tests.conftest import ROOT
+
+    text = " ".join((ROOT / "docs" / "using.md").read_text().split())
+    m = re.search(r"lists would take more than (\d+) million entries to read are sampled", text)
+    assert m and int(m[1]) * 1_000_000 == similarity.EXACT_BUDGET
 
 
 def test_the_leave_out_figures_in_bench_readme_are_what_the_command_prints(
@@ -455,7 +537,7 @@ def test_similar_matches_brute_force_on_seed_data(store: Store, least: int) -> N
         if max(max(p[0], p[1]) for p in parts) >= least:  # with one seed, citers or references
             every[c] = (sum(p[0] for p in parts), sum(p[1] for p in parts), total)
     best = sorted(every, key=lambda c: (-round(every[c][2], 12), -int(store.in_cited[c]), c))[:15]
-    assert len(best) == {1: 15, 2: 8, 3: 2}[least] and found.capped is False
+    assert len(best) == {1: 15, 2: 8, 3: 2}[least] and found.approximate is False
     assert found.rows.tolist() == [*seeds, *best]
     assert found.scores[2:].tolist() == pytest.approx([every[c][2] for c in best])
     assert found.cocited[2:].tolist() == [every[c][0] for c in best]

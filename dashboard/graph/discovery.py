@@ -104,7 +104,8 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
     """The seeds and the ``state.limit`` papers most similar to them, linked where a pair is similar enough (edge
     weight: the pair's strength; why: its counts). Only papers sharing at least ``MIN_SHARED`` citers or references
     with one seed are similar (:mod:`dashboard.graph.similarity`); a notice says when fewer than ``state.limit``
-    do."""
+    do, and another when the seeds' lists were too long to read whole (``approximate``: a more similar paper may be
+    missing)."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
     found = similar(store, seeds, n=state.limit, direct_share=DIRECT_SHARE)
     roles = np.full(len(found.rows), SIMILAR, dtype=np.uint8)
@@ -125,6 +126,11 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
             f"Only {shown:,} paper{'s' if shown != 1 else ''} share{'s' if shown == 1 else ''} {evidence}, the least a "
             f"similar paper needs: showing {'it' if shown == 1 else 'those'}, not {state.limit:,}."
         )
+    if found.approximate:
+        notices.append(
+            f"{'This seed is' if len(seeds) == 1 else 'These seeds are'} linked to so many papers that this map was "
+            "found from a sample of their citations: a paper more similar than those shown may be missing."
+        )
     return Subgraph(
         rows=rows,
         roles=roles,
@@ -144,6 +150,7 @@ def similar_subgraph(store: Store, state: ViewState) -> Subgraph:
         edge_weight=np.asarray(found.pair_strength, dtype=float),
         edge_why=reasons,
         notices=notices,
+        approximate=found.approximate,
     )
 
 

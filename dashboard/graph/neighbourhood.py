@@ -79,6 +79,7 @@ class Subgraph:
     chains: list[list[int]] = field(default_factory=list)  # path: each chain's rows, from one end to the other
     notices: list[str] = field(default_factory=list)  # what the view has to tell (no path found, ...)
     dimmed: list[int] = field(default_factory=list)  # anchors shown although they fail the filters
+    approximate: bool = False  # similar: found by sampling the seeds' lists, so a more similar paper may be missing
 
     @property
     def src(self) -> np.ndarray:

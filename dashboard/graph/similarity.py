@@ -28,8 +28,11 @@ scores (compared rounded to 12 decimals) the paper with more citers in the datas
 dataset's order, which is fixed by its build). Prior and derivative works break ties the same way (higher count,
 then more citers, then lower row); links are ordered by strength, then by position in the map.
 
-:func:`similar` finds candidates by a two-hop walk that is capped for very cited papers, then computes exact counts
-for the best of them; the links it returns among the papers of the map are exact as well.
+:func:`similar` is exact: it reads, for each seed, the reference lists of all its citers and the citer lists of all
+its references (every paper sharing anything with a seed), and ranks every one of them by its exact score. Only a
+map whose seeds would have it read more than EXACT_BUDGET list entries (seeds with hundreds of thousands of
+citers) falls back to a sampled walk and is marked ``approximate`` (the page says so); its counts and scores are
+exact all the same, but a paper may be missing. The links it returns among the papers of the map are exact.
 :func:`prior_derivative` counts, exactly, which papers outside a map its papers cite most (prior works) and which
 cite most of them (derivative works).
 """
@@ -45,6 +48,8 @@ from dashboard.dataset.store import Store, gather
 
 CO_CITATION_WEIGHT = 0.5  # weight of cc_norm in a pair's score
 COUPLING_WEIGHT = 0.5  # weight of bc_norm in a pair's score
+EXACT_BUDGET = 25_000_000  # entries of the two-hop lists a map may read to be exact (see similar); beyond: the walk
+DENSE_BYTES = 100_000_000  # exact counts of long lists kept as arrays over all rows while they take at most this
 WALK_INTERMEDIATES = 1000  # first hop of the walk: at most this many citers (references) of a seed, evenly spaced
 WALK_BUDGET = 30_000  # second hop: at most about this many entries per seed and direction (see _fair_cap)
 PRESELECT = 4  # exact counts are computed for the best PRESELECT * n candidates of the walk (more if too few qualify)
@@ -69,10 +74,11 @@ class Similar:
     Per row: ``scores`` (the sum over seeds of ``score(seed, row)``; nan for seeds), ``cocited`` and ``coupled``
     (``cc`` and ``bc`` with each seed, summed over the seeds; 0 for seeds). Links: pairs ``(rows[pair_i[k]],
     rows[pair_j[k]])`` with ``pair_i < pair_j``, their exact ``pair_cocited`` (cc) and ``pair_coupled`` (bc) and
-    ``pair_strength`` (``score`` of the pair), strongest first. ``capped``: the walk that found the candidates
-    sampled some lists (a very cited seed or intermediate paper), so a paper with a few shared citers or references
-    may have been missed; the counts and scores reported are exact all the same. Fewer than the ``n`` asked for
-    means fewer papers met the evidence rule (``min_shared``)."""
+    ``pair_strength`` (``score`` of the pair), strongest first. ``approximate``: the seeds' lists were too long to
+    read whole (beyond EXACT_BUDGET), so the candidates were found by a sampled walk and a paper more similar than
+    those shown may be missing; the counts and scores reported are exact all the same. Otherwise the papers are
+    exactly the best by the rules above. Fewer than the ``n`` asked for means fewer papers met the evidence rule
+    (``min_shared``)."""
 
     rows: np.ndarray  # int64
     scores: np.ndarray  # float64
@@ -83,7 +89,7 @@ class Similar:
     pair_cocited: np.ndarray  # int64
     pair_coupled: np.ndarray  # int64
     pair_strength: np.ndarray  # float64
-    capped: bool
+    approximate: bool
     n_seeds: int  # rows[:n_seeds] are the seeds
     min_shared: int  # every similar paper shares at least this many citers or references with one seed
 
@@ -240,6 +246,140 @@ def _counts_with(
     return out
 
 
+# -- exact two-hop counts ---------------------------------------------------------------------------------------
+def _concat(offsets: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The CSR lists of ``rows`` concatenated (values only: one index array, 32-bit when the lists allow)."""
+    starts = offsets[rows].astype(np.int64)
+    lengths = offsets[rows + 1].astype(np.int64) - starts
+    ends = np.cumsum(lengths)
+    total = int(ends[-1]) if len(ends) else 0
+    if not total:
+        return values[:0]
+    kind = np.int32 if len(values) < 2**31 else np.int64
+    at = np.repeat((starts - (ends - lengths)).astype(kind), lengths)
+    at += np.arange(total, dtype=kind)
+    return values[at]
+
+
+class _Counts:
+    """How often each row occurs in a list of rows: sparse (the distinct rows, ascending, and their counts, by
+    sorting) for a short list, dense (one ``bincount`` over all rows) for a long one, kept dense while ``room``
+    allows (bytes; a dense count of a long list costs 8 bytes a row of the dataset), else made sparse."""
+
+    def __init__(self, values: np.ndarray, n: int, room: list[int]) -> None:
+        self.dense: np.ndarray | None = None
+        if len(values) * 16 < n:
+            values = np.sort(values)
+            start = _runs(values)
+            self.rows, self.counts = values[start].astype(np.int64), np.diff(np.append(start, len(values)))
+            return
+        total = np.bincount(values, minlength=n)
+        if total.nbytes <= room[0]:
+            room[0] -= total.nbytes
+            self.dense = total
+        else:
+            self.rows = np.flatnonzero(total)
+            self.counts = total[self.rows]
+
+    def at_least(self, m: int) -> np.ndarray:
+        """The rows counted at least ``m`` times, ascending."""
+        if self.dense is not None:
+            return np.flatnonzero(self.dense >= m)
+        return self.rows[self.counts >= m]
+
+    def of(self, rows: np.ndarray) -> np.ndarray:
+        """The count of each of ``rows`` (ascending, unique; 0 for a row not in the list)."""
+        if self.dense is not None:
+            return self.dense[rows]
+        if not len(self.rows):
+            return np.zeros(len(rows), dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.rows, rows), len(self.rows) - 1)
+        return np.where(self.rows[at] == rows, self.counts[at], 0)
+
+
+def _directions(store: Store) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float], ...]:
+    """Both two-hop walks, as (first offsets, first values, second offsets, second values, degree, weight): a
+    seed's citers -> what they cite (co-citation, degree: citers), its references -> who cites them (coupling,
+    degree: references)."""
+    a = store.arrays
+    cit_off, cit_src, ref_off, ref_tgt = a["cit_offsets"], a["cit_sources"], a["ref_offsets"], a["ref_targets"]
+    return (
+        (cit_off, cit_src, ref_off, ref_tgt, store.in_cited, CO_CITATION_WEIGHT),
+        (ref_off, ref_tgt, cit_off, cit_src, store.in_refs, COUPLING_WEIGHT),
+    )
+
+
+def exact_cost(store: Store, seeds: np.ndarray) -> int:
+    """How many list entries the exact counts of ``seeds`` read: for each seed, the reference lists of its citers
+    and the citer lists of its references."""
+    total = 0
+    for first_off, first_vals, second_off, _, _, _ in _directions(store):
+        for s in seeds.tolist():
+            mids = first_vals[first_off[s] : first_off[s + 1]]
+            total += int(_lengths(second_off, mids.astype(np.int64)).sum())
+    return total
+
+
+def _exact(store: Store, seeds: np.ndarray, min_shared: int) -> tuple[np.ndarray, ...]:
+    """Every paper that qualifies (sharing at least ``min_shared`` citers, or ``min_shared`` references, with one
+    seed; seeds excluded), with exact counts read from the whole lists: (candidates ascending, score = sum over seeds
+    of ``score(seed, candidate)``, citers shared summed over the seeds, references shared summed over the seeds).
+
+    Each seed's two-hop lists are counted once (:func:`_count`); the qualifying papers are those counted at least
+    ``min_shared`` times in one of them, and only they are then looked up in every count (most papers met share one
+    or two citers or references: they are counted, never scored). The score's terms are added seed by seed,
+    co-citation before coupling."""
+    room = [DENSE_BYTES]
+    counted = []  # (kind, seed, counts)
+    for s in seeds.tolist():
+        for kind, (first_off, first_vals, second_off, second_vals, _, _) in enumerate(_directions(store)):
+            mids = first_vals[first_off[s] : first_off[s + 1]].astype(np.int64)
+            counted.append((kind, s, _Counts(_concat(second_off, second_vals, mids), store.n, room)))
+    merged = np.concatenate([np.empty(0, np.int64)] + [c.at_least(min_shared) for _, _, c in counted])
+    merged.sort(kind="stable")  # a merge of ascending runs
+    cand = merged[_runs(merged)]
+    cand = cand[~_found_in(seeds, cand)]
+    score = np.zeros(len(cand))
+    shared = np.zeros((2, len(cand)), dtype=np.int64)  # citers, references: summed over the seeds
+    directions = _directions(store)
+    for kind, s, counts in counted:
+        mine = counts.of(cand)
+        deg, weight = directions[kind][4], directions[kind][5]
+        score += weight * _norm(mine, deg[s : s + 1], deg[cand])
+        shared[kind] += mine
+    return cand, score, shared[0], shared[1]
+
+
+def _found_in(rows: np.ndarray, sorted_rows: np.ndarray) -> np.ndarray:
+    """For each of ``sorted_rows`` (ascending, unique), whether it is one of ``rows`` (a few)."""
+    out = np.zeros(len(sorted_rows), dtype=bool)
+    if len(sorted_rows) and len(rows):
+        at = np.minimum(np.searchsorted(sorted_rows, rows), len(sorted_rows) - 1)
+        out[at[sorted_rows[at] == rows]] = True
+    return out
+
+
+def _pick_direct(
+    store: Store, seeds: np.ndarray, cand: np.ndarray, keys: np.ndarray, n: int, share: float, mask: Mask | None
+) -> np.ndarray:
+    """Indices of the ``n`` papers of ``cand`` a map keeps when at most ``share`` of them may be direct references
+    or citers of a seed (see :func:`similar`), best first: the best ``int(n * share)`` direct ones and the best
+    others; more direct ones when too few others qualify."""
+    linked = np.zeros(store.n, dtype=bool)  # the seeds' references and citers
+    for s in seeds.tolist():
+        linked[store.references(s)] = True
+        linked[store.citers(s)] = True
+    direct = linked[cand]
+    ones, others = np.flatnonzero(direct), np.flatnonzero(~direct)
+    best_direct = ones[_best(store, cand[ones], keys[ones], n, mask)]
+    best_other = others[_best(store, cand[others], keys[others], n, mask)]
+    quota = int(n * share)
+    keep = np.concatenate((best_direct[:quota], best_other))[:n]
+    if len(keep) < n:
+        keep = np.concatenate((keep, best_direct[quota : quota + n - len(keep)]))
+    return keep[_order(store, cand[keep], keys[keep])]
+
+
 # -- the walk ---------------------------------------------------------------------------------------------------
 def _two_hop(
     first_off: np.ndarray, first_vals: np.ndarray, second_off: np.ndarray, second_vals: np.ndarray, seed: int
@@ -360,29 +500,26 @@ def similar(
     """The seeds and the ``n`` papers most similar to them (seeds excluded from the ``n``), with the links among
     all of them.
 
-    1. **Walk.** From each seed, both two-hop walks: its citers -> what they cite (co-citation), its references ->
-       who cites them (coupling). Very cited papers are sampled deterministically (:func:`_two_hop`: at most
-       WALK_INTERMEDIATES intermediate papers evenly spaced over the seed's list, their lists cut to share about
-       WALK_BUDGET entries); the walk's totals, scaled back by the sampling rate, clipped and normalised, give
-       each candidate an estimated score (exact when nothing was sampled). ``capped`` says whether anything was.
-    2. **Filter.** Candidates whose walk count (the most papers shared with one seed, in one direction) is below
-       ``min_shared`` are dropped (exact when nothing was sampled). ``mask`` (rows -> bool array) applies to
-       candidates only; seeds always stay.
-    3. **Exact.** The best ``PRESELECT * n`` candidates left by walk score get exact ``cc`` and ``bc`` with each
-       seed (the full lists, however long). Those with ``cc >= min_shared`` or ``bc >= min_shared`` with at least
-       one seed qualify (when fewer than ``n`` do, four times more candidates are counted, until none is left).
-       Their exact score is ``sum over seeds of score(seed, candidate)``; the ``n`` best are kept: higher score
-       first, then more citers, then lower row. Fewer than ``n`` when fewer qualify.
+    1. **Candidates.** From each seed, both two-hop lists, whole: its citers -> what they cite (co-citation), its
+       references -> who cites them (coupling). That is every paper sharing a citer or a reference with a seed,
+       each with its exact ``cc`` and ``bc`` with each seed (:func:`_exact`). When the seeds' lists hold more than
+       EXACT_BUDGET entries in all, a sampled walk finds candidates instead (:func:`_sampled`, exact counts for the
+       best of them) and the result is ``approximate``.
+    2. **Evidence.** Candidates with ``cc >= min_shared`` or ``bc >= min_shared`` with at least one seed qualify.
+       ``mask`` (rows -> bool array) applies to candidates only; seeds always stay.
+    3. **Order.** A candidate's score is ``sum over seeds of score(seed, candidate)``; the ``n`` best are kept:
+       higher score first (compared rounded to 12 decimals), then more citers, then lower row. Fewer than ``n``
+       when fewer qualify.
     4. **Links.** Exact ``cc`` and ``bc`` of every pair of the returned rows (:func:`pair_counts`, full lists),
        and their ``score`` as the link's strength. Drawn (:func:`_links`): pairs at least PAIR_MIN_STRENGTH
        strong that are among the PAIR_TOP_LINKS strongest of one of their two papers, then pairs at least
        PAIR_STRONG strong while there are fewer than PAIR_LINKS_PER_PAPER links a paper (at most 164 links for
        the seed and 40 papers; every paper is linked to its closest paper of the map).
 
-    ``direct_share`` (None: no rule): at most this share of the ``n`` may be direct references or citers of a seed,
-    the best of them; the others are the best qualifying papers related to the seeds only through other papers
-    (when there are too few of those, more direct ones fill the map). A citation map already shows the direct
-    ones; a map of similar papers is for what it does not show.
+    ``direct_share`` (None: no rule): at most ``int(n * direct_share)`` of the ``n`` may be direct references or
+    citers of a seed, the best of them; the others are the best qualifying papers related to the seeds only through
+    other papers (when there are too few of those, the next best direct ones fill the map). A citation map already
+    shows the direct ones; a map of similar papers is for what it does not show.
 
     ``min_shared`` (at least 1; 1 keeps every paper sharing anything with a seed): the evidence rule above.
     ``seeds``: rows of the store (a repeated seed counts once; a row out of range is a ValueError)."""
@@ -393,30 +530,22 @@ def similar(
     if min_shared < 1:
         raise ValueError(f"min_shared must be at least 1: {min_shared}")
     k = len(seed_rows)
-    capped = False
+    approximate = False
     chosen = np.empty(0, np.int64)
     scores = cocited = coupled = np.empty(0)
     if k and n > 0:
-        cand, walk_score, walk_count, capped = _walk(store, seed_rows)
-        enough = walk_count >= min_shared
-        cand, keys = cand[enough], np.round(walk_score[enough], _ROUND)
-        take = PRESELECT * n * (1 if direct_share is None else 3)  # room for the papers not directly linked
-        scratch = np.zeros(store.n, dtype=bool)
-        while True:
-            pool = cand[_best(store, cand, keys, take, mask)]
-            cc = _counts_with(a["cit_offsets"], a["cit_sources"], seed_rows, pool, scratch)
-            bc = _counts_with(a["ref_offsets"], a["ref_targets"], seed_rows, pool, scratch)
-            ok = (cc.max(axis=0, initial=0) >= min_shared) | (bc.max(axis=0, initial=0) >= min_shared)
-            if ok.sum() >= n or take >= len(cand):
-                break
-            take *= 4
-        pool, cc, bc = pool[ok], cc[:, ok], bc[:, ok]
-        score = _strength_with(store, seed_rows, pool, cc, bc).sum(axis=0)
-        best = _best(store, pool, np.round(score, _ROUND), len(pool) if direct_share is not None else n, None)
-        best = best[score[best] > 0]
-        if direct_share is not None:
-            best = _share_direct(store, seed_rows, pool, best, n, direct_share)
-        chosen, scores, cocited, coupled = pool[best], score[best], cc.sum(axis=0)[best], bc.sum(axis=0)[best]
+        approximate = exact_cost(store, seed_rows) > EXACT_BUDGET
+        if approximate:
+            cand, score, sum_cc, sum_bc = _sampled(store, seed_rows, n, mask, direct_share is not None, min_shared)
+            mask = None  # the walk's candidates passed it already
+        else:
+            cand, score, sum_cc, sum_bc = _exact(store, seed_rows, min_shared)
+        keys = np.round(score, _ROUND)
+        if direct_share is None:
+            best = _best(store, cand, keys, n, mask)
+        else:
+            best = _pick_direct(store, seed_rows, cand, keys, n, direct_share, mask)
+        chosen, scores, cocited, coupled = cand[best], score[best], sum_cc[best], sum_bc[best]
     rows = np.concatenate((seed_rows, chosen)).astype(np.int64)
     pcc = pair_counts(a["cit_offsets"], a["cit_sources"], rows)
     pbc = pair_counts(a["ref_offsets"], a["ref_targets"], rows)
@@ -432,26 +561,41 @@ def similar(
         pair_cocited=pcc[i, j],
         pair_coupled=pbc[i, j],
         pair_strength=strength[i, j],
-        capped=capped,
+        approximate=approximate,
         n_seeds=k,
         min_shared=min_shared,
     )
 
 
-def _share_direct(
-    store: Store, seeds: np.ndarray, pool: np.ndarray, ranked: np.ndarray, n: int, share: float
-) -> np.ndarray:
-    """Of ``ranked`` (indices into ``pool``, best first), the ``n`` to keep when at most ``share`` of them may be
-    direct references or citers of a seed (see :func:`similar`), best first."""
-    direct_rows = np.concatenate(
-        [np.empty(0, np.int64)] + [np.concatenate((store.references(s), store.citers(s))) for s in seeds.tolist()]
-    )
-    direct = np.isin(pool[ranked], direct_rows)
-    quota = int(n * share)
-    keep = np.concatenate((ranked[direct][:quota], ranked[~direct]))[:n]
-    if len(keep) < n:  # too few papers related only through others: more direct ones
-        keep = np.concatenate((keep, ranked[direct][quota : quota + n - len(keep)]))
-    return ranked[np.isin(ranked, keep)]
+def _sampled(
+    store: Store, seeds: np.ndarray, n: int, mask: Mask | None, direct_rule: bool, min_shared: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Qualifying candidates when the seeds' lists are too long to read whole: (rows, exact score, citers shared
+    summed over the seeds, references shared summed over the seeds).
+
+    The two-hop walks are sampled deterministically (:func:`_walk`: at most WALK_INTERMEDIATES intermediate papers
+    evenly spaced over a seed's list, their lists cut to share about WALK_BUDGET entries); the walk's totals,
+    scaled back by the sampling rate, clipped and normalised, estimate each candidate's score and evidence. The best
+    ``PRESELECT * n`` candidates by that estimate (three times more with the direct-share rule, which needs room
+    for papers not directly linked) that pass ``mask`` get exact ``cc`` and ``bc`` with each seed (the full lists
+    of the seeds and of each candidate); those meeting the evidence rule qualify. When fewer than ``n`` do, four
+    times more candidates are counted, until none is left."""
+    a = store.arrays
+    cand, walk_score, walk_count, _ = _walk(store, seeds)
+    enough = walk_count >= min_shared
+    cand, keys = cand[enough], np.round(walk_score[enough], _ROUND)
+    take = PRESELECT * n * (3 if direct_rule else 1)
+    scratch = np.zeros(store.n, dtype=bool)
+    while True:
+        pool = cand[_best(store, cand, keys, take, mask)]
+        cc = _counts_with(a["cit_offsets"], a["cit_sources"], seeds, pool, scratch)
+        bc = _counts_with(a["ref_offsets"], a["ref_targets"], seeds, pool, scratch)
+        ok = (cc.max(axis=0, initial=0) >= min_shared) | (bc.max(axis=0, initial=0) >= min_shared)
+        if ok.sum() >= n or take >= len(cand):
+            break
+        take *= 4
+    pool, cc, bc = pool[ok], cc[:, ok], bc[:, ok]
+    return pool, _strength_with(store, seeds, pool, cc, bc).sum(axis=0), cc.sum(axis=0), bc.sum(axis=0)
 
 
 def _strength_with(store: Store, seeds: np.ndarray, rows: np.ndarray, cc: np.ndarray, bc: np.ndarray) -> np.ndarray:

@@ -10,7 +10,9 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds,
   selected, expanded) papers; ``edges`` as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see
   :func:`drawn_edges`; ``edges_total``: how many the view has); timeline ``axis`` tick labels (``id``, ``label``,
-  ``x``, ``y``); the ``palette`` for colour by area or by year.
+  ``x``, ``y``); the ``palette`` for colour by area or by year; for a similarity map, each link's ``weight`` and
+  ``why``, and ``approximate`` (true when the seeds' lists were too long to read whole: a more similar paper may be
+  missing).
 
 ``assets/js/logic/map-elements.js`` (``elementsFrom``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title on one line, cut on the map to the room it has), ``title``, ``year``,
@@ -151,7 +153,8 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "palette": palette(tuple(store.area_names), *view_years(store, rows)),  # years: those in view
         "fields": NODE_FIELDS,
     }
-    if sub.edge_weight is not None:  # a similarity map: each link's strength and why
+    if sub.edge_weight is not None:  # a similarity map: each link's strength and why, and whether it is exact
+        payload["approximate"] = sub.approximate
         payload["edges"]["weight"] = np.round(sub.edge_weight[drawn], 3)
         payload["edges"]["why"] = [sub.edge_why[k] for k in drawn.tolist()] if sub.edge_why is not None else []
     if state.color == "cluster":
