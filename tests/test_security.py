@@ -69,7 +69,7 @@ def test_a_real_request_works(app, client) -> None:
     assert resp.status_code == 200
     out = resp.get_json()["response"]
     assert out["url"]["search"] == "?seeds=2110.10090"
-    assert "reaches beyond this dataset" in json.dumps(out["div-notices"])
+    assert "holds every year of this dataset" in json.dumps(out["div-notices"])
 
 
 def test_graph_endpoint_draws_whatever_it_is_given(client) -> None:

@@ -185,7 +185,13 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     assert notes("?years=2000-2013") == ["years=2000-2013 holds no paper of this dataset (2014-2025); ignored."]
     assert notes("?years=2010-2020") == ["years=2010-2020 reaches beyond this dataset; using 2014-2020."]
     assert notes("?years=2020-2030") == ["years=2020-2030 reaches beyond this dataset; using 2020-2025."]
-    assert notes("?years=2014-2025") == [] and notes("?years=2025-2025") == []
+    assert notes("?years=2025-2025") == []
+    assert notes("?years=2014-2025") == [
+        "years=2014-2025 holds every year of this dataset (2014-2025): no year filter."
+    ]
+    assert notes("?years=1900-2100") == [
+        "years=1900-2100 holds every year of this dataset (2014-2025): no year filter."
+    ]
     assert notes("?min_citations=x") == ["min_citations='x' is not a whole number; ignored."]
     assert notes("?limit=5") == ["limit=5 is outside 10-3000; using 10."] and notes_of("?limit=10") == []
     assert notes("?limit=3000") == [] and notes("?min_citations=0") == [] and notes("?min_citations=1000000000") == []
@@ -199,14 +205,18 @@ def test_each_notice_says_exactly_what_was_dropped() -> None:
     ]
     assert notes("?XYZ=1") == ["Unknown link parameter(s) ignored: XYZ."]
     areas = ",".join(f"{i}" * 40 for i in range(1, 8))
-    assert notes(f"?areas={areas}") == ["Unknown area(s) ignored: " + ", ".join(f"{i}" * 30 for i in range(1, 6)) + "."]
+    assert notes(f"?areas={areas}") == [
+        "Unknown area in areas: "
+        + ", ".join(f"'{i * 30}'" for i in "12345")
+        + " and 2 more (not in this dataset; no area filter)."
+    ]
     longest = "?seeds=2110.10090&x=" + "a" * 7980
     assert len(longest) == 8000 and notes(longest) == ["Unknown link parameter(s) ignored: x."]  # 8,000: read whole
     assert notes("?limit=99999") == ["limit=99999 is outside 10-3000; using 3000."]
     assert notes("?layout=Spiral") == ["layout='Spiral' is not one of force, timeline, concentric; using force."]
     assert notes("?color=x") == ["color='x' is not one of area, year, cluster; using area."]
     assert notes("?color=" + "c" * 50) == [f"color='{'c' * 40}' is not one of area, year, cluster; using area."]
-    assert notes("?areas=cs.LG,nope,zz") == ["Unknown area(s) ignored: nope, zz."]
+    assert notes("?areas=cs.LG,nope,zz") == ["Unknown area in areas: 'nope', 'zz' (not in this dataset; left out)."]
     assert notes("?seeds=2110.10090" + "," * 8000) == ["The link is too long (8,017 characters); read the first 8,000."]
 
 
@@ -231,7 +241,7 @@ def test_values_as_parsed() -> None:
     assert state("?layout=TimeLine ").layout == "timeline" and state("?color=YEAR").color == "year"
     assert state("?layout=concentric").layout == "concentric" and state("?layout=").layout == "force"
     assert state("?areas=cs.LG,cs.LG,nope,cs.CL").areas == ("cs.LG", "cs.CL")
-    assert state("?areas=").areas == () and state("?areas=cs.LG,cs.CL,unknown").areas is None  # every area
+    assert state("?areas=").areas is None and state("?areas=cs.LG,cs.CL,unknown").areas is None  # every area
     assert state("?areas=a,b", Context(KNOWN.__contains__, ["2110.10090"])).areas == ("a", "b")
     many = ",".join(f"a{i}" for i in range(150))
     assert len(state(f"?areas={many}", Context(KNOWN.__contains__, ["2110.10090"])).areas) == 100
@@ -258,15 +268,14 @@ def test_encode_query_leaves_defaults_out_and_quotes() -> None:
 
 
 def test_discovery_parameters_round_trip_with_their_own_defaults() -> None:
-    q = "?seeds=2110.10090&color=cluster&clusters=0,2&mode=similar&limit=80&path=2106.03764,1706.03762"
+    q = "?seeds=2110.10090&color=cluster&clusters=0,2&mode=similar&limit=80"
     state, notices = parse_query(q, ctx())
     assert notices == []
-    assert (state.mode, state.limit, state.path, state.clusters) == (
-        "similar",
-        80,
-        ("2106.03764", "1706.03762"),
-        (0, 2),
-    )
+    assert (state.mode, state.limit, state.path, state.clusters) == ("similar", 80, None, (0, 2))
+    assert encode_query(state) == q
+    q = "?seeds=2110.10090&color=cluster&clusters=0,2&mode=field&path=2106.03764,1706.03762"
+    state, notices = parse_query(q, ctx())
+    assert notices == [] and (state.mode, state.path) == ("field", ("2106.03764", "1706.03762"))
     assert encode_query(state) == q
     similar, _ = parse_query("?seeds=2110.10090&mode=similar", ctx())
     assert similar.limit == 40 and encode_query(similar) == "?seeds=2110.10090&mode=similar"  # its own default
@@ -288,7 +297,8 @@ def test_bad_discovery_parameters_give_notices() -> None:
     state, notices = parse_query("?seeds=2110.10090&path=2106.03764", ctx())
     assert state.path is None and notices == ["path= needs two paper ids, like path=1706.03762,1810.04805; ignored."]
     state, notices = parse_query("?seeds=2110.10090&clusters=1,5", ctx())
-    assert state.clusters is None and notices == []  # clusters= means something with color=cluster only
+    assert state.clusters is None  # clusters= means something with color=cluster only
+    assert notices == ["clusters= applies with color=cluster only; left out."]
     state, notices = parse_query("?seeds=2110.10090&color=cluster&clusters=1,99,x", ctx())
     assert state.clusters == (1,) and notices == ["clusters= takes cluster numbers 0-11; left out: 99, x."]
 
@@ -394,20 +404,24 @@ def test_ids_in_any_form_are_read_as_the_datasets_own() -> None:
         assert encode_query(state) == "?seeds=1706.03762", text
     q = (
         "?seeds=arXiv:2110.10090,https://arxiv.org/abs/2106.03764v2&expand=https%3A%2F%2Farxiv.org%2Fabs%2F1706.03762"
-        f"&selected=arxiv:1706.03762&path=https://www.semanticscholar.org/paper/X/{'f' * 40},W10"
+        "&selected=arxiv:1706.03762"
     )
     state, notices = parse_query(q, resolving_ctx())
     assert notices == []
     assert state.seeds == ("2110.10090", "2106.03764") and state.expand == ("1706.03762",)
-    assert state.selected == "1706.03762" and state.path == ("2110.10090", "1706.03762")
-    assert encode_query(state) == (
-        "?seeds=2110.10090,2106.03764&expand=1706.03762&selected=1706.03762&path=2110.10090,1706.03762"
+    assert state.selected == "1706.03762"
+    assert encode_query(state) == "?seeds=2110.10090,2106.03764&expand=1706.03762&selected=1706.03762"
+    state, notices = parse_query(
+        f"?seeds=W10&path=https://www.semanticscholar.org/paper/X/{'f' * 40},W10", resolving_ctx()
     )
+    assert notices == [] and state.path == ("2110.10090", "1706.03762")
+    assert encode_query(state) == "?seeds=1706.03762&path=2110.10090,1706.03762"
 
 
 def test_two_forms_of_one_paper_are_one_paper() -> None:
     state, notices = parse_query("?seeds=1706.03762,arXiv:1706.03762,W10&expand=1706.03762v2", resolving_ctx())
-    assert state.seeds == ("1706.03762",) and state.expand == () and notices == []
+    assert state.seeds == ("1706.03762",) and state.expand == ()
+    assert notices == ["A seed's references and citers are always shown: 1706.03762 left out of expand."]
     state, notices = parse_query("?seeds=2110.10090&path=W10,arXiv:1706.03762", resolving_ctx())
     assert state.path is None and notices == ["path= joins a paper to itself; give two different papers."]
 
@@ -464,3 +478,120 @@ def test_the_apps_context_resolves_through_the_store(default_store) -> None:
     assert encode_query(state) == "?seeds=1706.03762&selected=1803.10122"
     state, notices = read_state(default_store, "?seeds=arXiv:0000.00000")
     assert notices[0] == "Unknown paper id in seeds: 'arXiv:0000.00000' (not in this dataset; left out)."
+
+
+# -- areas in any case; link parameters that do nothing -------------------------------------------------------------
+def test_areas_are_matched_whatever_their_case_and_unknown_ones_never_empty_the_map() -> None:
+    def read(q: str) -> tuple[tuple[str, ...] | None, list[str]]:
+        state, notices = parse_query(q, ctx())
+        return state.areas, notices
+
+    assert read("?areas=CS.lg") == (("cs.LG",), []) and read("?areas=cs.cl,Cs.Cl,UNKNOWN") == (("cs.CL", "unknown"), [])
+    assert encode_query(parse_query("?areas=CS.lg", ctx())[0]) == "?seeds=2106.03764,2006.04862&areas=cs.LG"
+    assert read("?areas=cs.XX") == (None, ["Unknown area in areas: 'cs.XX' (not in this dataset; no area filter)."])
+    assert read("?areas=cs.xx,CS.CL") == (
+        ("cs.CL",),
+        ["Unknown area in areas: 'cs.xx' (not in this dataset; left out)."],
+    )
+    assert read("?areas=,") == (None, ["areas= names no area: no area filter."])
+    assert read("?areas=CS.LG,cs.cl,Unknown") == (None, ["areas= names every area of this dataset: no area filter."])
+
+
+def test_areas_of_a_link_narrow_the_map_whatever_their_case(default_store) -> None:
+    """``?seeds=1706.03762&areas=cs.cv`` once said "Unknown area(s) ignored" and hid all but the seed."""
+    from dashboard.view.payload import build_subgraph
+    from dashboard.web.callbacks.common import read_state
+
+    plain = build_subgraph(default_store, read_state(default_store, "?seeds=1706.03762")[0])
+    for q in ("?seeds=1706.03762&areas=cs.cv", "?seeds=1706.03762&areas=CS.CV", "?seeds=1706.03762&areas=cs.CV,cs.zz"):
+        state, notices = read_state(default_store, q)
+        assert state.areas == ("cs.CV",) and encode_query(state) == "?seeds=1706.03762&areas=cs.CV", q
+        sub = build_subgraph(default_store, state)
+        want = default_store.area_mask(plain.rows, ["cs.CV"])
+        assert len(sub.rows) == int(want.sum()) + 1 > 20 and sub.hidden == len(plain.rows) - len(sub.rows), q
+        assert notices == (["Unknown area in areas: 'cs.zz' (not in this dataset; left out)."] if "zz" in q else []), q
+    state, notices = read_state(default_store, "?seeds=1706.03762&areas=cs.XX")
+    assert state.areas is None and notices == ["Unknown area in areas: 'cs.XX' (not in this dataset; no area filter)."]
+    assert len(build_subgraph(default_store, state).rows) == len(plain.rows)
+
+
+def test_parameters_that_do_nothing_are_left_out_with_a_notice() -> None:
+    cases = {
+        "?seeds=2110.10090&expand=1706.03762&path=2106.03764,1706.03762": (
+            "?seeds=2110.10090&path=2106.03764,1706.03762",
+            ["expand= does nothing while a path is shown; left out."],
+        ),
+        "?seeds=2110.10090&limit=600&path=2106.03764,1706.03762": (
+            "?seeds=2110.10090&path=2106.03764,1706.03762",
+            ["limit= does nothing while a path is shown; left out."],
+        ),
+        "?seeds=2110.10090&mode=similar&path=2106.03764,1706.03762": (
+            "?seeds=2110.10090&path=2106.03764,1706.03762",
+            ["mode=similar does nothing while a path is shown (the path is drawn); left out."],
+        ),
+        "?seeds=2110.10090&expand=1706.03762&mode=similar": (
+            "?seeds=2110.10090&mode=similar",
+            ["expand= does nothing on a map of similar papers; left out."],
+        ),
+        "?seeds=2110.10090&clusters=1": ("?seeds=2110.10090", ["clusters= applies with color=cluster only; left out."]),
+        "?seeds=2110.10090&step=2": ("?seeds=2110.10090", ["step= applies to a story (story=NAME) only; left out."]),
+        "?seeds=2110.10090&story=": ("?seeds=2110.10090", ["story= names no story of this dataset; left out."]),
+        "?seeds=2110.10090&expand=2110.10090,1706.03762": (
+            "?seeds=2110.10090&expand=1706.03762",
+            ["A seed's references and citers are always shown: 2110.10090 left out of expand."],
+        ),
+        "?seeds=1706.03762&layout=timeline&seeds=2110.10090&layout=concentric": (
+            "?seeds=2110.10090&layout=concentric",
+            ["seeds=, layout= given more than once in the link: the last value used."],
+        ),
+        # a field view keeps the citation map's state: nothing there does nothing
+        "?seeds=2110.10090&expand=1706.03762&mode=field&limit=600&layout=timeline": (
+            "?seeds=2110.10090&expand=1706.03762&layout=timeline&mode=field&limit=600",
+            [],
+        ),
+    }
+    for q, (canonical, want) in cases.items():
+        state, notices = parse_query(q, ctx())
+        assert (encode_query(state), notices) == (canonical, want), q
+        assert parse_query(encode_query(state), ctx())[1] == [], q  # the rewritten link says nothing more
+
+
+def test_expanded_papers_not_in_the_map_and_absent_clusters_are_left_out_with_a_notice(default_store) -> None:
+    """``?seeds=2006.04862&expand=1412.6980`` (Adam, not in that map) was ignored in silence, and kept in the link."""
+    from dashboard.view.payload import build_subgraph
+    from dashboard.web.callbacks.common import read_state
+
+    s = default_store
+    adam = "“Adam: A Method for Stochastic Optimization” (1412.6980)"
+    state, notices = read_state(s, "?seeds=2006.04862&expand=1412.6980")
+    assert s.row("1412.6980") not in set(build_subgraph(s, ViewState(("2006.04862",))).rows.tolist())
+    assert encode_query(state) == "?seeds=2006.04862"
+    assert notices == [f"Not in this map, so nothing to expand: {adam}; left out of expand."]
+    # one in the map stays, the other goes; in the field view too (it marks the same map)
+    inside = s.id(int(build_subgraph(s, ViewState(("2006.04862",))).rows[5]))
+    for mode in ("", "&mode=field"):
+        state, notices = read_state(s, f"?seeds=2006.04862&expand=1412.6980,{inside}{mode}")
+        assert encode_query(state) == f"?seeds=2006.04862&expand={inside}{mode}"
+        assert notices == [f"Not in this map, so nothing to expand: {adam}; left out of expand."]
+        assert read_state(s, encode_query(state))[1] == []
+    # filters hide papers but keep expanded ones: an expand that fails them still does something
+    state, notices = read_state(s, f"?seeds=2006.04862&expand={inside}&years=2010-2011")
+    assert state.expand == (inside,) and notices == []
+    # clusters the map does not have
+    state, notices = read_state(s, "?seeds=2006.04862&color=cluster&clusters=0,11")
+    assert state.clusters == (0,) and encode_query(state) == "?seeds=2006.04862&color=cluster&clusters=0"
+    assert len(notices) == 1 and notices[0].endswith("cluster 11 left out.")
+    state, notices = read_state(s, "?seeds=2006.04862&color=cluster&clusters=11")
+    assert state.clusters is None and notices[0].endswith("cluster 11 left out: showing them all.")
+
+
+def test_the_graph_endpoint_answers_the_rewritten_link(client, store) -> None:
+    from dashboard.view.payload import build_subgraph
+
+    shown = set(build_subgraph(store, ViewState(("2006.04862",))).rows.tolist())
+    outside = next(store.id(r) for r in range(store.n) if r not in shown)
+    r = client.get(f"/graph?seeds=2006.04862&expand={outside}&path=2106.03764,2110.10090&limit=600")
+    assert r.status_code == 200
+    assert r.get_json()["query"] == "?seeds=2006.04862&path=2106.03764,2110.10090"
+    r = client.get(f"/graph?seeds=2006.04862&expand={outside}")
+    assert r.get_json()["query"] == "?seeds=2006.04862"

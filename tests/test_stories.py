@@ -192,7 +192,10 @@ def test_a_stories_steps_are_checked_with_the_datasets_areas_and_years(tiny) -> 
             json.dumps({"format": "citemap-story", "version": 1, "title": "T", "steps": [{"title": "x", "view": view}]})
         )
     _, notices = read_state(tiny, "?story=areas")
-    assert notices == [f"Story: {folder / 'areas.json'}, step 1: field 'view': Unknown area(s) ignored: nope."]
+    assert notices == [
+        f"Story: {folder / 'areas.json'}, step 1: field 'view': Unknown area in areas: 'nope' (not in this dataset; "
+        "no area filter)."
+    ]
     _, notices = read_state(tiny, "?story=years")
     assert notices[0].startswith(f"Story: {folder / 'years.json'}, step 1: field 'view': years=1900-2004 reaches")
 

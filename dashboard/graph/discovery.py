@@ -18,6 +18,7 @@ Every function takes plain data (a store, a state) and returns plain data (a :cl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -63,21 +64,51 @@ def subgraph(store: Store, state: ViewState) -> Subgraph:
     if state.color == "cluster" and state.clusters is not None:
         found = view_clusters(store, state)
         shown = [c for c in state.clusters if c in found.names]
-        absent = [str(c) for c in state.clusters if c not in found.names]
+        absent = [c for c in state.clusters if c not in found.names]
         if shown:
             sub = keep_rows(store, sub, np.isin(found.labels_of(sub.rows), shown))
         if absent:
-            sub = replace(
-                sub,
-                notices=[
-                    *sub.notices,
-                    f"This map has {len(found.names)} named clusters (0-"
-                    f"{len(found.names) - 1}); cluster {', '.join(absent)} left out"
-                    + ("" if shown else ": showing them all")
-                    + ".",
-                ],
-            )
+            sub = replace(sub, notices=[*sub.notices, _absent_clusters(found, absent, bool(shown))])
     return narrow(store, sub, state)
+
+
+def _absent_clusters(found: Clusters, absent: list[int], some_shown: bool) -> str:
+    """The notice for ``clusters=`` numbers a map does not have."""
+    if not found.names:
+        return f"This map has no named clusters; cluster {', '.join(map(str, absent))} left out."
+    return (
+        f"This map has {len(found.names)} named clusters (0-{len(found.names) - 1}); cluster "
+        f"{', '.join(map(str, absent))} left out" + ("" if some_shown else ": showing them all") + "."
+    )
+
+
+def without_no_ops(
+    store: Store, state: ViewState, build: Callable[[Store, ViewState], Subgraph] = subgraph
+) -> tuple[ViewState, list[str]]:
+    """``state`` without the parts of its link that do nothing in its map, and a notice for each (what the state
+    alone tells is left out when the link is read: :func:`dashboard.graph.state.parse_query`): expanded papers that
+    are not in the map (nothing to expand from), clusters the map does not have. ``build`` makes a state's map (a
+    cached :func:`subgraph`)."""
+    notices: list[str] = []
+    if state.expand and not state.path and state.mode != "similar":
+        expanded = set(build(store, replace(state, mode="citations") if state.mode == "field" else state).expanded)
+        gone = [pid for pid in state.expand if store.row(pid) not in expanded]
+        if gone:
+            named = gone[:3]
+            titles = [
+                f"“{t}” ({pid})" for t, pid in zip(store.titles([store.row(g) for g in named]), named, strict=True)
+            ]
+            more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+            notices.append(f"Not in this map, so nothing to expand: {', '.join(titles)}{more}; left out of expand.")
+            state = replace(state, expand=tuple(pid for pid in state.expand if pid not in gone))
+    if state.color == "cluster" and state.clusters is not None:
+        found = view_clusters(store, state)
+        absent = [c for c in state.clusters if c not in found.names]
+        if absent:
+            shown = tuple(c for c in state.clusters if c in found.names)
+            notices.append(_absent_clusters(found, absent, bool(shown)))
+            state = replace(state, clusters=shown or None)
+    return state, notices
 
 
 def why(cocited: int, coupled: int) -> str:

@@ -1,7 +1,10 @@
 """The view state and its URL form: the single source of truth of what the page shows.
 
 ``parse_query`` never raises: every unknown id or malformed value becomes a notice and is dropped,
-so that the rest of the view still loads. ``encode_query`` writes the canonical query string
+so that the rest of the view still loads; so does every part of a link that would do nothing (``expand=`` while a
+path is shown, ``clusters=`` without ``color=cluster``, ...), so that the canonical query holds only what has an
+effect (what only the map can tell, an expanded paper that is not in it: ``dashboard.graph.discovery.without_no_ops``).
+Areas are matched whatever their case. ``encode_query`` writes the canonical query string
 (defaults left out), which is also the cache key of everything derived from a state.
 
 URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``areas=A,B``
@@ -106,9 +109,11 @@ class Context:
         return text if ID_OK.match(text) and self.is_paper(text) else None
 
 
-def _ids(value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = ()) -> list[str]:
+def _ids(
+    value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = (), skipped: list[str] | None = None
+) -> list[str]:
     """The known ids of a comma list in order (each as the dataset spells it, whatever form it came in), without
-    repeats or ``skip``, at most ``cap``."""
+    repeats or ``skip`` (those met are added to ``skipped``), at most ``cap``."""
     out: list[str] = []
     bad: list[str] = []
     for raw in value.split(","):
@@ -118,7 +123,10 @@ def _ids(value: str, name: str, ctx: Context, cap: int, skip: Sequence[str] = ()
         pid = ctx.paper_id(text)
         if pid is None:
             bad.append(text[:60])
-        elif pid not in out and pid not in skip:
+        elif pid in skip:
+            if skipped is not None and pid not in skipped:
+                skipped.append(pid)
+        elif pid not in out:
             out.append(pid)
     if bad:
         shown = ", ".join(f"'{b}'" for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
@@ -154,11 +162,12 @@ def _years(value: str, ctx: Context) -> tuple[int, int] | None:
         if hi < blo or lo > bhi:
             ctx.notices.append(f"years={lo}-{hi} holds no paper of this dataset ({blo}-{bhi}); ignored.")
             return None
+        if lo <= blo and hi >= bhi:
+            ctx.notices.append(f"years={lo}-{hi} holds every year of this dataset ({blo}-{bhi}): no year filter.")
+            return None
         if lo < blo or hi > bhi:
             ctx.notices.append(f"years={lo}-{hi} reaches beyond this dataset; using {max(lo, blo)}-{min(hi, bhi)}.")
             lo, hi = max(lo, blo), min(hi, bhi)
-        if (lo, hi) == (blo, bhi):
-            return None
     return lo, hi
 
 
@@ -180,8 +189,14 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         ctx.notices.append(f"The link is too long ({len(search):,} characters); read the first {MAX_QUERY:,}.")
         search = search[:MAX_QUERY]
     params: dict[str, str] = {}
+    repeated: list[str] = []
     for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+        if key in params and key not in repeated:
+            repeated.append(key)
         params[key] = value  # the last value of a repeated name wins
+    if repeated:
+        names = ", ".join(f"{k[:30]}=" for k in repeated[:5])
+        ctx.notices.append(f"{names} given more than once in the link: the last value used.")
     if params.get("story") and ctx.story_views is not None:
         return _story_state(params, ctx)
     known = {
@@ -208,23 +223,18 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         if "seeds" in params:
             ctx.notices.append("No known seed paper in the link; showing the default seeds.")
         seeds = [s for s in ctx.default_seeds if ctx.is_paper(s)][:MAX_SEEDS]
-    expand = _ids(params["expand"], "expand", ctx, MAX_EXPAND, skip=seeds) if "expand" in params else []
+    also_seeds: list[str] = []
+    expand = _ids(params["expand"], "expand", ctx, MAX_EXPAND, seeds, also_seeds) if "expand" in params else []
+    if also_seeds:
+        ctx.notices.append(
+            f"A seed's references and citers are always shown: {', '.join(also_seeds[:5])} left out of expand."
+        )
     selected = None
     if params.get("selected"):
         sel = _ids(params["selected"], "selected", ctx, 1)
         selected = sel[0] if sel else None
     years = _years(params["years"], ctx) if params.get("years") else None
-    areas = None
-    if "areas" in params:
-        names = [a.strip() for a in params["areas"].split(",") if a.strip()]
-        if ctx.areas:
-            bad = [a for a in names if a not in ctx.areas]
-            if bad:
-                ctx.notices.append(f"Unknown area(s) ignored: {', '.join(b[:30] for b in bad[:5])}.")
-            names = [a for a in dict.fromkeys(names) if a in ctx.areas]
-        areas = tuple(names[:MAX_AREAS])
-        if ctx.areas and set(areas) >= set(ctx.areas):
-            areas = None
+    areas = _areas(params["areas"], ctx) if "areas" in params else None
     min_c = 0
     if params.get("min_citations"):
         min_c = _int(params["min_citations"], "min_citations", ctx, 0, 10**9) or 0
@@ -237,12 +247,53 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         limit = _int(params["limit"], "limit", ctx, lo, hi) or limit
     path = _path(params["path"], ctx) if params.get("path") else None
     clusters = None
-    if params.get("clusters") and color == "cluster":
-        clusters = _clusters(params["clusters"], ctx)
+    if params.get("clusters"):
+        if color == "cluster":
+            clusters = _clusters(params["clusters"], ctx)
+        else:
+            ctx.notices.append("clusters= applies with color=cluster only; left out.")
+    if "story" in params:  # not read as a story: empty, or a story's own step
+        ctx.notices.append("story= names no story of this dataset; left out.")
+    elif "step" in params:
+        ctx.notices.append("step= applies to a story (story=NAME) only; left out.")
+    if path:  # the chains between two papers replace the seeds' map: what shapes that map does nothing
+        if expand:
+            ctx.notices.append("expand= does nothing while a path is shown; left out.")
+            expand = []
+        if params.get("limit"):
+            ctx.notices.append("limit= does nothing while a path is shown; left out.")
+            limit = default_limit(mode)
+        if mode == "similar":
+            ctx.notices.append("mode=similar does nothing while a path is shown (the path is drawn); left out.")
+            mode, limit = "citations", default_limit("citations")
+    elif mode == "similar" and expand:
+        ctx.notices.append("expand= does nothing on a map of similar papers; left out.")
+        expand = []
     state = ViewState(
         tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit, mode, path, clusters
     )
     return state, list(ctx.notices)
+
+
+def _areas(value: str, ctx: Context) -> tuple[str, ...] | None:
+    """The areas of ``areas=`` as the dataset names them (matched whatever their case), unknown ones left out with a
+    notice; None (no area filter) when none is left or when they are every area of the dataset."""
+    names = [a.strip() for a in value.split(",") if a.strip()]
+    if not ctx.areas:  # nothing to check against: as given
+        return tuple(dict.fromkeys(names))[:MAX_AREAS] or None
+    known = {a.lower(): a for a in ctx.areas}
+    bad = [a for a in names if a.lower() not in known]
+    found = tuple(dict.fromkeys(known[a.lower()] for a in names if a.lower() in known))[:MAX_AREAS]
+    if bad:
+        shown = ", ".join(f"'{b[:30]}'" for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        rest = "left out" if found else "no area filter"
+        ctx.notices.append(f"Unknown area in areas: {shown} (not in this dataset; {rest}).")
+    elif not found:
+        ctx.notices.append("areas= names no area: no area filter.")
+    if found and set(found) >= set(ctx.areas):
+        ctx.notices.append("areas= names every area of this dataset: no area filter.")
+        return None
+    return found or None
 
 
 def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[str]]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dashboard.dataset.store import Store
+from dashboard.graph.discovery import without_no_ops
 from dashboard.graph.state import Context, ViewState, parse_query, replace_ctx
+from dashboard.view.payload import build_subgraph
 from dashboard.view.stories import STORIES_DIR, Story, check_views, read_story
 
 
@@ -55,5 +57,11 @@ def _dataset_story(store: Store, name: str, stamp: int) -> Story:
 
 
 def read_state(store: Store, query: object) -> tuple[ViewState, list[str]]:
-    """A valid state from whatever a client sent as the canonical query (hostile input included)."""
-    return parse_query(query if isinstance(query, str) else "", context(store))
+    """A valid state from whatever a client sent as the canonical query (hostile input included), without the
+    parts that do nothing in its map (:func:`dashboard.graph.discovery.without_no_ops`), with a notice for each
+    thing left out. A story's step is its view as the story holds it."""
+    state, notices = parse_query(query if isinstance(query, str) else "", context(store))
+    if state.story:
+        return state, notices
+    state, more = without_no_ops(store, state, build_subgraph)
+    return state, notices + more

@@ -23,7 +23,6 @@ from dashboard.graph.state import (
     add_seed,
     default_limit,
     encode_query,
-    parse_query,
     remove_seed,
     seeds_full,
     switch_mode,
@@ -33,7 +32,7 @@ from dashboard.graph.state import (
 from dashboard.view.payload import build_subgraph
 from dashboard.view.years import slider_value, slider_years
 from dashboard.web.budget import work
-from dashboard.web.callbacks.common import context, dataset_story, read_state
+from dashboard.web.callbacks.common import dataset_story, read_state
 from dashboard.web.callbacks.field import field_action
 from dashboard.web.components import values_json, values_of
 
@@ -155,7 +154,9 @@ def apply_action(
             if start == pid:
                 notices.append("A path joins two different papers: select another paper first.")
                 return state, notices
-            return replace(state, path=(start, pid)), notices
+            # the chains replace the seeds' map: what shaped it goes, as when the mode changes
+            mode = "field" if state.mode == "field" else "citations"
+            return replace(state, path=(start, pid), expand=(), mode=mode, limit=default_limit(mode)), notices
         if kind == "seed-toggle":
             if pid in state.seeds:
                 if len(state.seeds) == 1:
@@ -249,7 +250,7 @@ def register(app: Dash, store: Store) -> None:
             state, notices = apply_action(store, state, trig, value, search_text)
             if state.story:  # any action but the story's own keys (which change the URL) leaves the story
                 state = replace(state, story=None, step=1)
-            state, more = parse_query(encode_query(state), context(store))  # clamp whatever the action did
+            state, more = read_state(store, encode_query(state))  # clamp whatever the action did
             notices += more
         # what the view itself has to say (a path not found), spent from the client's budget
         notices += work(store, state, "subgraph", lambda: build_subgraph(store, state)).notices
