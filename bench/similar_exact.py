@@ -14,7 +14,8 @@ then more citers, then the lower row). overlap@k: how many of the brute force's 
 whether the two lists are equal, in order. "read": the list entries the exact counts read
 (:func:`dashboard.graph.similarity.exact_cost`). "citemap" and "brute force": seconds of each, in this process.
 
-Prints one table, then the overlap over all seeds; exits 1 if a map is approximate or misses a paper.
+Prints the overlap over all seeds and one table (written to ``bench/out/results-similar-exact.json`` too); exits 1
+if a map is approximate or misses a paper.
 """
 
 from __future__ import annotations
@@ -42,9 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     share = None if args.share == "none" else float(args.share)
     store = Store.load(args.data) if args.data else Store.load(common.default_data())
     top = np.lexsort((np.arange(store.n), -store.in_cited.astype(np.int64)))[: args.top].tolist()
-    print(f"{store.n:,} papers, {store.n_citations:,} citations; maps of {args.k}, direct share {share}\n")
-    print("| seed | citers | read | overlap@k | same order | citemap (s) | brute force (s) |")
-    print("|---|---:|---:|---:|---|---:|---:|")
+    columns = ["seed", "citers", "read", f"overlap@{args.k}", "same order", "citemap (s)", "brute force (s)"]
+    rows: list[list[str]] = []
     hits = wanted = 0
     bad = False
     for row in top:
@@ -58,13 +58,27 @@ def main(argv: list[str] | None = None) -> int:
         overlap = len(set(got) & set(want))
         hits, wanted = hits + overlap, wanted + len(want)
         bad |= found.approximate or overlap < len(want) or len(got) != len(want)
-        print(
-            f"| {store.id(row)} | {int(store.in_cited[row]):,} | {exact_cost(store, np.asarray([row])):,} | "
-            f"{overlap} of {len(want)}{' (approximate)' if found.approximate else ''} | "
-            f"{'yes' if got == want else 'no'} | {ours:.3f} | {brute:.2f} |",
-            flush=True,
+        rows.append(
+            [
+                store.id(row),
+                f"{int(store.in_cited[row]):,}",
+                f"{exact_cost(store, np.asarray([row])):,}",
+                f"{overlap} of {len(want)}" + (" (approximate)" if found.approximate else ""),
+                "yes" if got == want else "no",
+                f"{ours:.3f}",
+                f"{brute:.2f}",
+            ]
         )
-    print(f"\noverlap over the {len(top)} seeds: {hits:,} of {wanted:,}")
+        common.log(" | ".join(rows[-1]))
+    rule = "none" if share is None else f"{share:.2f}"
+    verdict = (
+        f"{store.n:,} papers, {store.n_citations:,} citations; maps of {args.k}, direct share {rule}: "
+        f"overlap over the {len(top)} most cited papers {hits:,} of {wanted:,}."
+    )
+    print(verdict)
+    print()
+    print(common.markdown(columns, rows))
+    common.write_results("similar-exact", columns, rows, verdict, hits=hits, wanted=wanted)
     return 1 if bad else 0
 
 
