@@ -138,6 +138,10 @@ def test_a_link_to_a_story_step_is_that_steps_view_presented(default_store) -> N
     assert left.story is None and encode_query(left) == steps[1].view
     far, notices = read_state(default_store, "?story=seeds&step=99")
     assert far.step == len(steps) and notices == [f"step=99 is outside 1-{len(steps)}; using {len(steps)}."]
+    # the step holds the view: the link's other names do nothing, and are left out
+    other, notices = read_state(default_store, "?story=seeds&step=2&seeds=1706.03762&layout=timeline")
+    assert other == state and encode_query(other) == "?story=seeds&step=2"
+    assert notices == ["A story's step holds its own view: seeds=, layout= left out."]
 
 
 def test_a_dataset_story_with_a_bad_step_is_a_notice_naming_its_file_and_step(tiny) -> None:

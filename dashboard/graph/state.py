@@ -297,8 +297,8 @@ def _areas(value: str, ctx: Context) -> tuple[str, ...] | None:
 
 
 def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[str]]:
-    """A story's step: its view, presented (``story``, ``step`` set); a story that cannot be read is a notice and
-    the rest of the link is read as a view."""
+    """A story's step: its view, presented (``story``, ``step`` set), the link's other names left out with a notice;
+    a story that cannot be read is a notice and the rest of the link is read as a view."""
     name = params["story"][:64]
     try:
         views = ctx.story_views(name)  # type: ignore[misc]
@@ -307,10 +307,14 @@ def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[
         state, notices = parse_query(rest, replace_ctx(ctx))
         return state, [f"Story: {str(e).rstrip('.')}.", *notices]
     step = 1
-    notices: list[str] = []
     if params.get("step"):
         step = _int(params["step"], "step", ctx, 1, len(views)) or 1
-        notices = list(ctx.notices)
+    notices = list(ctx.notices)
+    others = [k for k in params if k not in ("story", "step")]
+    if others:
+        names = ", ".join(f"{k[:30]}=" for k in others[:5])
+        names += f" and {len(others) - 5} more" if len(others) > 5 else ""
+        notices.append(f"A story's step holds its own view: {names} left out.")
     state, more = parse_query(views[step - 1], replace_ctx(ctx))
     return replace(state, story=name, step=step), notices + more
 
