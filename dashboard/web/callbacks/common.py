@@ -61,7 +61,15 @@ def read_state(store: Store, query: object) -> tuple[ViewState, list[str]]:
     parts that do nothing in its map (:func:`dashboard.graph.discovery.without_no_ops`), with a notice for each
     thing left out. A story's step is its view as the story holds it."""
     state, notices = parse_query(query if isinstance(query, str) else "", context(store))
-    if state.story:
+    if state.story or not (state.expand or state.clusters):  # nothing only the map can tell
         return state, notices
-    state, more = without_no_ops(store, state, build_subgraph)
-    return state, notices + more
+    state, more = _without_no_ops(store, state)
+    return state, notices + list(more)
+
+
+@lru_cache(maxsize=1024)
+def _without_no_ops(store: Store, state: ViewState) -> tuple[ViewState, tuple[str, ...]]:
+    """:func:`without_no_ops` of a state, kept (a small answer) so that a view asked for again (a browser
+    revalidating ``GET /graph``) does not build its map again once the map has left its own cache."""
+    state, notices = without_no_ops(store, state, build_subgraph)
+    return state, tuple(notices)
