@@ -316,7 +316,7 @@ def exact_cost(store: Store, seeds: np.ndarray) -> int:
     for first_off, first_vals, second_off, _, _, _ in _directions(store):
         for s in seeds.tolist():
             mids = first_vals[first_off[s] : first_off[s + 1]]
-            total += int(_lengths(second_off, mids.astype(np.int64)).sum())
+            total += int(_lengths(second_off, mids).sum())
     return total
 
 
@@ -325,7 +325,7 @@ def _exact(store: Store, seeds: np.ndarray, min_shared: int) -> tuple[np.ndarray
     seed; seeds excluded), with exact counts read from the whole lists: (candidates ascending, score = sum over seeds
     of ``score(seed, candidate)``, citers shared summed over the seeds, references shared summed over the seeds).
 
-    Each seed's two-hop lists are counted once (:func:`_count`); the qualifying papers are those counted at least
+    Each seed's two-hop lists are counted once (:class:`_Counts`); the qualifying papers are those counted at least
     ``min_shared`` times in one of them, and only they are then looked up in every count (most papers met share one
     or two citers or references: they are counted, never scored). The score's terms are added seed by seed,
     co-citation before coupling."""
@@ -333,7 +333,7 @@ def _exact(store: Store, seeds: np.ndarray, min_shared: int) -> tuple[np.ndarray
     counted = []  # (kind, seed, counts)
     for s in seeds.tolist():
         for kind, (first_off, first_vals, second_off, second_vals, _, _) in enumerate(_directions(store)):
-            mids = first_vals[first_off[s] : first_off[s + 1]].astype(np.int64)
+            mids = first_vals[first_off[s] : first_off[s + 1]]
             counted.append((kind, s, _Counts(_concat(second_off, second_vals, mids), store.n, room)))
     merged = np.concatenate([np.empty(0, np.int64)] + [c.at_least(min_shared) for _, _, c in counted])
     merged.sort(kind="stable")  # a merge of ascending runs
