@@ -30,9 +30,10 @@ then more citers, then lower row); links are ordered by strength, then by positi
 
 :func:`similar` is exact: it reads, for each seed, the reference lists of all its citers and the citer lists of all
 its references (every paper sharing anything with a seed), and ranks every one of them by its exact score. Only a
-map whose seeds would have it read more than EXACT_BUDGET list entries (seeds with hundreds of thousands of
-citers) falls back to a sampled walk and is marked ``approximate`` (the page says so); its counts and scores are
-exact all the same, but a paper may be missing. The links it returns among the papers of the map are exact.
+map whose seeds would have it read more than EXACT_BUDGET list entries (seeds whose citers together list tens of
+millions of references) falls back to a sampled walk and is marked ``approximate`` (the page says so); its counts
+and scores are exact all the same, but a paper may be missing. The links it returns among the papers of the map are
+exact.
 :func:`prior_derivative` counts, exactly, which papers outside a map its papers cite most (prior works) and which
 cite most of them (derivative works).
 """
