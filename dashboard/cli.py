@@ -337,8 +337,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None, help="gunicorn workers (--production)")
     s.add_argument(
         "--library",
-        help="a BibTeX, RIS or CSL-JSON file whose papers the page marks as 'in my library' "
-        "(a visitor can load their own in the page)",
+        help="a BibTeX, RIS, Web of Science, CSL-JSON or citemap JSON file whose papers the page marks as "
+        "'in my library' (a visitor can load their own in the page)",
     )
     s.add_argument(
         "--allow-unverified",

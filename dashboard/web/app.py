@@ -48,7 +48,8 @@ def create_app(
     budget: Budget | None = None,
 ) -> Dash:
     """A Dash app serving the dataset folder ``data`` (never in debug mode unless run() asks). ``library``: a
-    BibTeX, RIS or CSL-JSON file whose papers every visitor's page marks until the visitor loads their own.
+    BibTeX, RIS, Web of Science, CSL-JSON or citemap JSON file whose papers every visitor's page marks until the
+    visitor loads their own.
     ``bench_ping``: add the no-op ``store-ping -> store-pong`` callback the benchmarks time as their baseline; by
     default only when the environment sets ``CITEMAP_BENCH_PING=1`` (bench/run.py does, for the servers it starts).
     ``budget``: the work each client address may cause (dashboard/web/budget.py); none by default (the WSGI entry,
