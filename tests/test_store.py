@@ -650,7 +650,7 @@ def test_search_without_a_vocabulary_finds_what_it_found_before(tmp_path: Path) 
     con.execute("DROP TABLE words")  # as an index written before it had one
     con.commit()
     con.close()
-    s = Store.load(copy)
+    s = Store.load(copy, allow_unverified=True)
     assert len(s.vocabulary) == 0
     assert s.search_suggesting("atention is all", 8) == SearchResult([], None)
     assert s.ids(s.search("attention is all", 1)) == ["1706.03762"]
