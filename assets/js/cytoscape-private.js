@@ -1,14 +1,17 @@
-/* Every use the page makes of Cytoscape.js beyond its public API, in one place (dash-cytoscape bundles the
-   Cytoscape it runs). An export draws the map as the screen shows it with the canvas renderer's own drawing, in an
-   order of its own; two options of that renderer that dash-cytoscape does not pass on are set on it. ``missing(cy)``
-   names what the running Cytoscape lacks: tests/browser/test_client_modules.py fails when an upgrade of
-   dash-cytoscape removes any of them. */
+/* Every use the page makes of Cytoscape.js and of dash-cytoscape beyond their public API, in one place
+   (dash-cytoscape bundles the Cytoscape it runs). An export draws the map as the screen shows it with the canvas
+   renderer's own drawing, in an order of its own; two options of that renderer that dash-cytoscape does not pass on
+   are set on it; and dash-cytoscape's listeners that copy the map into Dash props the page never reads are taken off
+   (quietDashCytoscape). ``missing(cy)`` names what the running Cytoscape lacks and ``quieted`` what was taken off:
+   tests/browser/test_client_modules.py fails when an upgrade of dash-cytoscape changes either. */
 
 /* the renderer (cy.renderer()) and what the page uses of it */
 export const RENDERER_METHODS = ["drawElements", "getCachedZSortedEles", "path2dEnabled"];
 export const RENDERER_OPTIONS = ["hideEdgesOnViewport", "textureOnViewport"];
 /* an element's parsed style (the value the renderer draws with) */
 export const ELEMENT_METHODS = ["pstyle"];
+/* the core's: its event emitter (what quietDashCytoscape counts) */
+export const CORE_METHODS = ["emitter"];
 
 export function missing(cy) {
   const r = typeof cy.renderer === "function" ? cy.renderer() : null;
@@ -20,6 +23,7 @@ export function missing(cy) {
     ...RENDERER_METHODS.filter((m) => typeof r[m] !== "function"),
     ...RENDERER_OPTIONS.filter((o) => !(o in r)),
     ...ELEMENT_METHODS.filter((m) => typeof eles[m] !== "function"),
+    ...CORE_METHODS.filter((m) => typeof cy[m] !== "function"),
   ];
 }
 
@@ -58,4 +62,35 @@ export function drawInto(cy, ctx, eles, plainPaths) {
       r.path2dEnabled(paths);
     }
   }
+}
+
+/* dash-cytoscape listens to the map to keep Dash props in step with it: on every element added or removed (and
+   every drag) it serialises all elements into its ``elements`` prop, which then goes through Dash's store and
+   React, whose update compares the old and new lists and measures every element's box (each label's text
+   included); on every pan or zoom it sends ``extent``; on every selection ``selectedNodeData``. The page reads none
+   of them (it draws elements itself: draw.js), and on a big map each serialisation cost more than drawing.
+   dash-cytoscape adds these listeners right after it sets window.cy, in the same task: window.cy is made a property
+   whose setter, a microtask later, takes off the listeners of those events (Cytoscape's own listeners are on other
+   events; the page's are added later). window.cy stays what dash-cytoscape set. */
+export const QUIET_EVENTS = "add remove dragfree resize viewport select unselect";
+export const quieted = [];
+export function quietDashCytoscape() {
+  let current = window.cy;
+  Object.defineProperty(window, "cy", {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set: (cy) => {
+      current = cy;
+      if (!cy || typeof cy.off !== "function") {
+        return;
+      }
+      queueMicrotask(() => {
+        const events = new Set(QUIET_EVENTS.split(" "));
+        const taken = cy.emitter().listeners.filter((l) => events.has(l.event)).length;
+        cy.off(QUIET_EVENTS);
+        quieted.push(taken);
+      });
+    },
+  });
 }

@@ -7,6 +7,7 @@ import { installPlotlyGate } from "./charts.js";
 import { installChoices } from "./choices.js";
 import { clientside } from "./clientside.js";
 import { installControls } from "./controls.js";
+import { quietDashCytoscape } from "./cytoscape-private.js";
 import { fetchFirstView } from "./draw.js";
 import { installImageExport } from "./export-image.js";
 import { installStoryExport } from "./export-story.js";
@@ -20,6 +21,7 @@ import { installWheelZoom } from "./viewport.js";
 
 dropWheelWarning();
 installAskingAgain();
+quietDashCytoscape();
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: Object.assign({}, (window.dash_clientside || {}).citemap, clientside),
 });

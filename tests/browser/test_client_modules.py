@@ -27,6 +27,25 @@ def test_the_cytoscape_calls_beyond_its_public_api_are_all_there(page: Page) -> 
     assert page.page.evaluate("() => modules.cytoscape.RENDERER_METHODS.length") == 3
 
 
+def test_dash_cytoscapes_copies_of_the_map_into_props_are_off(page: Page) -> None:
+    """dash-cytoscape's listeners that serialise every element into its ``elements`` prop on each add or remove, and
+    send ``extent`` and the selection on each pan, zoom or selection, are taken off as the map is made (the page
+    reads none of those props); its tap and hover listeners, which the page's callbacks read, stay. An upgrade of
+    dash-cytoscape that registers them otherwise fails here."""
+    page.open("?seeds=2006.04862")
+    page.modules()
+    assert page.page.evaluate("() => modules.cytoscape.quieted") == [13]
+    kept = page.page.evaluate(
+        """() => { const quiet = new Set(modules.cytoscape.QUIET_EVENTS.split(' '));
+        return cy.emitter().listeners.filter(l => quiet.has(l.event) || /^(tap|mouseover)$/.test(l.event))
+          .map(l => [l.event, /setProps/.test(String(l.callback))]); }"""
+    )
+    assert [e for e, dash in kept if dash] == ["tap", "tap", "mouseover", "mouseover"]
+    assert page.page.evaluate("() => cy.nodes('.paper').length") == 31
+    page.tap("2106.03764")  # a tap still reaches the state callback through dash-cytoscape's tapNodeData
+    assert "selected=2106.03764" in page.query()
+
+
 def test_the_page_code_leaves_only_the_clientside_callbacks_and_the_map_on_window(page: Page) -> None:
     page.open("?seeds=2006.04862")
     own = page.page.evaluate("() => Object.keys(window).filter(k => /citemap/i.test(k))")
