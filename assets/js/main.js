@@ -8,6 +8,7 @@ import { installChoices } from "./choices.js";
 import { clientside } from "./clientside.js";
 import { installControls } from "./controls.js";
 import { quietDashCytoscape } from "./cytoscape-private.js";
+import { skipEmptyResets } from "./dash-private.js";
 import { fetchFirstView } from "./draw.js";
 import { installImageExport } from "./export-image.js";
 import { installStoryExport } from "./export-story.js";
@@ -22,6 +23,7 @@ import { installWheelZoom } from "./viewport.js";
 dropWheelWarning();
 installAskingAgain();
 quietDashCytoscape();
+skipEmptyResets();
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   citemap: Object.assign({}, (window.dash_clientside || {}).citemap, clientside),
 });

@@ -91,6 +91,7 @@ MODULES = {
     "colours": "logic/colour-key.js",
     "graphFetch": "logic/graph-fetch.js",
     "cytoscape": "cytoscape-private.js",
+    "dash": "dash-private.js",
 }
 IMPORT_MODULES = """async names => {
   if (window.modules) return;

@@ -46,6 +46,21 @@ def test_dash_cytoscapes_copies_of_the_map_into_props_are_off(page: Page) -> Non
     assert "selected=2106.03764" in page.query()
 
 
+def test_dashs_resets_that_change_nothing_are_left_out(page: Page) -> None:
+    """Each component Dash draws asks its store to drop the update counts kept at its path; for a component drawn
+    where none are kept that changes nothing and is left out (assets/js/dash-private.js), the others go through. A
+    version of Dash whose store is made otherwise, or that no longer dispatches these, fails here; the page still
+    works through them: a tap reaches the state callback, whose output redraws the panel."""
+    page.open("?seeds=2006.04862")
+    page.modules()
+    resets = page.page.evaluate("() => ({...modules.dash.resets})")
+    assert resets["skipped"] > 100, resets  # the page's first load draws hundreds of components
+    page.tap("2106.03764")
+    assert "selected=2106.03764" in page.query()
+    after = page.page.evaluate("() => ({...modules.dash.resets})")
+    assert after["skipped"] + after["dispatched"] > resets["skipped"] + resets["dispatched"]
+
+
 def test_the_page_code_leaves_only_the_clientside_callbacks_and_the_map_on_window(page: Page) -> None:
     page.open("?seeds=2006.04862")
     own = page.page.evaluate("() => Object.keys(window).filter(k => /citemap/i.test(k))")
