@@ -97,6 +97,19 @@ def lcp_element(report: dict[str, Any]) -> str:
     return f"{label} ({node.get('selector', '?')})"
 
 
+METRICS = ("total-blocking-time", "largest-contentful-paint", "first-contentful-paint", "speed-index")
+
+
+def unmeasured(report: dict[str, Any]) -> str | None:
+    """Why a run measured none of the metrics (Lighthouse's own message, such as NO_LCP when the page painted
+    nothing it could take as the largest paint), or None when it measured them all."""
+    for name in METRICS:
+        audit = report["audits"].get(name, {})
+        if "numericValue" not in audit:
+            return f"{name}: {audit.get('errorMessage') or 'no value'}"
+    return None
+
+
 def summary(report: dict[str, Any]) -> dict[str, Any]:
     """The figures of one run."""
     audits = report["audits"]
@@ -183,9 +196,20 @@ def main() -> int:
 
 def runs(url: str, label: str, stem: Path, n: int) -> list[dict[str, Any]]:
     """``n`` Lighthouse runs on ``url``, each report kept as ``stem-K.json``; their figures."""
-    got = []
-    for i in range(n):
-        one = summary(lighthouse(url, stem.with_name(f"{stem.name}-{i + 1}.json")))
+    got: list[dict[str, Any]] = []
+    tries = 0
+    while len(got) < n:
+        tries += 1
+        if tries > 2 * n:
+            sys.exit(f"{label}: Lighthouse measured {len(got)} of {tries - 1} runs")
+        i = len(got)
+        kept = stem.with_name(f"{stem.name}-{i + 1}.json")
+        report = lighthouse(url, kept)
+        if (why := unmeasured(report)) is not None:  # run it again; the report is not kept for --again
+            log(f"{label} run {i + 1}: not measured ({why}); running it again")
+            kept.unlink(missing_ok=True)
+            continue
+        one = summary(report)
         got.append(one)
         log(
             f"{label} run {i + 1}: performance {one['performance']}, TBT {one['tbt']:,.0f} ms, LCP "
