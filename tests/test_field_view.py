@@ -231,10 +231,10 @@ def test_mode_field_round_trips_and_keeps_the_map(store) -> None:
 def test_a_click_selects_and_a_selection_becomes_the_seeds(store) -> None:
     state, _ = read_state(store, "?mode=field&expand=2006.04862")
     row = store.row("2110.10090")
-    clicked, notices = field_action(store, state, "graph-field", {"points": [{"customdata": row}]})
+    clicked, notices = field_action(store, state, "store-field-click", {"row": row, "at": 1})
     assert clicked.selected == "2110.10090" and clicked.mode == "field" and notices == []
-    for junk in (None, {}, {"points": "x"}, {"points": [{"customdata": -1}]}, {"points": [{"customdata": "1"}]}):
-        assert field_action(store, state, "graph-field", junk)[0] == state
+    for junk in (None, {}, {"row": "x"}, {"row": -1}, {"row": store.n}, {"row": True}, {"points": [{"customdata": 1}]}):
+        assert field_action(store, state, "store-field-click", junk)[0] == state
     top = np.lexsort((np.arange(store.n), -store.in_cited.astype(np.int64)))[:MAX_SEEDS]
     selection = {"rows": top.tolist(), "n": store.n}  # as the page sends it: the most cited, and how many
     mapped, notices = field_action(store, state, "button-field-map", selection)

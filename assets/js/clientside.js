@@ -3,7 +3,7 @@
 
 import { hoverCard, listsFull } from "./controls.js";
 import { loadGraph } from "./draw.js";
-import { fieldSelection, loadField } from "./field.js";
+import { loadField } from "./field.js";
 import { loadLibrary } from "./library.js";
 import { libraryStatus } from "./logic/library-status.js";
 import { presentDraft, presentOverlay, storyCamera, storyText } from "./story.js";
@@ -27,5 +27,4 @@ export const clientside = {
   storyCamera: (n) => storyCamera(n),
   storyText: (titles, captions, draft) => storyText(context().inputs_list, draft),
   loadField: (query, mode) => loadField(query, mode),
-  fieldSelection: (selected) => fieldSelection(selected),
 };

@@ -1,18 +1,36 @@
 /* The field view (mode=field) in the page: its answers fetched (the points once a build, the state's layer each
    time), the figure drawn by plotly.js's strict bundle (charts.js plotlyFull), region names placed on the screen as
-   it is, PNG and SVG export of the field while it is shown. field-figure.js makes the figure. Clientside callbacks
-   loadField and fieldSelection (dashboard/web/callbacks/field.py). */
+   it is, a click and a box or lasso selection sent to the app, PNG and SVG export of the field while it is shown.
+   field-figure.js makes the figure. Clientside callback loadField (dashboard/web/callbacks/field.py).
+
+   The plot's events are listened to here, not through dcc.Graph: dcc.Graph binds its listeners once, to the event
+   emitter of the plot's first drawing, and a plot first drawn by the basic bundle (the page's charts' library, loaded
+   before the field was asked for) gets a new emitter when the strict bundle draws it, without those listeners. So a
+   field entered from the sidebar had no click or selection. Here the listeners are checked after every drawing and
+   bound again to whatever emitter the plot has. */
 
 import { plotlyFull } from "./charts.js";
-import { FONT, HINT, fieldFigure, joinLayer, regionLabels, sameLabels, selectionSeeds } from "./logic/field-figure.js";
-import { prefix } from "./page.js";
+import {
+  FONT,
+  HINT,
+  clickedRow,
+  eventRows,
+  fieldFigure,
+  joinLayer,
+  regionLabels,
+  sameLabels,
+  selectionSeeds,
+} from "./logic/field-figure.js";
+import { prefix, setProps } from "./page.js";
 import { isFieldQuery } from "./logic/url-state.js";
 
 let asked = 0; /* the latest loadField call: an older answer is dropped */
 let cited = new Map(); /* row -> citers in the dataset, of the points drawn */
 let pointsMemo = null; /* {build, promise}: the points of the build last seen */
 const POLL_MS = 2000; /* between two asks of a field whose map is still being made */
-const hooked = new WeakSet(); /* the plots listened to */
+const watched = new WeakSet(); /* the plots whose drawings are watched */
+const PING = "citemap_field_listening"; /* an event of our own: heard if our listeners are on the plot's emitter */
+let heard = null;
 
 /* GET a JSON answer of the field (``path`` after the app's prefix). */
 async function get(path) {
@@ -65,18 +83,55 @@ function placeNames(gd) {
     window.Plotly.relayout(gd, { annotations: want });
   }
 }
-/* Listen to the plot's drawing once it is a plotly plot. */
+/* What a selection of the field offers: "Map these N papers" and what it sends (none: the button hidden). */
+function offer(rows) {
+  const [text, style, sent] = selectionSeeds(rows, cited);
+  setProps("button-field-map", { children: text, style: style });
+  setProps("store-field-selection", { data: sent });
+}
+
+/* The plot's listeners, on the emitter it has now: region names placed after each drawing, a click sent to the app
+   (store-field-click: the row clicked), a box or lasso selection offered for mapping. Bound again whenever the
+   plot's emitter lost them (a PING that nobody hears). */
+function listen(gd) {
+  if (!gd || typeof gd.on !== "function" || typeof gd.emit !== "function") {
+    return;
+  }
+  heard = null;
+  gd.emit(PING);
+  if (heard === gd) {
+    return;
+  }
+  gd.on(PING, () => {
+    heard = gd;
+  });
+  gd.on("plotly_afterplot", () => placeNames(gd));
+  gd.on("plotly_relayout", (change) => {
+    if (change && !("annotations" in change)) {
+      setTimeout(() => placeNames(gd), 0);
+    }
+  });
+  gd.on("plotly_click", (event) => {
+    const row = clickedRow(gd.data, event);
+    if (row !== null) {
+      setProps("store-field-click", { data: { row: row, at: Date.now() } });
+    }
+  });
+  gd.on("plotly_selected", (event) => offer(eventRows(gd.data, event)));
+  gd.on("plotly_deselect", () => offer([]));
+}
+
+/* Listen to the plot once it is a plotly plot, and check its listeners after each of its drawings (dcc.Graph marks a
+   drawing in progress with a class on the plot). */
 function hook(tries) {
   const gd = document.querySelector("#div-field .js-plotly-plot");
-  if (gd && gd.on && !hooked.has(gd)) {
-    hooked.add(gd);
-    gd.on("plotly_afterplot", () => placeNames(gd));
-    gd.on("plotly_relayout", (change) => {
-      if (change && !("annotations" in change)) {
-        setTimeout(() => placeNames(gd), 0);
-      }
-    });
-  } else if (!(gd && hooked.has(gd)) && tries > 0) {
+  if (gd && gd.on) {
+    listen(gd);
+    if (!watched.has(gd)) {
+      watched.add(gd);
+      new MutationObserver(() => listen(gd)).observe(gd, { attributes: true, attributeFilter: ["class"] });
+    }
+  } else if (tries > 0) {
     setTimeout(() => hook(tries - 1), 100);
   }
 }
@@ -145,11 +200,6 @@ export async function loadField(query, mode) {
   hook(100);
   const wide = box && box.getBoundingClientRect().width >= 600;
   return [fieldFigure(p, layer, wide, !!document.querySelector(".app.presenting"), textWidth), "field-box on", HINT];
-}
-
-/* A box or lasso selection of the field: the button that maps its papers, with their number, and what it sends. */
-export function fieldSelection(selected) {
-  return selectionSeeds(selected, cited);
 }
 
 /* A page opened on the field view asks for the full bundle at once, before anything else can ask for the basic one;

@@ -719,8 +719,10 @@ def _field() -> html.Div:
                         style={"display": "none"},
                         title="make the selected papers (the most cited 20) the seeds of a citation map",
                     ),
-                    # the selection's most cited papers and how many it holds (assets/js/field.js)
+                    # the selection's most cited papers and how many it holds, and the row clicked
+                    # (assets/js/field.js)
                     dcc.Store(id="store-field-selection"),
+                    dcc.Store(id="store-field-click"),
                 ],
             ),
             dcc.Graph(

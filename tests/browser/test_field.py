@@ -47,6 +47,79 @@ def default_store() -> Store:
     return Store.load(DEFAULT_DATA)
 
 
+# where each seed's star is drawn on the page, from the plot's axes as drawn
+SEED_POINTS = f"""() => {{
+    const g = document.querySelector('{PLOT}'), full = g._fullLayout, box = g.querySelector('.nsewdrag');
+    const r = box.getBoundingClientRect(), xr = full.xaxis.range, yr = full.yaxis.range;
+    const seeds = g.data.find(t => t.name === 'seed');
+    return seeds.x.map((x, k) => ({{
+        row: seeds.customdata[k],
+        x: r.left + (x - xr[0]) / (xr[1] - xr[0]) * r.width,
+        y: r.top + (yr[1] - seeds.y[k]) / (yr[1] - yr[0]) * r.height,
+    }}));
+}}"""
+
+
+def _hover_and_click(p: Page, store: Store) -> None:
+    """The pointer over a seed's star: the hover card names a paper, and a click there selects that same paper."""
+    star = p.page.evaluate(SEED_POINTS)[0]
+    p.page.mouse.move(star["x"], star["y"])
+    card = p.page.locator(f"{PLOT} .hoverlayer .hovertext")
+    card.first.wait_for(state="visible", timeout=10000)
+    p.page.wait_for_timeout(300)  # hover is throttled: let the card follow the pointer's last place
+    hovered = p.page.evaluate(  # the card's first line: the paper's title
+        f"() => document.querySelector('{PLOT} .hoverlayer .hovertext tspan.line').textContent"
+    )
+    before = p.page.url
+    p.page.mouse.click(star["x"], star["y"])
+    p.page.wait_for_function("b => window.location.href !== b && /selected=/.test(location.search)", arg=before)
+    selected = parse_qs(urlsplit(p.page.url).query)["selected"][0]
+    assert store.paper(store.row(selected))["title"].startswith(hovered.rstrip("…")), (hovered, selected)
+    assert "mode=field" in p.page.url  # the field stays, with the paper selected
+    p.page.wait_for_function(
+        f"() => document.querySelector('{PLOT}').data.some(t => t.name === 'selected')", timeout=30000
+    )
+
+
+def _box_select_and_map(p: Page, store: Store) -> None:
+    """A box over the middle of the field: "Map these N papers" counts what it holds, and maps its most cited."""
+    p.page.evaluate(f"() => Plotly.relayout(document.querySelector('{PLOT}'), {{dragmode: 'select'}})")
+    box = p.page.locator(f"{PLOT} .nsewdrag").bounding_box()
+    x0, y0 = box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.35
+    p.page.mouse.move(x0, y0)
+    p.page.mouse.down()
+    p.page.mouse.move(x0 + box["width"] * 0.15, y0 + box["height"] * 0.15, steps=8)
+    p.page.mouse.move(x0 + box["width"] * 0.3, y0 + box["height"] * 0.3, steps=8)
+    p.page.mouse.up()
+    button = p.page.locator("#button-field-map")
+    button.wait_for(state="visible", timeout=15000)
+    selected = p.page.evaluate(
+        f"""() => {{
+            const g = document.querySelector('{PLOT}');
+            const rows = new Set();
+            g.data.forEach(t => (t.selectedpoints || []).forEach(k => rows.add(t.customdata[k])));
+            return [...rows];
+        }}"""
+    )
+    assert len(selected) > MAX_SEEDS  # a box over the middle holds many papers
+    assert button.inner_text() == f"Map these {len(selected):,} papers"
+    button.click()
+    p.page.wait_for_function("() => /seeds=/.test(location.search) && !/mode=|story=/.test(location.search)")
+    query = parse_qs(urlsplit(p.page.url).query)
+    seeds = query["seeds"][0].split(",")
+    expected, n = seeds_from_selection(store, selected, MAX_SEEDS)
+    assert seeds == expected and len(seeds) == MAX_SEEDS and n == len(selected)
+    assert "mode" not in query
+    # the citation map is shown again, from its seeds (a map of 20 much cited papers: over a thousand to draw)
+    p.page.wait_for_function(
+        "n => !document.querySelector('#div-field.on') && window.cy.nodes('.seed').length === n",
+        arg=len(seeds),
+        timeout=60000,
+    )
+    assert p.node_ids(".seed") == set(seeds)
+    assert f"the {MAX_SEEDS} most cited of the {n:,} selected" in p.text("#div-notices")
+
+
 def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(browser, default_server, default_store):
     with Page(browser, default_server.url) as p:
         loaded: list[str] = []
@@ -76,38 +149,8 @@ def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(brows
         assert not any("plotly-basic" in u for u in loaded)  # the page asked for one bundle only
         assert sum("/field/points" in u for u in loaded) == 1
 
-        # a box selection over the middle of the field
-        p.page.evaluate(f"() => Plotly.relayout(document.querySelector('{PLOT}'), {{dragmode: 'select'}})")
-        box = p.page.locator(f"{PLOT} .nsewdrag").bounding_box()
-        x0, y0 = box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.35
-        p.page.mouse.move(x0, y0)
-        p.page.mouse.down()
-        p.page.mouse.move(x0 + box["width"] * 0.15, y0 + box["height"] * 0.15, steps=8)
-        p.page.mouse.move(x0 + box["width"] * 0.3, y0 + box["height"] * 0.3, steps=8)
-        p.page.mouse.up()
-        button = p.page.locator("#button-field-map")
-        button.wait_for(state="visible", timeout=15000)
-        selected = p.page.evaluate(
-            f"""() => {{
-                const g = document.querySelector('{PLOT}');
-                const rows = new Set();
-                g.data.forEach(t => (t.selectedpoints || []).forEach(k => rows.add(t.customdata[k])));
-                return [...rows];
-            }}"""
-        )
-        assert len(selected) > MAX_SEEDS  # a box over the middle holds many papers
-        assert button.inner_text() == f"Map these {len(selected):,} papers"
-        button.click()
-        p.page.wait_for_function("() => !/mode=/.test(window.location.search)", timeout=30000)
-        p.settle()
-        query = parse_qs(urlsplit(p.page.url).query)
-        seeds = query["seeds"][0].split(",")
-        expected, n = seeds_from_selection(default_store, selected, MAX_SEEDS)
-        assert seeds == expected and len(seeds) == MAX_SEEDS and n == len(selected)
-        assert "mode" not in query
-        assert p.page.locator("#div-field.on").count() == 0  # the citation map is shown again
-        assert p.node_ids(".seed") == set(seeds)
-        assert f"the {MAX_SEEDS} most cited of the {n:,} selected" in p.text("#div-notices")
+        _hover_and_click(p, default_store)
+        _box_select_and_map(p, default_store)
 
         # a change of state fetches the state's layer only: the points are the same
         loaded.clear()
@@ -124,6 +167,42 @@ def test_the_field_draws_every_paper_and_a_box_selection_becomes_the_seeds(brows
         assert [u.path for u in asked] == ["/field"] and "min_citations=3" in asked[0].query
         p.page.wait_for_function("() => /filters hide/.test(document.getElementById('span-status').textContent)")
 
+        _drop_gl_driver_notes(p)
+
+
+@pytest.mark.parametrize("way", ["sidebar", "keyboard"])
+def test_every_way_into_the_field_gives_the_same_working_field(browser, default_server, default_store, way):
+    """The field entered once the page's charts are drawn: from the sidebar's "Map of: the whole field" (a point
+    hovered is named, a click selects it, a box selection maps its papers; then the back button brings the field
+    back, and a box selection there maps again), or from its radio group with the keyboard (a box selection maps),
+    as in a field opened from a link."""
+    with Page(browser, default_server.url) as p:
+        loaded: list[str] = []
+        p.page.on("request", lambda r: loaded.append(r.url))
+        p.open()
+        # the charts' library (the basic bundle) has drawn the field's empty plot before the field is asked for
+        p.page.wait_for_function(f"() => !!document.querySelector('{PLOT}')", timeout=30000)
+        assert any("plotly-basic" in u for u in loaded)
+        if way == "sidebar":
+            p.page.click("#radio-mode [data-value=field]")
+        else:
+            p.page.focus("#radio-mode [aria-checked=true]")
+            p.page.keyboard.press("ArrowUp")  # from the first option round to the last, "the whole field"
+        p.page.wait_for_function("() => /mode=field/.test(window.location.search)", timeout=15000)
+        p.page.wait_for_function(DRAWN, timeout=60000)
+        assert any(FULL_BUNDLE in u for u in loaded)
+        if way == "sidebar":
+            _hover_and_click(p, default_store)
+        _box_select_and_map(p, default_store)
+        if way == "sidebar":
+            p.page.go_back()  # the field again, with the paper the click selected
+            p.page.wait_for_function("() => /mode=field/.test(window.location.search)", timeout=15000)
+            p.page.wait_for_function(
+                f"""() => document.querySelector('#div-field.on')
+                    && document.querySelector('{PLOT}').data.some(t => t.name === 'selected')""",
+                timeout=30000,
+            )
+            _box_select_and_map(p, default_store)
         _drop_gl_driver_notes(p)
 
 
@@ -186,9 +265,10 @@ def test_region_names_neither_overlap_nor_leave_the_plot(browser, default_server
         _drop_gl_driver_notes(p)
 
 
-def test_a_story_step_shows_the_field(browser, tmp_path: Path):
-    """A dataset's story whose second step is the field view: presenting it draws the field there, and the step
-    before draws the citation map again."""
+def test_a_story_step_shows_the_field(browser, default_store, tmp_path: Path):
+    """A dataset's story whose second step is the field view: presenting it draws the field there, where a box
+    selection maps its papers; the back button presents the step again, and the step before draws the citation map
+    again."""
     folder = tmp_path / "data"
     folder.mkdir()
     (folder / "builds").symlink_to(DEFAULT_DATA / "builds")
@@ -229,6 +309,14 @@ def test_a_story_step_shows_the_field(browser, tmp_path: Path):
             assert "current map" in drawn["names"] and "seed" in drawn["names"]  # the step's map lit in the field
             assert drawn["width"] > 0.9  # the field takes the window, as a presented map does
             _names_fit(p)
+            _box_select_and_map(p, default_store)  # the step's field works as any other: its selection maps
+            assert not p.page.locator(".app.presenting").count()  # a map of one's own: the story is left
+            p.page.go_back()  # and the back button presents the step again
+            p.page.wait_for_function("() => window.location.search === '?story=field&step=2'", timeout=15000)
+            p.page.wait_for_function(
+                "() => document.querySelector('#div-field.on') && document.querySelector('.app.presenting')",
+                timeout=30000,
+            )
             p.page.keyboard.press("ArrowLeft")
             p.page.wait_for_function("() => window.location.search === '?story=field'", timeout=15000)
             p.settle()

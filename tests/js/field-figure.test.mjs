@@ -3,6 +3,8 @@ import test from "node:test";
 
 import {
   SEEDS,
+  clickedRow,
+  eventRows,
   fieldFigure,
   joinLayer,
   regionLabels,
@@ -84,11 +86,29 @@ test("region names fit the plot, none over another", () => {
 test("a selection maps its most cited papers, at most SEEDS of them, ties by row", () => {
   const cited = new Map(Array.from({ length: 30 }, (_, r) => [r, r % 5]));
   const selected = { points: Array.from({ length: 30 }, (_, r) => ({ customdata: r })).concat([{ customdata: "x" }]) };
-  const [text, style, sent] = selectionSeeds(selected, cited);
+  const [text, style, sent] = selectionSeeds(eventRows([], selected), cited);
   assert.equal(text, "Map these 30 papers");
   assert.deepEqual(style, { display: "inline-block" });
   assert.equal(sent.n, 30);
   assert.equal(sent.rows.length, SEEDS);
   assert.deepEqual(sent.rows.slice(0, 3), [4, 9, 14]);
-  assert.deepEqual(selectionSeeds(null, cited), ["Map these papers", { display: "none" }, null]);
+  assert.deepEqual(selectionSeeds([], cited), ["Map these papers", { display: "none" }, null]);
+  assert.deepEqual(selectionSeeds(eventRows([], null), cited), ["Map these papers", { display: "none" }, null]);
+});
+
+test("an event's points name rows by their trace's customdata, each row once", () => {
+  const data = [{ customdata: [7, 8, 9] }, { customdata: [3, 7] }];
+  const event = {
+    points: [
+      { curveNumber: 0, pointNumber: 2 },
+      { curveNumber: 1, pointNumber: 1 } /* row 7 again, from another trace */,
+      { curveNumber: 1, pointIndex: 0 },
+      { curveNumber: 5, pointNumber: 0, customdata: 11 } /* no such trace: the event's own customdata */,
+      { curveNumber: 0, pointNumber: 9 } /* no such point */,
+    ],
+  };
+  assert.deepEqual(eventRows(data, event), [9, 7, 3, 11]);
+  assert.equal(clickedRow(data, event), 9);
+  assert.equal(clickedRow(data, { points: [] }), null);
+  assert.equal(clickedRow(data, undefined), null);
 });

@@ -242,25 +242,42 @@ export function sameLabels(a, b) {
   return key(a) === key(b);
 }
 
-/* A box or lasso selection of the field: [the button's text, its style, what it sends]: the selection's SEEDS most
-   cited papers (ties: the first row; dashboard/view/field.py seeds_from_selection picks them alike) and how many it
-   holds. ``cited``: row -> citers in the dataset, of the points drawn. */
-export function selectionSeeds(selected, cited) {
+/* The rows a plotly event's points name (a click, a box or lasso selection), each once: a point's row is its trace's
+   customdata at the point's number (``data``: the plot's traces), else the customdata the event carries. */
+export function eventRows(data, event) {
   const rows = new Set();
-  ((selected && selected.points) || []).forEach((pt) => {
-    if (typeof pt.customdata === "number") {
-      rows.add(pt.customdata);
+  ((event && event.points) || []).forEach((pt) => {
+    const trace = data && data[pt.curveNumber];
+    const k = typeof pt.pointNumber === "number" ? pt.pointNumber : pt.pointIndex;
+    const r = trace && trace.customdata && typeof k === "number" ? trace.customdata[k] : pt.customdata;
+    if (typeof r === "number") {
+      rows.add(r);
     }
   });
-  if (!rows.size) {
+  return Array.from(rows);
+}
+
+/* The row a click names (its first point's), or null. */
+export function clickedRow(data, event) {
+  const first = event && event.points && event.points.length ? { points: [event.points[0]] } : null;
+  const rows = eventRows(data, first);
+  return rows.length ? rows[0] : null;
+}
+
+/* A box or lasso selection of the field (``rows``: the rows it holds): [the button's text, its style, what it
+   sends]: the selection's SEEDS most cited papers (ties: the first row; dashboard/view/field.py seeds_from_selection
+   picks them alike) and how many it holds. ``cited``: row -> citers in the dataset, of the points drawn. */
+export function selectionSeeds(rows, cited) {
+  if (!rows || !rows.length) {
     return ["Map these papers", { display: "none" }, null];
   }
-  const top = Array.from(rows)
+  const top = rows
+    .slice()
     .sort((a, b) => (cited.get(b) || 0) - (cited.get(a) || 0) || a - b)
     .slice(0, SEEDS);
   return [
-    "Map these " + rows.size.toLocaleString("en") + " papers",
+    "Map these " + rows.length.toLocaleString("en") + " papers",
     { display: "inline-block" },
-    { rows: top, n: rows.size },
+    { rows: top, n: rows.length },
   ];
 }

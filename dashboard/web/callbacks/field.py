@@ -1,8 +1,9 @@
 """The field view (``mode=field``): ``GET /field/points`` serves its points (the same for every state of a build)
 and ``GET /field?<view query>`` a state's layer over them (dashboard/view/field.py); the browser draws them
-(assets/js/field.js, clientside callbacks ``loadField`` and ``fieldSelection``), and the state callback
-applies its actions (:func:`field_action`): a click selects a paper, "Map these N papers" makes a box or lasso
-selection the seeds of a citation map."""
+(assets/js/field.js, clientside callback ``loadField``), and the state callback applies its actions
+(:func:`field_action`): a click selects a paper, "Map these N papers" makes a box or lasso selection the seeds of a
+citation map. The page listens to the plot itself (field.js says why) and sends them: a click as
+``store-field-click``, a selection as ``store-field-selection`` and the button's text."""
 
 from __future__ import annotations
 
@@ -20,10 +21,8 @@ from dashboard.web.callbacks.common import read_state
 
 
 def _clicked(data: object) -> int | None:
-    """The row of the point a plotly click names (its ``customdata``), or None."""
-    points = data.get("points") if isinstance(data, dict) else None
-    first = points[0] if isinstance(points, list) and points else None
-    r = first.get("customdata") if isinstance(first, dict) else None
+    """The row of the point a click names (``store-field-click``: ``{row, at}``), or None."""
+    r = data.get("row") if isinstance(data, dict) else None
     return r if isinstance(r, int) and not isinstance(r, bool) else None
 
 
@@ -38,10 +37,10 @@ def _selection(data: object) -> tuple[list[int], int]:
 
 
 def field_action(store: Store, state: ViewState, trig: str, value: object) -> tuple[ViewState, list[str]]:
-    """The state after an action in the field view: ``graph-field`` (``value``: its clickData: select the paper
-    clicked) or ``button-field-map`` (``value``: the selection, ``{rows, n}``: its most cited ``MAX_SEEDS`` papers
+    """The state after an action in the field view: ``store-field-click`` (``value``: ``{row, at}``: select the
+    paper clicked) or ``button-field-map`` (``value``: the selection, ``{rows, n}``: its most cited ``MAX_SEEDS`` papers
     become the seeds of a citation map)."""
-    if trig == "graph-field":
+    if trig == "store-field-click":
         row = _clicked(value)
         if row is None or not 0 <= row < store.n:
             return state, []
@@ -91,11 +90,4 @@ def register(app: Dash, store: Store) -> None:
         Input("store-view-state", "data"),
         Input("radio-mode", "data-value"),  # the state's mode (a story's query does not show it); set with the state
         prevent_initial_call=True,
-    )
-    app.clientside_callback(  # a box or lasso selection: "Map these N papers" (its most cited sent, not all of it)
-        ClientsideFunction(namespace="citemap", function_name="fieldSelection"),
-        Output("button-field-map", "children"),
-        Output("button-field-map", "style"),
-        Output("store-field-selection", "data"),
-        Input("graph-field", "selectedData"),
     )

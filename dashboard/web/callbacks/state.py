@@ -111,7 +111,7 @@ def apply_action(
         return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=()), notices
     if trig == "button-show-more":
         return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
-    if trig in ("graph-field", "button-field-map"):
+    if trig in ("store-field-click", "button-field-map"):
         return field_action(store, state, trig, value)
     if trig == "graph-by-year":
         years = _years_from_chart(value)  # a cleared selection (redrawn chart) keeps the filter
@@ -225,7 +225,7 @@ def register(app: Dash, store: Store) -> None:
         Input({"type": "path-to", "index": ALL}, "n_clicks"),
         Input({"type": "path-clear", "index": ALL}, "n_clicks"),
         Input({"type": "cluster-toggle", "index": ALL}, "n_clicks"),
-        Input("graph-field", "clickData"),  # the field view (dashboard/web/callbacks/field.py)
+        Input("store-field-click", "data"),  # the field view (dashboard/web/callbacks/field.py)
         Input("button-field-map", "n_clicks"),
         State("store-field-selection", "data"),
         State("store-view-state", "data"),
