@@ -126,10 +126,14 @@ def test_a_source_s_counts_have_a_colour_of_their_own_named_in_the_legend(defaul
     state = ViewState(SEEDS, selected="2110.10090")
     _, cited, key = charts(default_store, state)
     line = [t for t in cited["data"] if t["type"] == "scatter"]
-    assert len(line) == 1 and line[0]["line"]["color"] == colors.SOURCE_COLOR and line[0]["name"] == "per mlsanity.com"
+    assert (
+        len(line) == 1
+        and line[0]["line"]["color"] == colors.SOURCE_COLOR
+        and line[0]["name"] == "according to mlsanity.com"
+    )
     assert colors.SOURCE_COLOR not in {c.color for c in key.categories}
     text = texts(legend(default_store, build_subgraph(default_store, state), state))
-    assert "citing papers per mlsanity.com" in text
+    assert "citing papers according to mlsanity.com" in text
     _, by_year, key = charts(default_store, ViewState(SEEDS, selected="2110.10090", color="year"))
     bars = by_year["data"][0]
     assert bars["type"] == "bar" and bars["marker"]["color"] == [key.year_color(y) for y in bars["x"]]

@@ -207,9 +207,15 @@ def test_an_image_title_names_dataset_seeds_filters_and_size(default_store) -> N
         color="year",
     )
     title = naming.image_title(default_store, state, 123)
-    assert title.startswith(default_store.meta["name"] + " · seeds: Attention Is All You Need; BERT")
-    assert "and 1 more" in title and "years 2018–2021" in title and "areas cs.CL" in title
+    # what the papers are and where from, in the page's own about line's words; no internal name of the dataset
+    assert title.startswith(
+        "Citation map of computer-science papers from an arXiv citation dataset (2023) and 3 paper pages of"
+        " mlsanity.com · seeds: Attention Is All You Need; BERT"
+    )
+    assert default_store.meta["name"] not in title
+    assert "and 1 more" in title and "years 2018–2021" in title and "areas Natural language processing (cs.CL)" in title
     assert "at least 5 citing" in title and "timeline layout, colour by year" in title and title.endswith("123 papers")
+    assert "network layout" in naming.image_title(default_store, ViewState(("1706.03762",), layout="force"), 9)
     plain = naming.image_title(default_store, ViewState(("1706.03762",)), 9)
     assert "years" not in plain and "areas" not in plain and "citing" not in plain
 
@@ -223,7 +229,7 @@ def test_the_image_title_endpoint_answers_for_any_view() -> None:
     got = client.get("/image-title?seeds=2006.04862&years=2020-2024&layout=timeline")
     assert got.status_code == 200 and got.headers["Cache-Control"] == "no-store"
     answer = got.get_json()
-    assert answer["title"].startswith("mlsanity") and "years 2020–2024" in answer["title"]
+    assert answer["title"].startswith("Citation map of ") and "years 2020–2024" in answer["title"]
     assert answer["file"].startswith("citemap-2006.04862-") and answer["file"].endswith("-graph")
     bad = client.get("/image-title?seeds=%ff%fe,nope&years=zz&limit=-4")
     assert bad.status_code == 200 and "papers" in bad.get_json()["title"]

@@ -16,10 +16,10 @@ def texts(component) -> str:
 def test_the_help_names_each_feature_by_the_pages_own_words(store) -> None:
     page = texts(make_layout(store, None))
     help_text = texts(_help(store))
-    # the controls of the page's features, as the page labels them (the paper panel's "Connect to" and
+    # the controls of the page's features, as the page labels them (the paper panel's "Chain of citations to" and
     # "Show more" are drawn by callbacks: dashboard/web/callbacks/render.py)
     for words in ("similar papers", "cluster", "My library", "Stories and presenting", "Export", "Fit"):
         assert words in page, words
         assert words in help_text, words
-    for words in ("Connect to", "Show more", "BibTeX", "GraphML", "PNG", "SVG"):
+    for words in ("Chain of citations to", "Show more", "BibTeX", "GraphML", "PNG", "SVG"):
         assert words in help_text, words

@@ -57,7 +57,7 @@ def test_sources_are_named_as_a_visitor_reads_them() -> None:
 
 def test_a_source_figure_in_a_list_names_its_source() -> None:
     e = ListEntry("1706.03762", "Attention Is All You Need", 2017, 2, 59932, True, "mlsanity pages")
-    assert entry_meta(e) == "2017 · 2 citing in dataset · 59,932 per mlsanity.com"
+    assert entry_meta(e) == "2017 · 2 citing in dataset · 59,932 according to mlsanity.com"
     bare = ListEntry("x", "X", None, 0, None, False, None)
     assert entry_meta(bare) == "? · 0 citing in dataset"
 
@@ -68,8 +68,8 @@ def test_the_panel_lists_and_facts_name_the_source(store: Store) -> None:
     panel = paper_panel(store, row, build_subgraph(store, state), state)
     metas = [entry_meta(e) for e in panel.references.entries]
     figures = [m for m in metas if m.count(" · ") == 2]
-    assert len(figures) > 20 and all(m.endswith(" per mlsanity.com") for m in figures)
-    assert not any("per source" in m for m in metas)
+    assert len(figures) > 20 and all(m.endswith(" according to mlsanity.com") for m in figures)
+    assert not any("per " in m for m in metas)
     texts = [li.children for li in paper_facts(panel.paper)]
     assert "Cited by 144 papers according to mlsanity.com (its own figure)" in texts
     assert "Sources: mlsanity.com" in texts

@@ -50,7 +50,7 @@ function show(group, values) {
     const v = b.getAttribute("data-value");
     b.setAttribute("aria-checked", on.has(v) ? "true" : "false");
     if (on.has(v)) {
-      names.push(v);
+      names.push(b.getAttribute("data-name") || v);
     }
   });
   const summary = group.id && document.getElementById(group.id + "-summary");

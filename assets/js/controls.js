@@ -2,6 +2,7 @@
    a paper chosen in a list brought into view, a list of the panel shown whole, the hover card, the citations of the
    paper under the pointer, narrow screens' tabs. */
 
+import { viewMeta } from "./draw.js";
 import { linkCard, paperCard } from "./logic/hover-card.js";
 import { figureSource, onEachCy, reducedMotion, setProps } from "./page.js";
 import { fit } from "./viewport.js";
@@ -17,7 +18,7 @@ export function hoverCard(prop, data, edge, tapped) {
   if (prop.slice(-8) === "EdgeData") {
     return linkCard(prop === "graph-citations.tapEdgeData" ? tapped : edge);
   }
-  return paperCard(data, data && data.title ? figureSource(data.id) : "");
+  return paperCard(data, data && data.title ? figureSource(data.id) : "", (viewMeta().palette || {}).area_names);
 }
 
 function zoomBy(cy, factor) {

@@ -8,6 +8,7 @@
    - + (or =) and -: zoom; 0: fit (the zoom buttons' own actions); Esc clears the selection (page-keys.js).
    Presenting a story, the keys are the story's (story.js). keyboard.js decides; this file listens and draws. */
 
+import { viewMeta } from "./draw.js";
 import { paperCard } from "./logic/hover-card.js";
 import { WORD, describePaper, mapKeyAction, nearest } from "./logic/keyboard.js";
 import { placeNow } from "./labels.js";
@@ -76,7 +77,7 @@ function focusPaper(cy, n, prefix) {
   }
   placeNow(cy);
   say((prefix || "") + describe(n));
-  setProps("div-hover", { children: paperCard(n.data(), figureSource(n.id())) });
+  setProps("div-hover", { children: paperCard(n.data(), figureSource(n.id()), (viewMeta().palette || {}).area_names) });
 }
 /* where the focus starts: the paper it was on, else the selected paper, the first seed, the paper nearest the centre
    of the view */

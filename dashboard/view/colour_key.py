@@ -24,7 +24,7 @@ from dashboard.dataset.store import Store
 from dashboard.graph.discovery import Clusters, view_clusters
 from dashboard.graph.state import ViewState
 from dashboard.view import colors
-from dashboard.view.naming import NO_AREA
+from dashboard.view.naming import NO_AREA, area_label
 from dashboard.view.payload import view_years
 
 OTHER_AREAS = "other areas"
@@ -97,7 +97,7 @@ class ColourKey:
 def source_counts(source: str) -> Category:
     """The one colour of a source's counts of citing papers by year in a chart (``source``: its name as the page
     writes it), apart from the key's: the source says nothing of area, cluster or the dataset's papers."""
-    return Category(f"citing papers per {source}", colors.SOURCE_COLOR)
+    return Category(f"citing papers according to {source}", colors.SOURCE_COLOR)
 
 
 def colour_key(store: Store, state: ViewState, rows: np.ndarray) -> ColourKey:
@@ -126,7 +126,7 @@ def _area_categories(area_names: tuple[str, ...]) -> tuple[tuple[Category, ...],
     names = list(area_names)
     in_palette = [a for a in names if colors.area_color(names, a) in colors.AREA_PALETTE]
     categories = (
-        *(Category(a, colors.area_color(names, a)) for a in in_palette),
+        *(Category(area_label(a), colors.area_color(names, a)) for a in in_palette),
         Category(OTHER_AREAS, colors.OTHER_COLOR),
         Category(NO_AREA, colors.UNKNOWN_COLOR),
     )

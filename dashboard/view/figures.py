@@ -128,10 +128,10 @@ def citations_by_year(store: Store, row: int, state: ViewState, key: ColourKey) 
                 "mode": "lines+markers",
                 "x": years,
                 "y": [series[y] for y in years],
-                "name": f"per {name}",
+                "name": f"according to {name}",
                 "line": {"color": source.color, "width": 2},
                 "marker": {"color": source.color, "size": 6},
-                "hovertemplate": f"%{{x}}: %{{y}} citing papers per {name}<extra></extra>",
+                "hovertemplate": f"%{{x}}: %{{y}} citing papers according to {name}<extra></extra>",
                 "showlegend": True,
             }
         )

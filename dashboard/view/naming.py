@@ -14,17 +14,28 @@ from dashboard.dataset import index
 from dashboard.dataset.index import UNKNOWN_AREA
 from dashboard.dataset.store import Store
 from dashboard.graph.state import ViewState
+from dashboard.view.arxiv_names import ARCHIVE_NAMES, category_name
 
 NO_AREA = "no area given"  # how the papers without an area (stored as UNKNOWN_AREA) are named on the page
+
+# the layouts (their names in the URL) as the page names them
+LAYOUT_NAMES = {"force": "network", "timeline": "timeline", "concentric": "concentric"}
 
 TITLE_SEEDS = 3  # seed titles named in an image's title line; the others are counted
 TITLE_CHARS = 60  # each cut to this many characters
 
 
 def area_label(area: str) -> str:
-    """How an area is named on the page: the dataset's own name, or :data:`NO_AREA` for the papers without one (the
-    URL and the exports keep the stored name)."""
-    return NO_AREA if area == UNKNOWN_AREA else area
+    """How an area is named on the page, its charts and its pictures: an arXiv category in plain words with its code
+    (``Machine learning (cs.LG)``), another name as the dataset gives it, :data:`NO_AREA` for the papers without one
+    (the URL and the data files keep the stored name)."""
+    return NO_AREA if area == UNKNOWN_AREA else category_name(area)
+
+
+@lru_cache(maxsize=8)  # per dataset: every payload carries them
+def area_labels(area_names: tuple[str, ...]) -> dict[str, str]:
+    """Each of a dataset's areas (its stored name) as the page names it (:func:`area_label`), for the browser."""
+    return {a: area_label(a) for a in (*area_names, UNKNOWN_AREA)}
 
 
 def file_stem(seeds: Sequence[str], n: int) -> str:
@@ -36,16 +47,22 @@ def file_stem(seeds: Sequence[str], n: int) -> str:
 
 def image_title(store: Store, state: ViewState, n_papers: int) -> str:
     """The line above an exported image of the map: dataset, seeds, what filters and layout the view has, size."""
-    parts = [store.meta.get("name") or "citemap", _seeds_part(store, state.seeds)]
+    parts = [image_source(store), _seeds_part(store, state.seeds)]
     if state.years:
         parts.append(f"years {state.years[0]}–{state.years[1]}")
     if state.areas is not None:
-        parts.append("areas " + ", ".join(state.areas) if state.areas else "no area")
+        parts.append("areas " + ", ".join(map(area_label, state.areas)) if state.areas else "no area")
     if state.min_citations:
         parts.append(f"at least {state.min_citations:,} citing")
-    parts.append(f"{state.layout} layout, colour by {state.color}")
+    parts.append(f"{LAYOUT_NAMES.get(state.layout, state.layout)} layout, colour by {state.color}")
     parts.append(f"{n_papers:,} papers")
     return " · ".join(parts)
+
+
+def image_source(store: Store) -> str:
+    """What an image's papers are and where they come from, in the about line's words: ``Citation map of
+    computer-science papers from an arXiv citation dataset (2023) and 3 paper pages of mlsanity.com``."""
+    return " ".join(w for w in ("Citation map of", papers_field(store), "papers", about_parts(store)[1]) if w)
 
 
 @lru_cache(maxsize=256)  # per seed list: a view's title is built on every view, the seeds change seldom
@@ -70,18 +87,6 @@ MLSANITY = "mlsanity pages"  # dashboard/importers/mlsanity.py SOURCE
 SOURCE_NAMES = {MLSANITY: "mlsanity.com", "arxiv-2023": "arXiv citation dataset (2023)"}
 # the same in the about line's "from ..." (mlsanity.com's pages counted there)
 ABOUT_SOURCES = {"arxiv-2023": "an arXiv citation dataset (2023)"}
-# what the papers are, by the arXiv archive of their primary areas (``cs.LG`` -> cs) when nearly all share one
-ARXIV_FIELDS = {
-    "cs": "computer-science",
-    "math": "mathematics",
-    "stat": "statistics",
-    "physics": "physics",
-    "astro-ph": "astrophysics",
-    "q-bio": "biology",
-    "q-fin": "finance",
-    "econ": "economics",
-    "eess": "engineering",
-}
 ARXIV_CATEGORY = re.compile(r"^([a-z-]+)\.[A-Za-z-]+$")
 FIELD_SHARE = 0.9  # of all papers (those without an area included), the share one archive must hold to name them
 
@@ -113,7 +118,7 @@ def papers_field(store: Store) -> str:
     if not archives:
         return ""
     archive, count = max(archives.items(), key=lambda kv: kv[1])
-    return ARXIV_FIELDS.get(archive, "") if count >= FIELD_SHARE * store.n else ""
+    return ARCHIVE_NAMES.get(archive, "") if count >= FIELD_SHARE * store.n else ""
 
 
 def _files_listed(meta_source: str, marker: str) -> int:

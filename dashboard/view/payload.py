@@ -41,7 +41,7 @@ from dashboard.graph.layouts import positions, positions_of, timeline_axis
 from dashboard.graph.neighbourhood import Subgraph, Truncation
 from dashboard.graph.state import ViewState, encode_query
 from dashboard.view import colors
-from dashboard.view.naming import cut_title
+from dashboard.view.naming import area_labels, cut_title
 
 LABEL_CHARS = 42  # a title named in a notice or the panel's headings is cut to this many characters
 MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
@@ -77,9 +77,11 @@ def short_label(title: str) -> str:
 
 
 def palette(area_names: tuple[str, ...], year_min: int | None, year_max: int | None) -> dict:
-    """Colours the browser needs: by primary area, and by year from ``year0``."""
+    """Colours the browser needs: by primary area, and by year from ``year0``; and each area's name as the page
+    writes it (``area_names``: ``cs.LG`` -> ``Machine learning (cs.LG)``)."""
     return {
         "area": _area_colors(area_names),
+        "area_names": area_labels(area_names),
         "unknown": colors.UNKNOWN_COLOR,
         "year0": year_min,
         "year": _year_colors(year_min, year_max),

@@ -53,9 +53,11 @@ def radio_group(id: str, label: str, options: list[tuple[str, str]], value: str,
     )
 
 
-def checkbox_menu(id: str, label: str, options: list[tuple[str, str]], placeholder: str) -> html.Div:
+def checkbox_menu(
+    id: str, label: str, options: list[tuple[str, str]], placeholder: str, names: dict[str, str] | None = None
+) -> html.Div:
     """A labelled multiple choice; ``options``: (value, text) pairs; nothing chosen at first (``placeholder`` says
-    what that means, e.g. "All areas")."""
+    what that means, e.g. "All areas"); ``names``: how the summary names a value chosen (else the value)."""
     label_id, summary_id = f"{id}-label", f"{id}-summary"
     buttons = [
         html.Button(
@@ -63,7 +65,7 @@ def checkbox_menu(id: str, label: str, options: list[tuple[str, str]], placehold
             type="button",
             role="checkbox",
             className="checkbox-option",
-            **{"aria-checked": "false", "data-value": v},
+            **{"aria-checked": "false", "data-value": v, "data-name": (names or {}).get(v, v)},
         )
         for v, text in options
     ]

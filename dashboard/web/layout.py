@@ -7,7 +7,7 @@ from dash import dcc, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import LAYOUTS
-from dashboard.view.naming import about_line, about_parts, area_label, one_figure_source
+from dashboard.view.naming import LAYOUT_NAMES, about_line, about_parts, area_label, one_figure_source
 from dashboard.view.stories import StoryError, read_story, story_names
 from dashboard.view.years import year_floor
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
@@ -227,6 +227,7 @@ def _filters(store: Store) -> html.Div:
                 "Areas",
                 [(a, f"{area_label(a)} ({n:,})") for a, n in area_counts.items()],
                 "All areas",
+                {a: area_label(a) for a in area_counts},
             ),
             html.Label("Minimum citations in this dataset", htmlFor="input-min-citations", className="control-label"),
             dcc.Input(
@@ -248,7 +249,7 @@ def _filters(store: Store) -> html.Div:
                 [("citations", "citations"), ("similar", "similar papers"), ("field", "the whole field")],
                 "citations",
             ),
-            radio_group("radio-layout", "Layout", [(name, name) for name in LAYOUTS], "force"),
+            radio_group("radio-layout", "Layout", [(name, LAYOUT_NAMES[name]) for name in LAYOUTS], "force"),
             html.Div(
                 className="legend",
                 children=[
@@ -261,7 +262,7 @@ def _filters(store: Store) -> html.Div:
                             html.Span("● built on by (citer)"),
                             html.Span("◆ similar"),
                             html.Span("⬢ on a path"),
-                            html.Span("◎ expanded  ◌ capped list", className="key-more"),
+                            html.Span("◎ expanded  ◌ more links not shown", className="key-more"),
                             html.Span("size: papers citing it in this dataset", className="key-size"),
                         ],
                     ),
@@ -560,8 +561,8 @@ def _help(store: Store) -> html.Details:
                                 "that cite each other, each named by its words."
                             ),
                             html.Li(
-                                '"Connect to" in the panel draws the shortest chains of citations from the paper to '
-                                'a seed; "Show more" brings in papers a capped list left out.'
+                                '"Chain of citations to" in the panel draws the shortest chains of citations from the '
+                                'paper to a seed; "Show more" brings in papers a list cut short left out.'
                             ),
                             html.Li(
                                 '"My library" reads your .bib, .ris, .txt or CSL JSON file in this page and rings the '
@@ -767,10 +768,10 @@ def _map() -> dcc.Loading:
 
 
 def _figure_words(store: Store) -> str:
-    """The sources' own citation figures, as a choice of sort: ``per mlsanity.com`` (a dataset's one source of
-    them), else ``source's figure``."""
+    """The sources' own citation figures, as a choice of sort: ``according to mlsanity.com`` (a dataset's one
+    source of them), else ``source's figure``."""
     one = one_figure_source(store)
-    return f"per {one}" if one else "source's figure"
+    return f"according to {one}" if one else "source's figure"
 
 
 def _panel(store: Store) -> html.Aside:
@@ -798,7 +799,7 @@ def _panel(store: Store) -> html.Aside:
             radio_group(
                 "radio-list-sort",
                 "Sort lists by",
-                # the source's own figure, named as the lists name it ("59,932 per mlsanity.com")
+                # the source's own figure, named as the lists name it ("59,932 according to mlsanity.com")
                 [("citations", "citing in dataset"), ("source", _figure_words(store)), ("year", "year")],
                 "citations",
                 className="list-sort",

@@ -71,7 +71,7 @@ def test_a_source_s_counts_are_in_the_legend_too(browser, default_server) -> Non
         )
         assert len(line) == 1 and hex_colour(line[0]) in got["legend"] and hex_colour(line[0]) not in got["map"]
         assert got["cited"] <= got["legend"] and len(got["cited"]) >= 2
-        assert "citing papers per mlsanity.com" in p.text("#div-legend")
+        assert "citing papers according to mlsanity.com" in p.text("#div-legend")
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

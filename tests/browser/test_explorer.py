@@ -34,7 +34,10 @@ def list_entries(page: Page, direction: str) -> list[tuple[str, str]]:
 def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     page.open("?seeds=2110.10090")
     head = page.text("#div-paper")
-    assert "First posted 2021-10-19" in head and "Areas: cs.LG, stat.ML" in head
+    assert (
+        "First posted 2021-10-19" in head
+        and "Areas: Machine learning (cs.LG), Statistical machine learning (stat.ML)" in head
+    )
     assert "Builds on 43 of its 79 references in this dataset" in head
     first = list_entries(page, "references")
     assert len(first) == 20 and first[1][0] == "Attention Is All You Need"  # the first ones, the rest a click away
@@ -42,17 +45,18 @@ def test_paper_panel_lists_sort_and_reveal(page: Page) -> None:
     page.page.wait_for_function("() => document.querySelectorAll('.list-references li.entry').length === 43")
     refs = list_entries(page, "references")
     assert refs[:20] == first and page.page.locator("#div-lists .more button").count() == 0
-    assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 per mlsanity.com"  # the two counts, each named
+    assert refs[1][1] == "2017 · 2 citing in dataset · 59,932 according to mlsanity.com"  # the two counts, each named
     counts = [int(m.split(" · ")[1].split(" citing")[0].replace(",", "")) for _, m in refs]
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
-    page.page.click("#radio-list-sort >> text=per mlsanity.com")  # the sort names the source as the lists do
+    page.page.click("#radio-list-sort >> text=according to mlsanity.com")  # the sort names the source as the lists do
     page.page.wait_for_function(
-        "() => document.querySelector('.list-references li.entry .meta').innerText.endsWith('59,932 per mlsanity.com')"
+        "() => document.querySelector('.list-references li.entry .meta').innerText"
+        ".endsWith('59,932 according to mlsanity.com')"
     )
     figures = [
-        int(m.split(" · ")[2].split(" per")[0].replace(",", ""))
+        int(m.split(" · ")[2].split(" according")[0].replace(",", ""))
         for _, m in list_entries(page, "references")
-        if m.endswith("per mlsanity.com")
+        if m.endswith("according to mlsanity.com")
     ]
     assert figures == sorted(figures, reverse=True) and len(figures) > 20
     assert "Built on by · 50" in page.text("#div-lists")
@@ -87,7 +91,7 @@ def test_chart_selection_filters_graph_and_lists(page: Page) -> None:
     caption = page.text("#div-chart-caption")
     assert "citing papers in this dataset" in caption and "as mlsanity.com reports them" in caption, caption
     names = page.page.eval_on_selector_all("#graph-by-year .legendtext", "els => els.map(e => e.textContent)")
-    assert names == ["per mlsanity.com"]
+    assert names == ["according to mlsanity.com"]
     box = page.page.locator("#graph-by-year .nsewdrag").bounding_box()
     # the citers' years and the source's figures cover 2022-2026: drag across the middle three (2023-2025)
     y = box["y"] + box["height"] / 2
@@ -110,7 +114,7 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     page.page.click("#dropdown-areas [role=checkbox][data-value='cs.LG']")
     wait_query(page, "areas=cs.LG")
     assert page.page.is_checked("#dropdown-areas [data-value='cs.LG']")
-    assert page.text("#dropdown-areas-summary") == "cs.LG"
+    assert page.text("#dropdown-areas-summary") == "Machine learning (cs.LG)"  # the menu names it in words
     page.page.keyboard.press("Escape")
     assert not page.page.is_visible("#dropdown-areas")
     ids = page.node_ids()
@@ -119,7 +123,10 @@ def test_filters_update_graph_lists_and_overview(page: Page) -> None:
     overview = page.page.evaluate(
         "() => document.getElementById('graph-overview').querySelector('.js-plotly-plot').data.map(t => t.name)"
     )
-    assert overview == ["cs.LG", "no area given"]  # two seeds have no area; every other paper is cs.LG
+    assert overview == [
+        "Machine learning (cs.LG)",
+        "no area given",
+    ]  # two seeds have no area; every other paper is cs.LG
     # minimum citations, typed
     page.page.fill("#input-min-citations", "2")
     wait_query(page, "min_citations=2")
@@ -240,11 +247,17 @@ def test_exports(page: Page, tmp_path) -> None:
     total = int(size.group(2))
     assert (width, height) == (2 * w, 2 * total) and total >= h + 50 and len(png) > 20_000
     title = " · ".join(re.findall(r'<text class="citemap-title"[^>]*>([^<]*)</text>', svg))
-    assert title.startswith("mlsanity") and "seeds: O(n) Connections are Expressive" in title
+    assert title.startswith("Citation map of papers from") and "seeds: O(n) Connections are Expressive" in title
     assert title.endswith("31 papers")
     legend = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="citemap-legend"')[1])
     page.modules()
-    areas = set(page.page.evaluate("() => cy.nodes('.paper').map(n => modules.colours.areaLabel(n.data('areas')[0]))"))
+    areas = set(  # each paper's area as the page names it: in words ("Machine learning (cs.LG)")
+        page.page.evaluate(
+            """() => { const names = modules.draw.viewMeta().palette.area_names;
+                       return cy.nodes('.paper').map(n => modules.colours.areaLabel(n.data('areas')[0], names)); }"""
+        )
+    )
+    assert "Machine learning (cs.LG)" in areas
     assert (
         legend[:3] == ["seed", "builds on (reference)", "built on by (citer)"]
         and set(legend[3:]) <= areas | {"other areas"}

@@ -64,9 +64,9 @@ def test_a_figure_from_a_source_names_it_on_hover_and_in_the_lists(
             "t => document.getElementById('div-hover').innerText.startsWith(t)", arg=p_["title"], timeout=5000
         )
         card = p.text("#div-hover")
-        assert f"{p_['in_cited']:,} citing in dataset · {p_['cited_by']:,} per mlsanity.com" in card, card
+        assert f"{p_['in_cited']:,} citing in dataset · {p_['cited_by']:,} according to mlsanity.com" in card, card
         assert "per source" not in card
         metas = p.page.evaluate("() => [...document.querySelectorAll('.lists li.entry .meta')].map(m => m.innerText)")
         figures = [m for m in metas if m.count(" · ") == 2]
-        assert figures and all(m.endswith(" per mlsanity.com") for m in figures), metas
+        assert figures and all(m.endswith(" according to mlsanity.com") for m in figures), metas
         assert not any("per source" in m for m in metas)

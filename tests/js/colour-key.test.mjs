@@ -10,6 +10,7 @@ const PALETTE = {
   year: ["#100000", "#200000", "#300000", "#400000", "#500000", "#600000", "#700000", "#800000"],
   cluster: ["#aa0000", "#00aa00"],
   cluster_names: ["graphs", "vision"],
+  area_names: { "cs.LG": "Machine learning (cs.LG)", unknown: "no area given" },
 };
 
 test("a paper's colour is its primary area's, its year's or its cluster's, else the palette's unknown", () => {
@@ -32,10 +33,12 @@ test("the legend names the shapes, then one entry a colour in view, in the palet
   );
   assert.deepEqual(
     items.map((i) => i.label),
-    ["seed", "builds on (reference)", "built on by (citer)", "on a path", "cs.LG", "other areas"],
+    ["seed", "builds on (reference)", "built on by (citer)", "on a path", "Machine learning (cs.LG)", "other areas"],
   );
   assert.equal(items[5].color, "#cccccc");
   assert.equal(areaLabel("unknown"), "no area given");
+  assert.equal(areaLabel("cs.LG", PALETTE.area_names), "Machine learning (cs.LG)");
+  assert.equal(areaLabel("math.AG", PALETTE.area_names), "math.AG"); /* a name the table lacks: as stored */
 });
 
 test("a year legend shows at most seven years, the first and the last among them", () => {

@@ -15,9 +15,11 @@ test("the hover card: title, authors, year, counts, areas, the library; a simila
     lib: true,
   };
   assert.equal(
-    paperCard(data, "OpenAlex"),
-    "T\nA, B\n2020 · 1,500 citing in dataset · 20,000 per OpenAlex · cs.LG, no area given\nin your library",
+    paperCard(data, "OpenAlex", { "cs.LG": "Machine learning (cs.LG)", unknown: "no area given" }),
+    "T\nA, B\n2020 · 1,500 citing in dataset · 20,000 according to OpenAlex · Machine learning (cs.LG), no area " +
+      "given\nin your library",
   );
+  assert.ok(paperCard(data, "OpenAlex").endsWith(" · cs.LG, no area given\nin your library")); /* no names: codes */
   assert.equal(
     paperCard({ title: "U", year: null, in_cited: 0, cited_by: null }, "x"),
     "U\n? · 0 citing in dataset · ",

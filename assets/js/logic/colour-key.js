@@ -2,9 +2,13 @@
    makes the palette), an area's name as the page names it, and the legend of an image of the map (its entries, their
    places in rows, the shapes of its keys). Pure. */
 
-/* An area as the page names it: papers without one are stored as "unknown" and named NO_AREA
-   (dashboard/view/naming.py). */
-export function areaLabel(area) {
+/* An area as the page names it: ``names`` (the payload's palette.area_names, dashboard/view/naming.py area_labels)
+   names each of the dataset's areas ("Machine learning (cs.LG)"); an area it lacks keeps its stored name, and papers
+   without one (stored as "unknown") are named NO_AREA. */
+export function areaLabel(area, names) {
+  if (names && names[area]) {
+    return names[area];
+  }
   return area === "unknown" ? "no area given" : area;
 }
 
@@ -63,7 +67,7 @@ export function legendItems(meta, shown) {
         return;
       }
       colours.delete(c);
-      items.push({ label: shared.get(c) > 1 ? "other areas" : areaLabel(a), color: c });
+      items.push({ label: shared.get(c) > 1 ? "other areas" : areaLabel(a, pal.area_names), color: c });
     });
   }
   return items;

@@ -47,7 +47,7 @@ def status_text(store: Store, sub: Subgraph) -> str:
         title = short_label(store.titles([t.paper])[0])
         parts.append(f"showing {t.shown:,} of {t.total:,} {t.direction} of “{title}”")
     if len(sub.truncated) > 3:
-        parts.append(f"and {len(sub.truncated) - 3} more capped lists")
+        parts.append(f"and {len(sub.truncated) - 3} more papers with links not all shown")
     if sub.hidden:
         parts.append(f"{sub.hidden:,} hidden by filters")
     if sub.capped:
@@ -233,10 +233,10 @@ def _list_block(title: str, plist: PaperList, direction: str, mine: frozenset[st
 
 
 def entry_meta(e: ListEntry) -> str:
-    """``2017 · 512 citing in dataset · 120,345 per mlsanity.com``: the two counts, each named (the second by its
-    source)."""
+    """``2017 · 512 citing in dataset · 120,345 according to mlsanity.com``: the two counts, each named (the second
+    by where it was counted)."""
     text = f"{e.year or '?'} · {e.in_cited:,} citing in dataset"
-    return text + (f" · {e.cited_by:,} per {source_name(e.cited_by_from)}" if e.cited_by is not None else "")
+    return text + (f" · {e.cited_by:,} according to {source_name(e.cited_by_from)}" if e.cited_by is not None else "")
 
 
 def paper_facts(p: dict) -> list:
@@ -284,7 +284,7 @@ def paper_facts(p: dict) -> list:
 
 
 def connect_buttons(store: Store, state: ViewState, pid: str) -> list:
-    """ "Connect to …": the shortest chains of citations from this paper to each seed (``path=``)."""
+    """ "Chain of citations to …": the shortest chains of citations from this paper to each seed (``path=``)."""
     others = [s for s in state.seeds if s != pid][:5]
     if not others or state.path:
         return []
@@ -293,7 +293,7 @@ def connect_buttons(store: Store, state: ViewState, pid: str) -> list:
         html.Div(
             className="connect-row",
             children=[
-                html.Span("Connect to", className="control-label"),
+                html.Span("Chain of citations to", className="control-label"),
                 *(
                     html.Button(
                         short_label(store.titles([store.row(s)])[0]),
