@@ -56,6 +56,7 @@ function show(group, values) {
   const summary = group.id && document.getElementById(group.id + "-summary");
   if (summary) {
     summary.textContent = names.length ? names.join(", ") : group.getAttribute("data-placeholder");
+    summary.title = summary.textContent; /* the whole choice, where the summary is cut */
   }
 }
 

@@ -6,6 +6,8 @@ import { loadGraph } from "./draw.js";
 import { loadField } from "./field.js";
 import { loadLibrary } from "./library.js";
 import { libraryStatus } from "./logic/library-status.js";
+import { isFirstView } from "./logic/url-state.js";
+import { yearsRange } from "./logic/years-range.js";
 import { presentDraft, presentOverlay, storyCamera, storyText } from "./story.js";
 
 function context() {
@@ -27,4 +29,16 @@ export const clientside = {
   storyCamera: (n) => storyCamera(n),
   storyText: (titles, captions, draft) => storyText(context().inputs_list, draft),
   loadField: (query, mode) => loadField(query, mode),
+  /* the first view's line is hidden once the address shows another view (its seeds in data-seeds) */
+  firstViewHidden: (search) => {
+    const el = document.getElementById("div-first-view");
+    return !isFirstView(search, el ? el.dataset.seeds : "");
+  },
+  yearsRange: (dragged, value) => {
+    const el = document.getElementById("span-years-range");
+    const floor = el ? Number(el.dataset.floor) : NaN,
+      oldest = el ? Number(el.dataset.oldest) : NaN;
+    const trig = (context().triggered || [])[0];
+    return yearsRange(trig && /drag_value$/.test(trig.prop_id) ? dragged : value, floor, oldest);
+  },
 };

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dashboard.dataset.index import UNKNOWN_AREA
 from dashboard.dataset.store import Store
 from dashboard.graph.neighbourhood import Subgraph
 from dashboard.graph.state import ViewState
@@ -45,3 +46,28 @@ def map_summary(store: Store, sub: Subgraph, state: ViewState) -> str:
         head += f", {sub.hidden:,} hidden by filters"
     row = store.row(state.selected) if state.selected else None
     return head + (f"; selected: {paper_words(store, row)}" if row is not None else "; no paper selected")
+
+
+NUMBER_WORDS = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten")
+
+
+def first_view_line(store: Store, seeds: list[str], about: str | None) -> str:
+    """What the first view shows, in one line: ``Three papers on what self-attention can express (★), with the
+    papers they cite (■) and those citing them (●); grey ones have no area in the data.`` ``about``: what the seeds
+    are (the title of the dataset's story about them), else they are counted only."""
+    rows = [r for r in (store.row(s) for s in seeds) if r is not None]
+    n = len(rows)
+    count = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else f"{n:,}"
+    if about and about.lower().startswith(count.lower() + " "):
+        what = about  # the story's title already counts them ("Three papers on ...")
+    elif about:
+        what = f"{count} seed {'paper' if n == 1 else 'papers'}: {about}"
+    else:
+        what = f"{count} seed {'paper' if n == 1 else 'papers'}"
+    they, them = ("it cites", "it") if n == 1 else ("they cite", "them")
+    line = f"{what} (★), with the papers {they} (■) and those citing {them} (●)"
+    areas = [int(store.primary_area[r]) for r in rows]
+    grey = sum(a < 0 or store.area_names[a] == UNKNOWN_AREA for a in areas)
+    if grey:
+        line += "; grey ones have no area in the data" if grey > 1 else "; a grey one has no area in the data"
+    return line + "."

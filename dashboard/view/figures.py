@@ -14,6 +14,7 @@ from dashboard.graph.state import ViewState
 from dashboard.view.colour_key import Category, ColourKey, source_counts
 from dashboard.view.naming import source_name
 
+OVERVIEW_HEIGHT = 140  # the sidebar's chart of papers in view by year, in CSS pixels
 FONT = {"family": "Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12, "color": "#1d2430"}
 
 
@@ -177,9 +178,9 @@ def overview(store: Store, rows: np.ndarray, key: ColourKey) -> dict:
     keep = years >= 0
     rows, years = rows[keep], years[keep]
     if not len(rows):
-        return {"data": [], "layout": _layout("Papers in view by year", 170)}
+        return {"data": [], "layout": _layout("Papers in view by year", OVERVIEW_HEIGHT)}
     traces = _bars(key, rows, years, "papers")
-    layout = _layout("Papers in view by year", 170)
+    layout = _layout("Papers in view by year", OVERVIEW_HEIGHT)
     layout["xaxis"].pop("dtick")
     layout["xaxis"].update(nticks=5, tickangle=0)
     return {"data": traces, "layout": layout}

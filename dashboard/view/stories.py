@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 FORMAT = "citemap-story"
 VERSION = 1
@@ -192,6 +193,20 @@ def read_story(folder: Path, name: str) -> Story:
             f"no story {name!r} in this dataset" + (f"; there are: {', '.join(known)}" if known else "; it ships none")
         )
     return parse_story(name, path.read_bytes(), where=str(path))
+
+
+def story_of_seeds(folder: Path, seeds: list[str]) -> Story | None:
+    """The first story a dataset folder ships whose first step shows ``seeds`` (in any order), or None (a story
+    that cannot be read is passed over)."""
+    for name in story_names(folder):
+        try:
+            story = read_story(folder, name)
+        except StoryError:
+            continue
+        first = parse_qs(urlsplit(story.steps[0].view).query).get("seeds", [""])[0].split(",") if story.steps else []
+        if seeds and set(first) == set(seeds):
+            return story
+    return None
 
 
 # -- a story being written in the page (a plain dict the browser keeps: {"title", "steps": [step dicts]}) ----------

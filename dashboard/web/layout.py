@@ -7,9 +7,12 @@ from dash import dcc, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import LAYOUTS
+from dashboard.view.describe import first_view_line
+from dashboard.view.figures import OVERVIEW_HEIGHT
 from dashboard.view.naming import LAYOUT_NAMES, about_line, about_parts, area_label, one_figure_source
-from dashboard.view.stories import StoryError, read_story, story_names
+from dashboard.view.stories import StoryError, read_story, story_names, story_of_seeds
 from dashboard.view.years import year_floor
+from dashboard.web.callbacks.common import default_seeds
 from dashboard.web.components import checkbox_menu, labelled_upload, radio_group, visually_hidden
 
 # dash-cytoscape's plain bundle, not its extra one (cyto.load_extra_layouts()): positions come from the server
@@ -202,7 +205,19 @@ def _filters(store: Store) -> html.Div:
         className="filters",
         children=[
             html.H2("Filters"),
-            html.Span("Years", id="label-years", className="control-label"),
+            html.Span(
+                [
+                    "Years ",
+                    # the range chosen, in words (assets/js/logic/years-range.js): the slider shows no numbers
+                    html.Span(
+                        id="span-years-range",
+                        className="years-range",
+                        **{"data-floor": str(lo), "data-oldest": str(store.year_min if store.year_min else lo)},
+                    ),
+                ],
+                id="label-years",
+                className="control-label",
+            ),
             html.Div(
                 role="group",
                 className="years-slider",
@@ -221,6 +236,13 @@ def _filters(store: Store) -> html.Div:
                     tooltip={"placement": "bottom", "always_visible": False},
                     className="range-years",
                 ),
+            ),
+            # the papers in view by year, under the years they are filtered by: in sight without scrolling
+            dcc.Graph(
+                id="graph-overview",
+                config={"displayModeBar": False},
+                className="graph-overview",
+                figure={"data": [], "layout": {"height": OVERVIEW_HEIGHT}},
             ),
             checkbox_menu(
                 "dropdown-areas",
@@ -269,12 +291,6 @@ def _filters(store: Store) -> html.Div:
                 ],
             ),
             html.Div(id="div-legend", className="legend"),
-            dcc.Graph(
-                id="graph-overview",
-                config={"displayModeBar": False},
-                className="graph-overview",
-                figure={"data": [], "layout": {"height": 170}},
-            ),
             html.H2("Seeds"),
             html.Div(id="div-seeds", className="seeds"),
             _story(store),
@@ -611,10 +627,29 @@ MAP_KEYS = (
 )
 
 
-def _graph_area() -> html.Main:
+def _first_view(store: Store) -> html.Div:
+    """One line over the first view (the dataset's own seeds): what it shows, and the dataset's story about those
+    seeds, offered. Shown while the address shows those seeds (assets/js/logic/url-state.js isFirstView)."""
+    seeds = default_seeds(store)
+    story = story_of_seeds(store.folder, seeds)
+    offer = []
+    if story:
+        steps = len(story.steps)
+        offer = [" ", html.A(f"Show their story ({steps} steps) →", href=f"?story={story.name}", id="a-first-story")]
+    line = first_view_line(store, seeds, story.title if story else None)
+    return html.Div(
+        id="div-first-view",
+        className="first-view",
+        children=[html.Span(line), *offer],
+        **{"data-seeds": ",".join(seeds)},
+    )
+
+
+def _graph_area(store: Store) -> html.Main:
     return html.Main(
         className="graph-area",
         children=[
+            _first_view(store),
             html.Div(id="div-notices", className="notices", role="status", **{"aria-live": "polite"}),
             _present(),
             html.Div(
@@ -840,7 +875,7 @@ def make_layout(store: Store, library: dict | None = None, *, bench_ping: bool =
                 className="body",
                 children=[
                     html.Nav(className="sidebar", children=_filters(store)),
-                    _graph_area(),
+                    _graph_area(store),
                     _panel(store),
                 ],
             ),

@@ -27,3 +27,18 @@ export function withStep(query, n) {
 export function storyLink(name, index) {
   return "?story=" + encodeURIComponent(name) + (index ? "&step=" + (index + 1) : "");
 }
+
+/* Whether ``query`` (the address's search) shows the first view: no seeds named, or the dataset's own ``seeds``
+   (a comma-separated list, in any order), in a map of citations, no story presented and no path drawn. A paper
+   selected or expanded, or a filter, keeps it the first view. */
+export function isFirstView(query, seeds) {
+  const params = new URLSearchParams(query || "");
+  if (params.has("story") || params.has("path") || (params.get("mode") || "citations") !== "citations") {
+    return false;
+  }
+  if (!params.has("seeds")) {
+    return true;
+  }
+  const key = (list) => list.split(",").filter(Boolean).sort().join(",");
+  return key(params.get("seeds")) === key(seeds || "");
+}

@@ -54,6 +54,17 @@ def register(app: Dash) -> None:
         Input("graph-citations", "mouseoverEdgeData"),  # a similarity link, hovered or tapped: why they are similar
         Input("graph-citations", "tapEdgeData"),
     )
+    app.clientside_callback(  # the first view's line (what it shows, its story offered): while it is shown
+        ClientsideFunction(namespace="citemap", function_name="firstViewHidden"),
+        Output("div-first-view", "hidden"),
+        Input("url", "search"),
+    )
+    app.clientside_callback(  # the years slider's range in words beside its label, while dragged and after
+        ClientsideFunction(namespace="citemap", function_name="yearsRange"),
+        Output("span-years-range", "children"),
+        Input("range-years", "drag_value"),
+        Input("range-years", "value"),
+    )
     app.clientside_callback(  # a story written here or loaded from a file: present it from its first step
         ClientsideFunction(namespace="citemap", function_name="presentDraft"),
         Output("store-story", "data", allow_duplicate=True),

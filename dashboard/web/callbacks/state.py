@@ -79,7 +79,13 @@ def apply_action(
             return state, notices
         if state.mode == "similar" or state.path:  # no walk to expand: the paper is selected, its panel shows
             return replace(state, selected=pid), notices
-        expanding = pid not in state.seeds and pid not in state.expand
+        if pid in state.seeds:  # a seed stays expanded: say what the click did
+            notices.append(
+                f"“{store.titles([row])[0]}” is a seed: its references and citers in this dataset are already on the "
+                "map; it is selected, its details are in the panel."
+            )
+            return replace(state, selected=pid), notices
+        expanding = pid not in state.expand
         if expanding and new_neighbours(store, build_subgraph(store, state), row, state) == 0:
             title = store.titles([row])[0]
             notices.append(
