@@ -192,7 +192,9 @@ def test_the_compact_legend_shows_the_maps_colours_only(default_store: Store, co
     sub = build_subgraph(default_store, state)
     key = colour_key(default_store, state, sub.rows)
     drawn = {key.categories[k].color.upper() for k in key.of(sub.rows).tolist()}
-    shown = swatch_colours(map_legend(key, sub.rows))
+    compact = map_legend(key, sub.rows)
+    shown = swatch_colours(compact)
+    assert texts(compact[0]).split("\n") == ["★ seed", "■ reference", "● citing paper"]  # the shapes first
     assert drawn <= shown
     assert shown <= {c.color.upper() for c in key.categories}
     if color == "area":

@@ -77,13 +77,15 @@ def test_a_source_s_counts_are_in_the_legend_too(browser, default_server) -> Non
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
 def test_presenting_shows_a_compact_legend_of_the_maps_colours(browser, default_server, size) -> None:
     """The dataset's story: by area (step 1), then by year (step 3, a timeline); the legend sits in the map's top left
-    corner, small, in a projector's letters, with a swatch for every colour of the map."""
+    corner, small, in a projector's letters, with the shapes and a swatch for every colour of the map."""
     with Page(browser, default_server.url, size) as p:
         p.open(f"?seeds={SEEDS}")
         assert not p.page.is_visible("#div-map-legend")  # the sidebar has the legend
         for step in (1, 3):
             p.open(f"?story=seeds&step={step}")
             assert p.page.is_visible("#div-map-legend") and not p.page.is_visible("#div-legend")
+            shapes = p.text("#div-map-legend .map-legend-shapes")  # a room reads the shapes too
+            assert all(s in shapes for s in ("★ seed", "■ reference", "● citing paper")), shapes
             got = p.page.evaluate(COLOURS, "#div-map-legend")
             legend = {hex_colour(c) for c in got["legend"]}
             assert {hex_colour(c) for c in got["map"]} <= legend and len(legend) >= 3

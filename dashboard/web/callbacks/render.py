@@ -127,12 +127,16 @@ def legend(store: Store, sub: Subgraph, state: ViewState, key: ColourKey | None 
 
 
 def map_legend(key: ColourKey, rows: np.ndarray) -> list:
-    """The compact legend over the map while presenting (the sidebar is hidden): the map's colours only."""
+    """The compact legend over the map while presenting (the sidebar is hidden): the shapes, and the map's colours."""
     in_view = [key.categories[k] for k in key.in_view(rows)]
+    shapes = html.Div(
+        className="map-legend-items map-legend-shapes",
+        children=[html.Span(s) for s in ("★ seed", "■ reference", "● citing paper")],
+    )
     title = html.Div(f"Colour: {'primary area' if key.by == 'area' else key.by}", className="legend-title")
     if key.by == "year":
-        return [title, *_year_scale(key), *(_entry(c) for c in in_view if c == key.categories[key.unknown])]
-    return [title, html.Div(className="map-legend-items", children=[_entry(c) for c in in_view])]
+        return [shapes, title, *_year_scale(key), *(_entry(c) for c in in_view if c == key.categories[key.unknown])]
+    return [shapes, title, html.Div(className="map-legend-items", children=[_entry(c) for c in in_view])]
 
 
 def seeds_list(store: Store, state: ViewState) -> list:
