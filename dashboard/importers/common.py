@@ -21,32 +21,9 @@ from dashboard.dataset.keys import (  # noqa: F401 (importers' names too)
     normalise_title,
     same_paper_by_title,
 )
-from dashboard.errors import DatasetError
+from dashboard.errors import DatasetError, InputError  # noqa: F401 (importers' InputError)
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")
-
-
-class InputError(DatasetError):
-    """Bad input: names the file, and where known the line or record and the field."""
-
-    def __init__(
-        self,
-        file: str | Path,
-        message: str,
-        *,
-        line: int | None = None,
-        record: int | str | None = None,
-        field: str | None = None,
-    ) -> None:
-        self.file, self.line, self.record, self.field = str(file), line, record, field
-        where = [self.file]
-        if line is not None:
-            where.append(f"line {line}")
-        if record is not None:
-            where.append(f"record {record}")
-        if field is not None:
-            where.append(f"field '{field}'")
-        super().__init__(f"{', '.join(where)}: {message}")
 
 
 def title_id(title: str, year: int | None) -> str:
