@@ -99,6 +99,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         options["meta"] = Path(args.meta)
     if args.mapping:
         options["mapping"] = args.mapping
+    if args.names:
+        options["names"] = Path(args.names)
     options["progress"] = not args.quiet
     options["engine"] = args.engine
     if args.memory:
@@ -394,6 +396,12 @@ def parser() -> argparse.ArgumentParser:
     )
     i.add_argument("--meta", help="arxiv2023: the ogbn-arxiv-meta folder (default: beside the source)")
     i.add_argument("--mapping", help="csv: column mapping, e.g. id=paper_id,title=name")
+    i.add_argument(
+        "--names",
+        metavar="FILE",
+        help="a CSV table name,id of the papers' common names (resnet,1512.03385): a search for a name finds "
+        "its paper first",
+    )
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.set_defaults(func=cmd_import, import_options=i._actions)
 

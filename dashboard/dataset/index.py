@@ -43,7 +43,9 @@ file                       dtype        content
                                         (by a child process from ``search_write.PARALLEL_SEARCH`` papers),
                                         and table ``words``: their common words and how many
                                         papers hold each (spelling suggestions; an index written
-                                        before it has none)
+                                        before it has none); table ``names``: the papers' common
+                                        names (``resnet``) and their rows, from the import's
+                                        ``--names`` table (:mod:`~dashboard.dataset.names`)
 ``title_sorted.npy``       uint32       each paper's title hash (``keys.title_hash``), ascending,
                                         equal ones most cited first (``title_sorted_rows``: their
                                         rows; written with ``search.sqlite``)
@@ -69,6 +71,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from dashboard.dataset import id_forms
 from dashboard.dataset.format import PAPERS_SCHEMA
 
 INDEX_DIR = "index"
@@ -115,6 +118,33 @@ def read_index_meta(folder: Path) -> dict | None:
 def load_arrays(folder: Path) -> dict[str, np.ndarray]:
     out = Path(folder) / INDEX_DIR
     return {name: np.load(out / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
+
+
+def find_key(arrays: dict[str, np.ndarray], name: str, key_text: object) -> int | None:
+    """The row of one key in a sorted key array (``name``: ``id_sorted``, ``doi_sorted``, ``alt_sorted``), by binary
+    search, or None."""
+    if not isinstance(key_text, str) or not key_text or len(key_text) > 200:
+        return None
+    key = key_text.encode("utf-8", "replace")
+    keys = arrays[name]
+    if not len(keys) or len(key) > keys.dtype.itemsize:
+        return None
+    i = int(np.searchsorted(keys, key))
+    if i < len(keys) and keys[i] == key:
+        return int(arrays[name + "_rows"][i])
+    return None
+
+
+def resolve_row(arrays: dict[str, np.ndarray], text: object) -> int | None:
+    """The row of the paper ``text`` names, in any form :mod:`~dashboard.dataset.id_forms` reads (an id, an
+    alternative id, a DOI, a link to one), or None."""
+    for kind, key in id_forms.candidates(text):
+        row = find_key(arrays, "doi_sorted" if kind == "doi" else "id_sorted", key)
+        if row is None and kind != "doi":
+            row = find_key(arrays, "alt_sorted", key)
+        if row is not None:
+            return row
+    return None
 
 
 def load_field_xy(folder: Path, n: int) -> np.ndarray | None:

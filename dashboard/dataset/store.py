@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 from dashboard.dataset import builds, id_forms, index, integrity
 from dashboard.dataset.format import CITATIONS_FILE, META_FILE, PAPERS_FILE, read_meta
 from dashboard.dataset.keys import title_hash, title_key
+from dashboard.dataset.names import MAX_NAME, name_key
 from dashboard.dataset.spelling import Vocabulary, spellings
 from dashboard.errors import DatasetError
 
@@ -256,13 +257,7 @@ class Store:
     def resolve(self, text: object) -> int | None:
         """The row of the paper ``text`` names, in any form :mod:`~dashboard.dataset.id_forms` reads (an id, an
         alternative id, a DOI, a link to one), or None."""
-        for kind, key in id_forms.candidates(text):
-            row = self.row_by_doi(key) if kind == "doi" else self.row(key)
-            if row is None and kind != "doi":
-                row = self.row_by_alt(key)
-            if row is not None:
-                return row
-        return None
+        return index.resolve_row(self.arrays, text)
 
     def resolve_id(self, text: object) -> str | None:
         """The id of the paper ``text`` names (:meth:`resolve`), or None."""
@@ -271,16 +266,7 @@ class Store:
 
     def _lookup(self, name: str, key_text: str) -> int | None:
         """Binary search of a sorted key array (``id_sorted``, ``doi_sorted``, ``alt_sorted``) for one key."""
-        if not isinstance(key_text, str) or not key_text or len(key_text) > 200:
-            return None
-        key = key_text.encode("utf-8", "replace")
-        keys = self.arrays[name]
-        if not len(keys) or len(key) > keys.dtype.itemsize:
-            return None
-        i = int(np.searchsorted(keys, key))
-        if i < len(keys) and keys[i] == key:
-            return int(self.arrays[name + "_rows"][i])
-        return None
+        return index.find_key(self.arrays, name, key_text)
 
     def rows(self, paper_ids: Iterable[str]) -> tuple[list[int], list[str]]:
         """Rows of the ids that are known, and the ids that are not (both in input order)."""
@@ -468,17 +454,17 @@ class Store:
 
     def search(self, text: str, limit: int = 10) -> list[int]:
         """Rows for what a researcher typed, in this order: the paper ``text`` names as an id in any form
-        (:meth:`resolve`); the papers titled exactly ``text`` (case, accents, punctuation and spacing aside); the
-        papers whose id starts with ``text``; the papers whose title and author names hold all its words (the last
-        one as a prefix; a word in its British or American spelling alike). Each group most cited first. Words
-        typed wrong find nothing here (a library's titles are matched so): :meth:`search_suggesting` corrects
-        them."""
+        (:meth:`resolve`); the paper whose common name it is (:meth:`by_name`: "ResNet", "gpt3"); the papers titled
+        exactly ``text`` (case, accents, punctuation and spacing aside); the papers whose id starts with ``text``;
+        the papers whose title and author names hold all its words (the last one as a prefix; a word in its British
+        or American spelling alike). Each group most cited first. Words typed wrong find nothing here (a library's
+        titles are matched so): :meth:`search_suggesting` corrects them."""
         return self.search_suggesting(text, limit, correct=False).rows
 
     def search_suggesting(self, text: str, limit: int = 10, *, correct: bool = True) -> SearchResult:
         """:meth:`search`, and when no paper holds all the words (and ``correct``), the words typed wrong replaced
         by the dataset's closest common words (:meth:`corrected`): the papers that hold those follow, and the
-        corrected text is the result's ``suggestion`` ("Did you mean")."""
+        corrected text is the result's ``suggestion`` ("Did you mean"); never when ``text`` is a paper's name."""
         if not isinstance(text, str):
             return SearchResult([])
         named = self.resolve(text)
@@ -487,6 +473,11 @@ class Store:
             return SearchResult([])
         limit = max(1, min(int(limit), 100))
         out: list[int] = [] if named is None else [named]
+        by_name = self.by_name(text)
+        if by_name is not None:
+            correct = False  # a name is no typo, though no title holds it
+            if by_name not in out:
+                out.append(by_name)
         out.extend(r for r in self._exact_titles(text, limit) if r not in out)
         out.extend(r for r in self._id_prefix(id_forms.typed_prefix(text), limit) if r not in out)
         typed = [(m.start(), m.end(), m[0].lower()) for m in WORD.finditer(text)][:MAX_WORDS]
@@ -506,6 +497,19 @@ class Store:
                             suggestion = suggestion[:start] + _cased(new, text[start:end]) + suggestion[end:]
             out.extend(r for r in found if r not in out)
         return SearchResult(out[:limit], suggestion)
+
+    def by_name(self, text: str) -> int | None:
+        """The row of the paper whose common name ``text`` is, case, spaces and punctuation aside
+        (:func:`~dashboard.dataset.names.name_key`: "ResNet", "GPT-3", "gpt3"), from the build's table of names; None
+        if it names none (or the build keeps no names)."""
+        key = name_key(text) if isinstance(text, str) and len(text) <= MAX_NAME else ""
+        if not key:
+            return None
+        try:
+            found = self._search_db().execute("SELECT row FROM names WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:  # a build written without names
+            return None
+        return int(found[0]) if found is not None and 0 <= found[0] < self.n else None
 
     def _holding(self, words: list[str], limit: int, text: str) -> list[int]:
         """Rows of the papers whose title and author names hold all ``words`` (the last as a prefix), in either

@@ -25,6 +25,7 @@ from dashboard.dataset.format import (
     PAPERS_SCHEMA,
     citations_table,
 )
+from dashboard.dataset.names import Names, write_names
 from dashboard.errors import DatasetError
 
 
@@ -70,14 +71,19 @@ STREAMED_DICTIONARY = [
 
 
 def write_dataset(
-    out: str | Path, papers: pa.Table, citations: pa.Table | tuple[np.ndarray, np.ndarray], meta: dict[str, Any]
+    out: str | Path,
+    papers: pa.Table,
+    citations: pa.Table | tuple[np.ndarray, np.ndarray],
+    meta: dict[str, Any],
+    names: Names | None = None,
 ) -> Path:
     """Validate the tables and write them as a new build of the dataset folder ``out``, which then serves it
     (:mod:`dashboard.dataset.builds`: the builds before it stay as they are, but for pruning).
 
     ``citations`` is the citations table, or the citing and cited papers as two arrays of rows of ``papers``
     (what a snapshot-scale import gives: no string per edge in memory; written to Parquet a chunk at a time).
-    ``meta`` is stored in ``dataset.json`` with the format version and counts added. Returns ``out``.
+    ``meta`` is stored in ``dataset.json`` with the format version and counts added; ``names``, the papers' common
+    names, in the search index (:mod:`~dashboard.dataset.names`). Returns ``out``.
     """
 
     if isinstance(citations, pa.Table):
@@ -92,10 +98,10 @@ def write_dataset(
         else:
             _write_citation_rows(tmp / CITATIONS_FILE, papers.column("id").combine_chunks(), [citations])
 
-    return _write_build(out, index_write.tables_source(papers, citations), write_tables, meta)
+    return _write_build(out, index_write.tables_source(papers, citations), write_tables, meta, names)
 
 
-def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path:
+def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any], names: Names | None = None) -> Path:
     """:func:`write_dataset` for an import DuckDB holds (:class:`~dashboard.importers.duckdb_engine.Streamed`):
     the index from it (the papers a batch at a time, the citations from its file of row pairs), then
     ``papers.parquet`` and the citations' ids from the index's ``papers.arrow``. The engine makes the tables
@@ -111,14 +117,20 @@ def write_streamed(out: str | Path, imported: Any, meta: dict[str, Any]) -> Path
                 writer.write_batch(batch)
         _write_citation_rows(tmp / CITATIONS_FILE, index.read_column(tmp, "id"), imported.citation_rows())
 
-    return _write_build(out, imported.index_source(), write_tables, meta)
+    return _write_build(out, imported.index_source(), write_tables, meta, names)
 
 
-def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], None], meta: dict[str, Any]) -> Path:
+def _write_build(
+    out: str | Path,
+    source: Any,
+    write_tables: Callable[[Path], None],
+    meta: dict[str, Any],
+    names: Names | None = None,
+) -> Path:
     """Write a new build of the dataset folder ``out`` from an index :class:`~dashboard.dataset.index_write.Source`:
     the index,
     the tables (``write_tables``, while a big dataset's search index is written by a child process), then
-    ``dataset.json``; then the folder serves it."""
+    ``dataset.json``; then the folder serves it. The build id hashes the tables, and the names if any."""
     from dashboard.dataset import integrity
 
     out = Path(out).resolve()
@@ -126,7 +138,7 @@ def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], No
 
         def tables() -> str:
             write_tables(tmp)
-            return _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE)
+            return _content_hash(tmp / PAPERS_FILE, tmp / CITATIONS_FILE, extra=names.digest() if names else b"")
 
         full_meta = {
             "format": FORMAT_NAME,
@@ -135,6 +147,8 @@ def _write_build(out: str | Path, source: Any, write_tables: Callable[[Path], No
             "counts": {"papers": source.n, "citations": source.citations},
             "build_id": index_write.write_index_from(tmp, source, tables),
         }
+        if names is not None:
+            write_names(tmp, names)
         full_meta[integrity.FILES_KEY] = integrity.record(tmp)  # every file written, then dataset.json last
         full_meta = integrity.seal(full_meta)  # and its own checksum, of all of the above
         (tmp / META_FILE).write_text(json.dumps(full_meta, indent=2, ensure_ascii=False) + "\n")
@@ -175,8 +189,9 @@ def _write_citation_rows(path: Path, ids: pa.Array, rows: Iterable[tuple[np.ndar
             writer.write_table(citations_table([], []))
 
 
-def _content_hash(*paths: Path) -> str:
+def _content_hash(*paths: Path, extra: bytes = b"") -> str:
     h = hashlib.blake2b(digest_size=12)
+    h.update(extra)
     for p in paths:
         with open(p, "rb") as f:
             for chunk in iter(lambda f=f: f.read(1 << 20), b""):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from dashboard.dataset.names import read_names
 from dashboard.dataset.write import write_dataset, write_streamed
 from dashboard.importers.common import DatasetBuilder, InputError, expand_sources, for_source
 
@@ -166,14 +167,17 @@ def run_import(
     argv: list[str] | None = None,
     merge: list[tuple[str, list[Path]]] = (),
     extra_meta: ExtraMeta | None = None,
+    names: str | Path | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Build a dataset from ``sources`` (and the ``merge`` sources after them, into the same papers) and write
     it to ``out``; returns the summary. ``extra_meta`` (a dict, or a function of the built builder, e.g. to
     name the dataset ids of seeds) is added to ``dataset.json`` over the importer's own keys
-    (``citemap fetch`` records its query there)."""
+    (``citemap fetch`` records its query there). ``names``: a table of the papers' common names
+    (:mod:`~dashboard.dataset.names`), read before the sources and kept in the build's search index."""
     if fmt not in FORMATS:
         raise InputError(fmt, f"unknown format; known: {', '.join(sorted(FORMATS))}")
+    named = read_names(names) if names is not None else None  # a wrong line: said before the long part
     paths = expand_sources(sources)
     merged = [(other, expand_sources(other_paths)) for other, other_paths in merge]
     engine = options.pop("engine", "auto")
@@ -199,6 +203,7 @@ def run_import(
                             "built_with": shlex.join(command),
                             "summary": imported.summary,
                         },
+                        named,
                     )
                 summary = imported.summary
                 _field_map(out, options.get("progress", True))
@@ -221,7 +226,7 @@ def run_import(
         "built_with": shlex.join(command),
         "summary": summary,
     }
-    write_dataset(out, papers, citations, meta)
+    write_dataset(out, papers, citations, meta, named)
     del papers, citations, builder
     _field_map(out, options.get("progress", True))
     return summary

@@ -1,11 +1,12 @@
 """The default dataset: built from the inputs the project ships (``data/``) the first time it is needed.
 
-The inputs are the three saved seed pages and arxiv-2023 (``data/README.md``); the build is what
-``citemap import mlsanity data/seed-pages/*.txt --merge arxiv2023:data/arxiv-2023`` writes, plus the stories of
-``data/stories/``. It goes into a cache folder, ``$CITEMAP_CACHE`` (else ``$XDG_CACHE_HOME/citemap``, else
-``~/.cache/citemap``), under a name that hashes the inputs and the code that writes a dataset: the same inputs and
-code give the same folder (and the same build id, the import being deterministic), so later starts reuse it, and
-a changed input or importer builds a new one. Two processes that need it at once build it once (a file lock).
+The inputs are the three saved seed pages, arxiv-2023 and the papers' common names (``data/README.md``); the build
+is what ``citemap import mlsanity data/seed-pages/*.txt --merge arxiv2023:data/arxiv-2023 --names data/names.csv``
+writes, plus the stories of ``data/stories/``. It goes into a cache folder, ``$CITEMAP_CACHE`` (else
+``$XDG_CACHE_HOME/citemap``, else ``~/.cache/citemap``), under a name that hashes the inputs and the code that
+writes a dataset: the same inputs and code give the same folder (and the same build id, the import being
+deterministic), so later starts reuse it, and a changed input or importer builds a new one. Two processes that
+need it at once build it once (a file lock).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dashboard.resources import INPUTS, PACKAGE
 SEED_PAGES = "seed-pages"
 ARXIV2023 = "arxiv-2023"
 STORIES = "stories"
+NAMES = "names.csv"  # common names of papers (resnet -> 1512.03385), kept in the search index
 # the code whose output is the dataset: a change to any of it builds the default dataset anew
 WRITERS = ("errors.py", "importers/*.py", "dataset/*.py", "graph/field_layout.py")
 
@@ -48,9 +50,10 @@ def input_files(inputs: Path = INPUTS) -> list[Path]:
         *sorted((inputs / ARXIV2023).glob("*.csv.gz")),
         *sorted((inputs / "ogbn-arxiv-meta").glob("*.csv.gz")),
         *sorted((inputs / STORIES).glob("*.json")),
+        inputs / NAMES,
     ]
-    if not seed_pages(inputs) or not (inputs / ARXIV2023).is_dir():
-        raise DatasetError(f"{inputs}: the default dataset's inputs are missing (seed-pages/, arxiv-2023/)")
+    if not seed_pages(inputs) or not (inputs / ARXIV2023).is_dir() or not (inputs / NAMES).is_file():
+        raise DatasetError(f"{inputs}: the default dataset's inputs are missing (seed-pages/, arxiv-2023/, {NAMES})")
     return files
 
 
@@ -73,6 +76,8 @@ def import_command(inputs: Path = INPUTS) -> list[str]:
         *(f"data/{SEED_PAGES}/{p.name}" for p in seed_pages(inputs)),
         "--merge",
         f"arxiv2023:data/{ARXIV2023}",
+        "--names",
+        f"data/{NAMES}",
         "--out",
         "DIR",
     ]
@@ -99,6 +104,7 @@ def build(out: Path, inputs: Path = INPUTS, progress: bool = True) -> Path:
         out,
         argv=import_command(inputs),
         merge=[("arxiv2023", [inputs / ARXIV2023])],
+        names=inputs / NAMES,
         progress=progress,
         extra_meta={
             "source": f"saved mlsanity.com paper pages: {', '.join(p.name for p in seed_pages(inputs))}; {ARXIV2023}"

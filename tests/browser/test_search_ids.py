@@ -76,3 +76,22 @@ def test_words_typed_wrong_get_a_did_you_mean_whose_click_searches_it(page: Page
     assert page.text(".search-item >> nth=0").startswith(ATTENTION_TITLE)
     assert page.page.evaluate("document.activeElement.id") == "input-search"
     page.assert_clean()
+
+
+def test_a_papers_common_name_suggests_it_first_and_plus_seed_adds_it(browser, default_server) -> None:
+    with Page(browser, default_server.url) as page:
+        _common_name_then_plus_seed(page)
+
+
+def _common_name_then_plus_seed(page: Page) -> None:
+    """On the default dataset, whose import kept data/names.csv."""
+    page.open("?seeds=2006.04862")
+    for text in ("gpt3", "GPT-3"):
+        assert first_suggestion(page, text).startswith("Language Models are Few-Shot Learners"), text
+        assert "2005.14165" in page.text(".search-item >> nth=0 >> .search-meta")
+    assert page.page.locator(".search-suggestion").count() == 0  # a name is not taken for a typo
+    assert page.page.locator(".search-item").count() > 1  # the papers whose titles say "GPT-3" follow
+    page.page.click(".search-seed >> nth=0")
+    page.page.wait_for_function("() => window.location.search.includes('seeds=2006.04862,2005.14165')")
+    page.settle()
+    assert page.node_ids(".seed") == {"2006.04862", "2005.14165"}
