@@ -70,13 +70,14 @@ def test_default_dataset_merges_papers_across_pages(store: Store) -> None:
 
 
 def test_default_dataset_records_its_import_and_its_counts() -> None:
-    """The default dataset records the import command that makes it (the seed pages merged with arxiv-2023; that the
-    command, run as written, makes the same build is tests/test_defaults.py's), its counts and its seeds."""
+    """The default dataset records the import command that makes it (the seed pages merged with arxiv-2023, with the
+    papers' common names; that the command, run as written, makes the same build is tests/test_defaults.py's), its
+    counts and its seeds."""
     meta = read_meta(DEFAULT_DATA)
     assert meta["counts"] == {"papers": 30352, "citations": 280542}
     pages = " ".join(f"data/seed-pages/{p.name}" for p in seed_pages())
     merge = "--merge arxiv2023:data/arxiv-2023"
-    assert meta["built_with"] == f"citemap import mlsanity {pages} {merge} --out DIR"
+    assert meta["built_with"] == f"citemap import mlsanity {pages} {merge} --names data/names.csv --out DIR"
     assert meta["seeds"] == ["2106.03764", "2006.04862", "2110.10090"]
     assert sum(f.stat().st_size for f in builds.served(DEFAULT_DATA).rglob("*") if f.is_file()) < 30 * 2**20
 
