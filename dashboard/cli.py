@@ -13,6 +13,7 @@ from dashboard.dataset.duplicates import APART_ARXIV, APART_YEARS, MERGEABLE, Ti
 from dashboard.dataset.keys import NEARBY_YEARS
 from dashboard.errors import DatasetError
 from dashboard.importers.defaults import default_data
+from dashboard.view.naming import source_name
 from dashboard.view.stories import StoryError, read_story, story_names
 
 
@@ -272,7 +273,11 @@ def info_text(store) -> str:
                 f"  {p['id']}  {p['title']}\n"
                 f"      first posted {p['posted'] or '?'} · areas {', '.join(p['areas'])} · "
                 f"cited by {p['in_cited']:,} in this dataset"
-                + (f", {p['cited_by']:,} per {p['cited_by_from'] or 'the source'}" if p["cited_by"] is not None else "")
+                + (
+                    f", {p['cited_by']:,} according to {source_name(p['cited_by_from'])}"
+                    if p["cited_by"] is not None
+                    else ""
+                )
                 + f" · builds on {p['in_refs']} of its "
                 f"{p['reference_count'] if p['reference_count'] is not None else '?'} references"
             )

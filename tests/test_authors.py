@@ -164,5 +164,6 @@ def test_the_search_box_asks_for_authors_only_where_the_data_names_them(openalex
     assert openalex.has_authors and not store.has_authors
     assert _find(make_layout(openalex), "input-search").placeholder == "Search a title, an author or an id…"
     assert _find(make_layout(store), "input-search").placeholder == "Search a title or an id…"
+    assert not store.has_names  # the seed pages keep no common names of papers
     # nor does the help ("?") on data without authors
     assert "an author" not in _text(make_layout(store)) and "an author" in _text(make_layout(openalex))

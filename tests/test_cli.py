@@ -44,10 +44,10 @@ def test_info_on_default_dataset(capsys) -> None:
         assert line in out
     # the two counts, each labelled: citers inside the dataset, and the pages' own figure
     assert (
-        "first posted 2021-10-19 · areas cs.LG, stat.ML · cited by 50 in this dataset, 144 per mlsanity pages · "
+        "first posted 2021-10-19 · areas cs.LG, stat.ML · cited by 50 in this dataset, 144 according to mlsanity.com · "
         "builds on 43 of its 79 references" in out
     )
-    assert "cited by 30 in this dataset, 47 per mlsanity pages · builds on 30 of its 46 references" in out
+    assert "cited by 30 in this dataset, 47 according to mlsanity.com · builds on 30 of its 46 references" in out
 
 
 def test_import_then_info(tmp_path: Path, capsys) -> None:

@@ -170,3 +170,11 @@ def test_the_command_line_import_takes_names(tmp_path: Path) -> None:
     assert f"--names {table}" in read_meta(builds.served(out))["built_with"]
     s = Store.load(out)
     assert s.ids(s.search("gps", 3))[0] == "2106.03764"
+
+
+def test_the_search_box_offers_names_where_the_build_keeps_them(default_store: Store, store: Store) -> None:
+    from dashboard.web.layout import search_prompt
+
+    assert default_store.has_names and not store.has_names
+    assert search_prompt(default_store) == "Search a title, a name (BERT) or an id"
+    assert search_prompt(store) == "Search a title or an id"

@@ -498,6 +498,14 @@ class Store:
             out.extend(r for r in found if r not in out)
         return SearchResult(out[:limit], suggestion)
 
+    @cached_property
+    def has_names(self) -> bool:
+        """Whether the build keeps common names of papers ("ResNet"), which the search finds first."""
+        try:
+            return self._search_db().execute("SELECT 1 FROM names LIMIT 1").fetchone() is not None
+        except sqlite3.Error:  # a build written without names
+            return False
+
     def by_name(self, text: str) -> int | None:
         """The row of the paper whose common name ``text`` is, case, spaces and punctuation aside
         (:func:`~dashboard.dataset.names.name_key`: "ResNet", "GPT-3", "gpt3"), from the build's table of names; None

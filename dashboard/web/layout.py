@@ -450,8 +450,10 @@ def _library() -> list:
 
 
 def search_prompt(store: Store) -> str:
-    """What the search box finds: authors only where the data names them."""
-    return "Search a title, an author or an id" if store.has_authors else "Search a title or an id"
+    """What the search box finds: authors only where the data names them, common names ("BERT") where the build
+    keeps them."""
+    kinds = ["a title"] + (["an author"] if store.has_authors else []) + (["a name (BERT)"] if store.has_names else [])
+    return "Search " + ", ".join(kinds) + " or an id"
 
 
 def _header(store: Store) -> html.Header:
