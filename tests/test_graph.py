@@ -12,8 +12,8 @@ from dashboard.dataset.store import Store
 from dashboard.graph import force_layout, layouts
 from dashboard.graph.discovery import subgraph
 from dashboard.graph.layouts import positions
-from dashboard.graph.neighbourhood import neighbourhood, new_neighbours
-from dashboard.graph.state import ViewState
+from dashboard.graph.neighbourhood import expand_runs, expand_steps, neighbourhood, show_more, split
+from dashboard.graph.state import EXPAND_FIRST, EXPAND_STEP, LIMIT_STEP, ViewState
 from dashboard.view.payload import compute_view, payload_nodes, short_label
 from tests.conftest import SEED_IDS, make_store
 
@@ -69,29 +69,108 @@ def test_edges_point_from_citing_to_cited(store: Store) -> None:
     assert ("2106.03764", "2006.04862") in es
 
 
-def test_expand_adds_neighbours_and_collapse_removes_them(store: Store) -> None:
+def test_an_expand_shows_its_most_cited_few_dozen_then_more_a_step_at_a_time(store: Store) -> None:
+    """The first step of an expand: the EXPAND_FIRST most cited of its references and citers, half each; "Show more"
+    adds EXPAND_STEP more a step, earlier steps' papers staying; a collapse takes them all away."""
+    pid = "2106.03764"  # 30 references and 30 citers in the seed pages
+    row = store.row(pid)
+    refs, cites = store.ids(store.references(row)), store.ids(store.citers(row))  # most cited first
+    assert (len(refs), len(cites)) == (30, 30)
     base = ViewState(("2006.04862",))
     before = set(nodes(compute_view(store, base)))
     assert len(before) == 31
-    expanded = replace(base, expand=("2106.03764",), selected="2106.03764")
-    after = set(nodes(compute_view(store, expanded)))
-    added = after - before
+    shown = set()
+    for steps in range(3):
+        state = replace(base, expand=(pid,), selected=pid, more=((pid, steps),) if steps else ())
+        after = set(nodes(compute_view(store, state)))
+        total = min(EXPAND_FIRST + steps * EXPAND_STEP, 60)
+        want = set(refs[: (total + 1) // 2]) | set(cites[: total // 2])
+        assert after == before | want | {pid}, steps
+        assert shown <= after, "a step keeps what the steps before it showed"
+        shown = after
+        cut = {(t.direction, t.shown, t.total) for t in compute_view(store, state).sub.truncated}
+        assert cut == ({("references", total // 2, 30), ("citers", total // 2, 30)} if total < 60 else set())
+    assert len(shown - before) > len(before)  # every neighbour at the last step
+    assert set(nodes(compute_view(store, base))) == before  # collapsed
+
+
+def test_an_expands_share_of_references_and_citers() -> None:
+    """Half each; the share one list cannot fill goes to the other; neither count shrinks as the total grows."""
+    assert split(6, 4039, 30) == (6, 24)  # Adam: its six references, and 24 citers
+    assert split(100, 3, 30) == (27, 3)
+    assert split(10, 10, 30) == (10, 10)
+    assert split(40, 40, 31) == (16, 15)
+    assert split(0, 0, 30) == (0, 0)
+    for n_refs, n_citers in ((5, 500), (500, 5), (40, 40), (0, 90), (17, 13)):
+        last = (0, 0)
+        for total in range(0, 200):
+            got = split(n_refs, n_citers, total)
+            assert sum(got) == min(total, n_refs + n_citers) and got[0] <= n_refs and got[1] <= n_citers
+            assert got[0] >= last[0] and got[1] >= last[1], (n_refs, n_citers, total)
+            last = got
+
+
+def test_an_expands_steps_come_in_order(store: Store) -> None:
+    """The runs of an expand are its first step's references and citers, then each later step's: so a later step's
+    papers follow the earlier ones' in the walk, and the places of the earlier ones stay."""
     row = store.row("2106.03764")
-    expected = set(store.ids(store.references(row))) | set(store.ids(store.citers(row)))
-    assert added == expected - before and len(added) > 50
-    assert "2106.03764" in after and "2306.09927" in before  # a shared citer is not added twice
-    assert set(nodes(compute_view(store, base))) == before
+    runs, cut = expand_runs(store, row, EXPAND_FIRST + EXPAND_STEP)
+    refs, cites = store.references(row), store.citers(row)
+    assert [(code, r.tolist()) for code, r in runs] == [
+        (1, refs[:15].tolist()),
+        (2, cites[:15].tolist()),
+        (1, refs[15:30].tolist()),
+        (2, cites[15:30].tolist()),
+    ]
+    assert cut == []
 
 
 def test_nothing_more_to_show(store: Store) -> None:
     view = compute_view(store, SEEDS)
     leaf = store.row("2306.02010")  # cites 2006.04862 and 2110.10090, both shown
-    assert new_neighbours(store, view.sub, leaf, SEEDS) == 0
+    assert expand_steps(store, view.sub, leaf, SEEDS) is None
     base = ViewState(("2006.04862",))
-    row = store.row("2106.03764")
-    shown = set(nodes(compute_view(store, base)))
-    expected = (set(store.ids(store.references(row))) | set(store.ids(store.citers(row)))) - shown
-    assert new_neighbours(store, compute_view(store, base).sub, row, base) == len(expected) > 50
+    assert expand_steps(store, compute_view(store, base).sub, store.row("2106.03764"), base) == 0
+
+
+def test_an_expand_whose_most_cited_neighbours_are_shown_starts_further_down(tmp_path) -> None:
+    """A paper whose EXPAND_FIRST most cited citers are all on the map already: the expand starts at the step that
+    brings in the first one that is not."""
+    from dashboard.importers.common import PaperRecord
+
+    papers = [PaperRecord(title="Seed", id="s", year=2000), PaperRecord(title="Hub", id="h", year=2000)]
+    cites = []
+    for i in range(70):
+        papers.append(PaperRecord(title=f"Citer {i}", id=f"c{i}", year=2001))
+        cites.append((f"c{i}", "h"))
+        if i < 40:
+            cites.append((f"c{i}", "s"))
+    cites.append(("s", "h"))
+    st = make_store(tmp_path / "hub", papers, cites)
+    state = ViewState(("s",), limit=300)
+    sub = neighbourhood(st, state)
+    hub = st.row("h")
+    order = st.ids(st.citers(hub))
+    first_new = next(k for k, pid in enumerate(order) if st.row(pid) not in sub.rows)
+    assert first_new >= EXPAND_FIRST  # the first step would add nothing new
+    steps = expand_steps(st, sub, hub, state)
+    assert steps == -(-(first_new + 1 - EXPAND_FIRST) // EXPAND_STEP) >= 1
+    grown = neighbourhood(st, replace(state, expand=("h",), more=(("h", steps),)))
+    assert len(grown.rows) > len(sub.rows)
+    fewer = neighbourhood(st, replace(state, expand=("h",), more=(("h", steps - 1),) if steps > 1 else ()))
+    assert len(fewer.rows) == len(sub.rows), "a step less would have added nothing"
+
+
+def test_show_more_goes_to_the_selected_expanded_paper_then_the_last_then_the_seeds(store: Store) -> None:
+    a, b = "2106.03764", "2110.10090"  # each with more than EXPAND_FIRST references and citers
+    base = ViewState(("2006.04862",), expand=(a, b))
+    sub = neighbourhood(store, base)
+    assert show_more(store, sub, replace(base, selected=a)).more == ((a, 1),)
+    assert show_more(store, sub, base).more == ((b, 1),), "none selected: the last expanded"
+    done = replace(base, more=((a, 9), (b, 9)))  # every neighbour of both shown
+    assert show_more(store, neighbourhood(store, done), done) == done, "nothing cut: nothing more"
+    seeds = ViewState(("2110.10090",), limit=10)  # the seed's own lists cut by its limit
+    assert show_more(store, neighbourhood(store, seeds), seeds).limit == 10 + LIMIT_STEP
 
 
 def test_filters_keep_seeds_and_hide_others(store: Store) -> None:
@@ -124,12 +203,18 @@ def test_filtering_does_not_move_what_stays(store: Store) -> None:
 
 
 def test_expanding_does_not_move_what_is_shown(store: Store) -> None:
-    # one seed shows 31 papers; expanding 2106.03764 adds its other neighbours around it
+    # one seed shows 31 papers; expanding 2106.03764 adds its most cited neighbours around it
     base = nodes(compute_view(store, ViewState(("2006.04862",))))
     grown = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764",))))
-    assert len(base) == 31 and len(grown) - len(base) > 50
+    assert len(base) == 31 and len(grown) - len(base) >= 20
     for pid, n in base.items():
         assert grown[pid]["position"] == n["position"], pid
+    # showing more of it moves none of them
+    shown_more = ViewState(("2006.04862",), expand=("2106.03764",), more=(("2106.03764", 1),))
+    more_of = nodes(compute_view(store, shown_more))
+    assert len(more_of) > len(grown)
+    for pid, n in grown.items():
+        assert more_of[pid]["position"] == n["position"], pid
     # a second expansion moves neither the base nor the first one's papers
     more = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764", "1706.03762"))))
     for pid, n in grown.items():
@@ -188,7 +273,8 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
     assert sub.seeds == [seed] and sub.expanded == [exp] and sub.selected == far
     assert sub.layout_rows is sub.rows and sub.layout_parents[0] == -1 and sub.layout_parents[-1] == -1
     assert sub.role_names()[0] == "seed" and sub.role_names()[-1] == "selected" and sub.rows[-1] == far
-    assert sub.hidden == 0 and sub.capped is False and sub.truncated == []
+    assert sub.hidden == 0 and sub.capped is False
+    assert [(t.paper, t.direction, t.shown) for t in sub.truncated] == [(exp, "references", 15), (exp, "citers", 15)]
     assert all(g.end > g.start for g in sub.layout_groups) and [g.paper for g in sub.layout_groups] == [seed, exp]
     for g in sub.layout_groups:
         assert set(sub.layout_parents[g.start : g.end].tolist()) == {g.paper}
@@ -231,7 +317,8 @@ def test_the_walk_in_detail(store: Store, tiny: Store) -> None:
 
 def test_an_expanded_papers_references_and_citers_do_not_overlap(store: Store) -> None:
     before = nodes(compute_view(store, ViewState(("2006.04862",))))
-    after = nodes(compute_view(store, ViewState(("2006.04862",), expand=("2106.03764",))))
+    state = ViewState(("2006.04862",), expand=("2106.03764",), more=(("2106.03764", 1),))
+    after = nodes(compute_view(store, state))
     new = {p: n for p, n in after.items() if p not in before}
     assert {"reference", "citer"} <= {n["data"]["role"] for n in new.values()}, "needs both kinds to test"
     xy = np.array([[n["position"]["x"], n["position"]["y"]] for n in new.values()])
@@ -310,22 +397,31 @@ def test_selected_paper_is_revealed(store: Store) -> None:
     assert set(sub.rows.tolist()) <= set(placed_rows.tolist()) and len(xy) == len(placed_rows)
 
 
-def test_new_neighbours_counts_what_passes_the_filters(store: Store) -> None:
+def test_an_expand_counts_what_passes_the_filters(store: Store) -> None:
+    """The steps an expand needs to add a paper: the first of its references and citers, in the order the steps
+    bring them in, that passes the filters and is not shown."""
     base = ViewState(("2006.04862",))
     row = store.row("2106.03764")
-    nbrs = np.concatenate([store.references(row), store.citers(row)])
+    refs, cites = store.references(row), store.citers(row)
+    order = np.concatenate([refs[:15], cites[:15], refs[15:], cites[15:]])  # the two steps of 30
     shown = set(neighbourhood(store, base).rows.tolist())
+    seen = set()
     for change in (
         {"years": (2023, 2023)},
         {"areas": ("cs.LG",)},
         {"min_citations": 2},
+        {"years": (2016, 2016)},  # none among the first step's: the second step's
+        {"min_citations": 100},  # none at all
         {"years": (2021, 2024), "areas": ("unknown",)},
     ):
         state = replace(base, **change)
-        keep = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
-        want = len(set(nbrs[keep].tolist()) - shown)
-        got = new_neighbours(store, subgraph(store, state), row, state)
-        assert got == want and 0 < got < new_neighbours(store, subgraph(store, base), row, base), change
+        keep = store.filter_mask(order, years=state.years, areas=state.areas, min_citations=state.min_citations)
+        new = [k for k, r in enumerate(order.tolist()) if keep[k] and r not in shown]
+        want = None if not new else max(0, -(-(new[0] + 1 - 30) // 30))
+        got = expand_steps(store, subgraph(store, state), row, state)
+        assert got == want, change
+        seen.add(got)
+    assert seen == {0, 1, None}
 
 
 def test_colour_by_year_spans_the_years_in_view(store: Store) -> None:

@@ -14,7 +14,7 @@ from dashboard.view.preview import node_colors
 from dashboard.web.callbacks.common import read_state
 
 SVG = "{http://www.w3.org/2000/svg}"
-QUERIES = ["", "?seeds=2006.04862&color=year", "?seeds=2006.04862&color=cluster&expand=2106.03764"]
+QUERIES = ["", "?seeds=2006.04862&color=year", "?seeds=2006.04862&color=cluster&expand=2106.03764&more=2106.03764:1"]
 
 
 def shapes(svg: bytes) -> list[ET.Element]:

@@ -8,7 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dashboard.graph.state import (
+    EXPAND_FIRST,
+    EXPAND_STEP,
     MAX_EXPAND,
+    MAX_MORE,
     MAX_SEEDS,
     Context,
     ViewState,
@@ -16,6 +19,8 @@ from dashboard.graph.state import (
     encode_query,
     parse_query,
     remove_seed,
+    show_more_of,
+    switch_mode,
     toggle_expand,
 )
 
@@ -143,7 +148,7 @@ def test_any_query_string_parses_to_a_valid_state(q: str) -> None:
 @given(
     st.dictionaries(
         st.sampled_from(
-            ["seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "zz"]
+            ["seeds", "expand", "selected", "years", "areas", "min_citations", "layout", "color", "limit", "more", "zz"]
         ),
         st.text(alphabet=st.characters(codec="utf-8"), max_size=60),
         max_size=9,
@@ -157,6 +162,7 @@ def test_any_parameter_values_parse(params: dict[str, str]) -> None:
     if state.years:
         assert 2014 <= state.years[0] <= state.years[1] <= 2025
     assert 10 <= state.limit <= 3000 and state.min_citations >= 0
+    assert all(pid in state.expand and 1 <= n <= MAX_MORE for pid, n in state.more)
 
 
 def test_each_notice_says_exactly_what_was_dropped() -> None:
@@ -595,3 +601,53 @@ def test_the_graph_endpoint_answers_the_rewritten_link(client, store) -> None:
     assert r.get_json()["query"] == "?seeds=2006.04862&path=2106.03764,2110.10090"
     r = client.get(f"/graph?seeds=2006.04862&expand={outside}")
     assert r.get_json()["query"] == "?seeds=2006.04862"
+
+
+def test_show_more_of_an_expanded_paper_is_in_the_link() -> None:
+    """``more=ID:N``: an expanded paper shows EXPAND_FIRST of its references and citers, EXPAND_STEP more a step."""
+    q = "?seeds=2110.10090&expand=1706.03762,2106.03764&more=1706.03762:2,2106.03764:1"
+    state, notices = parse_query(q, ctx())
+    assert notices == [] and state.more == (("1706.03762", 2), ("2106.03764", 1))
+    assert encode_query(state) == q and parse_query(encode_query(state), ctx())[0] == state
+    assert state.expand_total("1706.03762") == EXPAND_FIRST + 2 * EXPAND_STEP
+    assert state.expand_total("2110.10090") == EXPAND_FIRST  # not asked for more
+    # in the order of expand, whatever order the link gives; the last of a repeated id wins; zero steps are no steps
+    state, notices = parse_query(
+        "?seeds=2110.10090&expand=1706.03762,2106.03764&more=2106.03764:1,1706.03762:4,2106.03764:3", ctx()
+    )
+    assert state.more == (("1706.03762", 4), ("2106.03764", 3)) and notices == []
+    assert parse_query("?expand=1706.03762&more=1706.03762:0", ctx())[0].more == ()
+    # capped at MAX_MORE steps
+    assert parse_query(f"?expand=1706.03762&more=1706.03762:{MAX_MORE + 5}", ctx())[0].more == (
+        ("1706.03762", MAX_MORE),
+    )
+    # in any id form, written back as the dataset's own id
+    state, notices = parse_query("?expand=1706.03762&more=arXiv:1706.03762v2:2", resolving_ctx())
+    assert (state.more, notices) == ((("1706.03762", 2),), [])
+    assert encode_query(state).endswith("&expand=1706.03762&more=1706.03762:2")
+
+
+def test_bad_show_more_entries_are_named_and_left_out() -> None:
+    for bad in ("1706.03762", "1706.03762:x", "1706.03762:-1", "nope:2", "2110.10090:2", ":3"):
+        state, notices = parse_query(f"?seeds=2110.10090&expand=1706.03762&more={bad},2106.03764:9", ctx())
+        assert state.more == () and state.expand == ("1706.03762",), bad
+        assert len(notices) == 1 and f"'{bad}'" in notices[0] and "'2106.03764:9'" in notices[0], (bad, notices)
+        assert "more=" in notices[0]
+
+
+def test_show_more_steps_follow_expands_and_collapses() -> None:
+    s = toggle_expand(ViewState(("2110.10090",)), "1706.03762")
+    s = show_more_of(show_more_of(s, "1706.03762"), "1706.03762")
+    assert s.more == (("1706.03762", 2),)
+    assert show_more_of(s, "2106.03764") == s  # not expanded: nothing to show more of
+    t = toggle_expand(s, "2106.03764", steps=3)  # an expand that starts further down its lists
+    assert t.expand == ("1706.03762", "2106.03764") and t.more == (("1706.03762", 2), ("2106.03764", 3))
+    assert toggle_expand(t, "1706.03762").more == (("2106.03764", 3),)  # collapsed: its steps go with it
+    assert add_seed(t, "2106.03764").more == (("1706.03762", 2),)  # a seed shows its lists by ``limit``
+    assert switch_mode(t, "similar").more == () and switch_mode(t, "field").more == t.more
+    full = ViewState(("2110.10090",), expand=("1706.03762",), more=(("1706.03762", MAX_MORE),))
+    assert show_more_of(full, "1706.03762") == full
+    # a step asked for a paper that is no longer expanded is not written
+    assert encode_query(replace(t, expand=("1706.03762",))) == (
+        "?seeds=2110.10090&expand=1706.03762&selected=2106.03764&more=1706.03762:2"
+    )

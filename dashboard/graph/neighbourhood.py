@@ -14,7 +14,16 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from dashboard.dataset.store import RowSlots, Store
-from dashboard.graph.state import DEFAULT_LIMIT, ViewState
+from dashboard.graph.state import (
+    DEFAULT_LIMIT,
+    EXPAND_FIRST,
+    EXPAND_STEP,
+    LIMIT_STEP,
+    MAX_LIMIT,
+    MAX_MORE,
+    ViewState,
+    show_more_of,
+)
 
 MAX_NODES = 5000  # hard cap of nodes sent to a browser, whatever the state asks
 SEED, REFERENCE, CITER, SELECTED, SIMILAR, ONPATH = range(6)  # role codes
@@ -121,9 +130,72 @@ def step_from(
     return runs, truncated, capped
 
 
-def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], limit: int) -> Walk:
-    """Breadth of one step from each source in order. ``slots`` (empty) ends up holding the walk's rows in
-    order."""
+def split(n_refs: int, n_citers: int, total: int) -> tuple[int, int]:
+    """How many of its references and of its citers an expanded paper shows when it shows ``total`` of them: half
+    each, the share one list cannot fill going to the other. Neither count shrinks when ``total`` grows."""
+    refs = min(n_refs, max((total + 1) // 2, total - n_citers))
+    return refs, min(n_citers, total - refs)
+
+
+def expand_runs(store: Store, src: int, total: int) -> tuple[list[tuple[int, np.ndarray]], list[Truncation]]:
+    """The references and citers expanded paper ``src`` shows when it shows ``total`` of them together (most cited
+    first, :func:`split`), as (role code, rows) runs in the order of the "Show more" steps that brought them in
+    (``EXPAND_FIRST``, then ``EXPAND_STEP`` at a time: a step's papers follow the earlier steps' ones, so that their
+    places do not change), and the lists cut."""
+    n_refs, n_citers = store.n_references(src), store.n_citers(src)
+    refs, cites = split(n_refs, n_citers, total)
+    runs: list[tuple[int, np.ndarray]] = []
+    done_r = done_c = 0
+    upto = EXPAND_FIRST
+    while True:
+        r, c = split(n_refs, n_citers, min(upto, total))
+        if r > done_r:
+            runs.append((REFERENCE, store.references(src, r)[done_r:]))
+        if c > done_c:
+            runs.append((CITER, store.citers(src, c)[done_c:]))
+        done_r, done_c = r, c
+        if upto >= total:
+            break
+        upto += EXPAND_STEP
+    cut = [Truncation(src, d, k, n) for d, k, n in (("references", refs, n_refs), ("citers", cites, n_citers)) if k < n]
+    return runs, cut
+
+
+def expand_rows(store: Store, src: int, total: int) -> np.ndarray:
+    """Every row :func:`expand_runs` brings in, in order."""
+    runs = expand_runs(store, src, total)[0]
+    return np.concatenate([r for _, r in runs]).astype(np.int64) if runs else np.empty(0, np.int64)
+
+
+def _expand_from(
+    store: Store, slots: RowSlots, src: int, total: int
+) -> tuple[list[tuple[int, np.ndarray]], list[Truncation], bool]:
+    """As :func:`step_from`, for an expanded paper: the ``total`` references and citers of :func:`expand_runs`."""
+    runs, truncated = expand_runs(store, src, total)
+    out: list[tuple[int, np.ndarray]] = []
+    capped = False
+    for code, nbrs in runs:
+        new = slots.absent(nbrs)
+        room = MAX_NODES - slots.count
+        if len(new) > room:
+            new, capped = new[: max(0, room)], True
+        if len(new):
+            slots.add(new)
+            out.append((code, new))
+    return out, truncated, capped
+
+
+def _walk(
+    store: Store,
+    slots: RowSlots,
+    sources: list[int],
+    seeds: list[int],
+    limit: int,
+    totals: dict[int, int] | None = None,
+) -> Walk:
+    """Breadth of one step from each source in order: a seed's first ``limit`` references and citers, an expanded
+    paper's ``totals[row]`` of them together (:func:`expand_runs`). ``slots`` (empty) ends up holding the walk's rows
+    in order."""
     first = np.asarray(seeds, dtype=np.int64)
     slots.add(first)
     rows, roles, parents, sizes = [first], [SEED], [-1], [len(first)]  # in runs: role and parent of each run
@@ -134,7 +206,10 @@ def _walk(store: Store, slots: RowSlots, sources: list[int], seeds: list[int], l
         if src not in slots:
             continue  # an expanded paper that is not in view adds nothing
         start = slots.count
-        runs, cut, hit = step_from(store, slots, src, limit)
+        if totals is not None and src in totals:
+            runs, cut, hit = _expand_from(store, slots, src, totals[src])
+        else:
+            runs, cut, hit = step_from(store, slots, src, limit)
         truncated += cut
         capped |= hit
         for code, new in runs:
@@ -159,9 +234,10 @@ def neighbourhood(store: Store, state: ViewState) -> Subgraph:
     :func:`narrow`)."""
     seeds = list(dict.fromkeys(r for r in (store.row(s) for s in state.seeds) if r is not None))
     expand = [r for r in (store.row(e) for e in state.expand) if r is not None and r not in seeds]
+    totals = {r: state.expand_total(e) for e in state.expand if (r := store.row(e)) is not None}
     selected = store.row(state.selected) if state.selected else None
     with store.row_slots() as slots:
-        walk = _walk(store, slots, seeds + expand, seeds, state.limit)
+        walk = _walk(store, slots, seeds + expand, seeds, state.limit, totals)
         rows, roles, parents = walk.rows, walk.roles, walk.parents
         if selected is not None and selected not in slots:
             slots.add(np.array([selected], dtype=np.int64))
@@ -238,9 +314,42 @@ def keep_rows(store: Store, sub: Subgraph, keep: np.ndarray) -> Subgraph:
     )
 
 
-def new_neighbours(store: Store, sub: Subgraph, row: int, state: ViewState) -> int:
-    """How many papers expanding ``row`` would add to what ``sub`` shows (for "nothing more to show"): of the
-    ``state.limit`` first references and citers it would bring in, those that pass the filters."""
-    nbrs = np.concatenate([store.references(row, state.limit), store.citers(row, state.limit)]).astype(np.int64)
-    nbrs = nbrs[store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)]
-    return int(np.count_nonzero(~np.isin(nbrs, sub.rows)))
+def expand_steps(store: Store, sub: Subgraph, row: int, state: ViewState) -> int | None:
+    """How many "Show more" steps expanding ``row`` needs to add a paper to what ``sub`` shows that passes the
+    filters: 0 when its first ``EXPAND_FIRST`` references and citers (:func:`expand_runs`) hold one (a paper whose
+    most cited neighbours are all shown already goes on to the next ones); None when no step would add one (for
+    "nothing more to show")."""
+    total = min(store.n_references(row) + store.n_citers(row), EXPAND_FIRST + EXPAND_STEP * MAX_MORE)
+    nbrs = expand_rows(store, row, total)
+    ok = store.filter_mask(nbrs, years=state.years, areas=state.areas, min_citations=state.min_citations)
+    ok &= ~np.isin(nbrs, sub.rows)
+    if not ok.any():
+        return None
+    first = int(np.argmax(ok))
+    return max(0, -(-(first + 1 - EXPAND_FIRST) // EXPAND_STEP))
+
+
+def more_of(store: Store, sub: Subgraph, state: ViewState) -> str | None:
+    """The expanded paper "Show more" shows more of: the selected paper if it is expanded and shows only some of its
+    references and citers, else the last expanded paper that does; None when none does (it then shows more of
+    the seeds)."""
+    cut = {t.paper for t in sub.truncated}
+    rows = {e: store.row(e) for e in state.expand}
+    cut_ids = [
+        e for e in state.expand if rows[e] in cut and rows[e] in sub.expanded and dict(state.more).get(e, 0) < MAX_MORE
+    ]
+    if state.selected in cut_ids:
+        return state.selected
+    return cut_ids[-1] if cut_ids else None
+
+
+def show_more(store: Store, sub: Subgraph, state: ViewState) -> ViewState:
+    """The state after "Show more": ``EXPAND_STEP`` more references and citers of :func:`more_of`'s paper, else
+    the seeds' limit one step up (``LIMIT_STEP`` more of each list); the same state when nothing is cut."""
+    pid = more_of(store, sub, state)
+    if pid is not None:
+        return show_more_of(state, pid)
+    seeds_cut = {t.paper for t in sub.truncated} & set(sub.seeds)
+    if seeds_cut and state.limit < MAX_LIMIT:
+        return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP))
+    return state

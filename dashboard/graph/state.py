@@ -10,7 +10,9 @@ Areas are matched whatever their case. ``encode_query`` writes the canonical que
 URL names: ``seeds=ID,ID`` ``expand=ID,ID`` ``selected=ID`` ``years=FROM-TO`` ``areas=A,B``
 ``min_citations=N`` ``layout=force|timeline|concentric`` ``color=area|year|cluster`` ``clusters=0,2`` (the
 clusters shown, by number, with ``color=cluster``) ``mode=citations|similar|field`` ``limit=N`` (citations: neighbours
-shown per expanded paper and direction; similar: papers similar to the seeds, default 40, at most 200)
+shown per seed and direction; similar: papers similar to the seeds, default 40, at most 200) ``more=ID:N,ID:N`` (an
+expanded paper shows its ``EXPAND_FIRST`` most cited references and citers, and ``EXPAND_STEP`` more for each of the N
+times "Show more" was asked for it)
 ``path=A,B`` (the shortest chains of citations between two papers, instead of the seeds' map). ``mode=field``: the
 whole dataset at a glance, every paper a point, the papers of the same view in ``mode=citations`` marked (the seeds,
 expanded papers, path and filters are kept, so that going back shows that map). ``story=NAME``
@@ -44,6 +46,9 @@ DEFAULT_LIMIT = 300
 LIMIT_STEP = 300
 MAX_LIMIT = 3000
 MAX_QUERY = 8000
+EXPAND_FIRST = 30  # references and citers together that an expand shows first: what a reader can take in
+EXPAND_STEP = 30  # and each "Show more" of an expanded paper adds
+MAX_MORE = 99  # "Show more" steps of one expanded paper
 YEAR_RANGE = re.compile(r"^\s*(\d{1,9})\s*(?:-|–|\.\.)\s*(\d{1,9})\s*$")
 ID_OK = re.compile(r"^[A-Za-z0-9._~\-]{1,128}$")  # a dataset id as it is (what a context without a resolver takes)
 
@@ -64,11 +69,17 @@ class ViewState:
     clusters: tuple[int, ...] | None = None  # None: every cluster
     story: str | None = None  # a dataset's story being presented: the view is its step's (``story=NAME&step=N``)
     step: int = 1
+    more: tuple[tuple[str, int], ...] = ()  # (expanded paper, "Show more" steps asked for it), in ``expand`` order
 
     @property
     def filtered(self) -> bool:
         """Whether a filter narrows the papers shown (years, areas, minimum citations)."""
         return self.years is not None or self.areas is not None or self.min_citations > 0
+
+    def expand_total(self, pid: str) -> int:
+        """How many of its references and citers together expanded paper ``pid`` shows (at most)."""
+        steps = dict(self.more).get(pid, 0)
+        return EXPAND_FIRST + EXPAND_STEP * steps
 
 
 def default_limit(mode: str) -> int:
@@ -82,7 +93,7 @@ def switch_mode(state: ViewState, mode: str) -> ViewState:
         return state
     if {mode, state.mode} == {"citations", "field"}:
         return replace(state, mode=mode)
-    return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=())
+    return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=(), more=())
 
 
 @dataclass
@@ -214,6 +225,7 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
         "clusters",
         "story",
         "step",
+        "more",
     }
     unknown = sorted(k for k in params if k not in known)
     if unknown:
@@ -269,8 +281,21 @@ def parse_query(search: str | None, ctx: Context) -> tuple[ViewState, list[str]]
     elif mode == "similar" and expand:
         ctx.notices.append("expand= does nothing on a map of similar papers; left out.")
         expand = []
+    more = _more(params["more"], ctx, expand) if params.get("more") else ()
     state = ViewState(
-        tuple(seeds), tuple(expand), selected, years, areas, min_c, layout, color, limit, mode, path, clusters
+        tuple(seeds),
+        tuple(expand),
+        selected,
+        years,
+        areas,
+        min_c,
+        layout,
+        color,
+        limit,
+        mode,
+        path,
+        clusters,
+        more=more,
     )
     return state, list(ctx.notices)
 
@@ -294,6 +319,30 @@ def _areas(value: str, ctx: Context) -> tuple[str, ...] | None:
         ctx.notices.append("areas= names every area of this dataset: no area filter.")
         return None
     return found or None
+
+
+def _more(value: str, ctx: Context, expand: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """``more=ID:N,ID:N``: "Show more" steps per expanded paper, in ``expand`` order; an entry that is not an id and
+    a count, or names a paper that is not expanded, is a notice and left out."""
+    steps: dict[str, int] = {}
+    bad: list[str] = []
+    for raw in value.split(",")[: MAX_EXPAND * 2]:
+        text = raw.strip()
+        if not text:
+            continue
+        pid, colon, count = text.rpartition(":")
+        known = ctx.paper_id(pid.strip()) if colon and count.strip().isdigit() else None
+        if known is None or known not in expand:
+            bad.append(text[:60])
+        elif int(count) > 0:
+            steps[known] = min(int(count), MAX_MORE)
+    if bad:
+        ctx.notices.append(
+            "more= takes expanded papers and a count, like more=1706.03762:2; left out: "
+            + ", ".join(f"'{b}'" for b in bad[:5])
+            + "."
+        )
+    return tuple((e, steps[e]) for e in expand if e in steps)
 
 
 def _story_state(params: dict[str, str], ctx: Context) -> tuple[ViewState, list[str]]:
@@ -382,6 +431,9 @@ def encode_query(state: ViewState) -> str:
         parts.append(f"limit={state.limit}")
     if state.path:
         parts.append(f"path={ids(state.path)}")
+    more = [f"{ids([pid])}:{n}" for pid, n in state.more if pid in state.expand and n > 0]
+    if more:
+        parts.append("more=" + ",".join(more))
     return "?" + "&".join(parts)
 
 
@@ -394,14 +446,31 @@ def view_query(state: ViewState) -> str:
 # -- transitions: what a user action does to a state ------------------------------------------------
 
 
-def toggle_expand(state: ViewState, pid: str) -> ViewState:
-    """Tap on a paper: select it, and expand it (or collapse it if it was expanded). Seeds stay expanded."""
+def toggle_expand(state: ViewState, pid: str, steps: int = 0) -> ViewState:
+    """Tap on a paper: select it, and expand it (or collapse it if it was expanded). Seeds stay expanded. ``steps``:
+    "Show more" steps an expand starts with (its most cited neighbours may all be shown already)."""
     if pid in state.seeds:
         return replace(state, selected=pid)
     if pid in state.expand:
-        return replace(state, expand=tuple(e for e in state.expand if e != pid), selected=pid)
+        return replace(
+            state, expand=tuple(e for e in state.expand if e != pid), selected=pid, more=_more_of(state, pid)
+        )
     expand = (*state.expand, pid)[-MAX_EXPAND:]
-    return replace(state, expand=expand, selected=pid)
+    more = tuple(m for m in state.more if m[0] in expand) + (((pid, min(steps, MAX_MORE)),) if steps > 0 else ())
+    return replace(state, expand=expand, selected=pid, more=tuple(m for e in expand for m in more if m[0] == e))
+
+
+def _more_of(state: ViewState, drop: str) -> tuple[tuple[str, int], ...]:
+    return tuple(m for m in state.more if m[0] != drop)
+
+
+def show_more_of(state: ViewState, pid: str) -> ViewState:
+    """One more "Show more" step of expanded paper ``pid`` (``EXPAND_STEP`` more of its references and citers)."""
+    if pid not in state.expand:
+        return state
+    steps = min(MAX_MORE, dict(state.more).get(pid, 0) + 1)
+    more = dict(state.more) | {pid: steps}
+    return replace(state, more=tuple((e, more[e]) for e in state.expand if e in more))
 
 
 def seeds_full(state: ViewState, pid: str) -> bool:
@@ -417,7 +486,13 @@ def add_seed(state: ViewState, pid: str) -> ViewState:
         return state
     if seeds_full(state, pid):
         return replace(state, selected=pid)
-    return replace(state, seeds=(*state.seeds, pid), expand=tuple(e for e in state.expand if e != pid), selected=pid)
+    return replace(
+        state,
+        seeds=(*state.seeds, pid),
+        expand=tuple(e for e in state.expand if e != pid),
+        selected=pid,
+        more=_more_of(state, pid),
+    )
 
 
 def remove_seed(state: ViewState, pid: str) -> ViewState:

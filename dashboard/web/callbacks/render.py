@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import numpy as np
 from dash import Dash, Input, Output, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.discovery import view_clusters
-from dashboard.graph.neighbourhood import Subgraph, filter_fn
+from dashboard.graph.neighbourhood import Subgraph, filter_fn, show_more
 from dashboard.graph.similarity import prior_derivative
-from dashboard.graph.state import LIMIT_STEP, MAX_LIMIT, ViewState
+from dashboard.graph.state import ViewState
 from dashboard.view import figures
 from dashboard.view.colour_key import Category, ColourKey, colour_key
 from dashboard.view.describe import map_summary
@@ -56,11 +55,12 @@ def status_text(store: Store, sub: Subgraph) -> str:
 
 
 def more_papers(store: Store, sub: Subgraph, state: ViewState) -> int:
-    """How many papers "Show more" (the limit one step up) adds to the view: 0 if nothing is capped."""
-    if not sub.truncated or state.limit >= MAX_LIMIT:
+    """How many papers "Show more" adds to the view (:func:`~dashboard.graph.neighbourhood.show_more`: the next step
+    of an expanded paper, else of the seeds' lists): 0 if nothing is cut."""
+    bigger = show_more(store, sub, state)
+    if bigger == state:
         return 0
-    bigger = build_subgraph(store, replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)))
-    return max(0, len(bigger.rows) - len(sub.rows))
+    return max(0, len(build_subgraph(store, bigger).rows) - len(sub.rows))
 
 
 def panel_paper(state: ViewState) -> str:

@@ -14,10 +14,8 @@ from dash import ALL, Dash, Input, Output, State, ctx, html, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard.dataset.store import Store
-from dashboard.graph.neighbourhood import new_neighbours
+from dashboard.graph.neighbourhood import expand_steps, show_more
 from dashboard.graph.state import (
-    LIMIT_STEP,
-    MAX_LIMIT,
     MAX_SEEDS,
     ViewState,
     add_seed,
@@ -86,14 +84,15 @@ def apply_action(
             )
             return replace(state, selected=pid), notices
         expanding = pid not in state.expand
-        if expanding and new_neighbours(store, build_subgraph(store, state), row, state) == 0:
+        steps = expand_steps(store, build_subgraph(store, state), row, state) if expanding else 0
+        if steps is None:
             title = store.titles([row])[0]
             notices.append(
                 f"“{title}” has no references or citers to add: all of them are already shown, "
                 "hidden by the filters, or not in this dataset."
             )
             return replace(state, selected=pid), notices
-        return toggle_expand(state, pid), notices
+        return toggle_expand(state, pid, steps), notices
     if trig == "button-reset":
         return read_state(store, "")[0], notices
     if trig == "range-years":
@@ -116,7 +115,7 @@ def apply_action(
             return switch_mode(state, mode), notices
         return replace(state, mode=mode, limit=default_limit(mode), path=None, expand=()), notices
     if trig == "button-show-more":
-        return replace(state, limit=min(MAX_LIMIT, state.limit + LIMIT_STEP)), notices
+        return show_more(store, build_subgraph(store, state), state), notices
     if trig in ("store-field-click", "button-field-map"):
         return field_action(store, state, trig, value)
     if trig == "graph-by-year":
