@@ -5,10 +5,11 @@
 import { plotlyMayStart } from "./charts.js";
 import { setViewportShortcuts } from "./cytoscape-private.js";
 import { BIG_VIEW, elementsFrom } from "./logic/map-elements.js";
-import { afterFrame, fetchGraph, isAppPage, reducedMotion, whenCy } from "./page.js";
+import { keepsCamera } from "./logic/fit.js";
+import { afterFrame, fetchGraph, isAppPage, presenting, reducedMotion, whenCy } from "./page.js";
 import { storyStep } from "./logic/story-steps.js";
 import { prefetchNext } from "./story.js";
-import { camera, fitPlaces } from "./viewport.js";
+import { camera, fitPlaces, keepCamera } from "./viewport.js";
 
 /* Papers are added at most in halves, then citations in slices of SLICE, one slice per frame. */
 export const SLICE = 2000;
@@ -24,6 +25,8 @@ const state = {
   drawn: new Map() /* id -> its data and classes as drawn */,
   shown: null /* the ids of the papers of the last view made into elements (null: none yet) */,
   layout: undefined /* that view's layout */,
+  onMap: null /* the {layout, kind (of links: citations, similar, path)} of the view last drawn into Cytoscape */,
+  changed: false /* whether that drawing added, removed or moved papers */,
   meta: {} /* that view's {query, color, palette}, for exports */,
 };
 
@@ -38,11 +41,12 @@ export function viewMeta() {
 /* Forget what the map held: the next drawing is a first one (no paper kept in its place, none marked new). */
 export function forgetMap() {
   state.shown = null;
+  state.onMap = null;
   state.drawn = new Map();
 }
 
-/* A payload's text -> {elements, query, count} (map-elements.js), against what the map shows now: papers already on
-   it are kept in place, new ones marked. */
+/* A payload's text -> {elements, query, count, map} (map-elements.js), against what the map shows now: papers already
+   on it are kept in place, new ones marked; ``map``: the view's {layout, kind} (of links). */
 export function elementsFromPayload(text, library, libraryFilter) {
   if (!text) {
     return { elements: [], query: "", count: "" };
@@ -68,6 +72,7 @@ export function elementsFromPayload(text, library, libraryFilter) {
     positionOf: positionOf,
     mapBox: mapBox,
   });
+  got.map = { layout: p.layout, kind: p.edges.kind || "citations" };
   state.layout = p.layout;
   state.shown = got.shown;
   state.meta = { query: p.query, color: p.color, palette: p.palette };
@@ -80,9 +85,11 @@ export function elementsFromPayload(text, library, libraryFilter) {
    element it adds); the first drawing to finish lets Plotly start (charts.js). Done here rather than through the
    component's ``elements`` prop: Dash and react-cytoscapejs copy and compare every element of the prop on each
    change, which stalled the page for seconds at 5,000 papers (bench/browser.py). Fits the map once its papers are
-   in, when papers came, went or moved. Resolves to false if a newer drawing stopped it. */
-export async function draw(cy, elements) {
+   in, when papers came, went or moved, unless ``keep`` (the camera stays where the visitor left it: fit.js
+   keepsCamera); ``map``: the view's {layout, kind}. Resolves to false if a newer drawing stopped it. */
+export async function draw(cy, elements, map, keep) {
   const mine = (state.drawing += 1);
+  state.onMap = map;
   const want = new Map(),
     nodes = [],
     edges = [];
@@ -134,11 +141,12 @@ export async function draw(cy, elements) {
       }
     });
   });
+  state.changed = moved || nodes.length > 0;
   glides.forEach((g) => {
     g[0].animate({ position: g[1] }, { duration: glideMs(), easing: "ease-in-out-cubic" });
   });
   setViewportShortcuts(cy, papers >= BIG_VIEW);
-  if (moved || nodes.length) {
+  if ((moved || nodes.length) && !keep) {
     fitPlaces(cy, elements); /* from the places: no element styled yet */
   }
   const todo = nodes.concat(edges); /* the papers in halves, then the citations */
@@ -198,19 +206,20 @@ export function fetchFirstView() {
       return;
     }
     const cy = await whenCy();
-    const elements = elementsFromPayload(text, null, "all").elements;
+    const got = elementsFromPayload(text, null, "all");
     /* not in the task right after Dash's first render (its longest): a frame later */
     await afterFrame();
     if (state.drawing) {
       return; /* Dash's first drawing has begun */
     }
-    draw(cy, elements);
+    draw(cy, got.elements, got.map, false);
   });
 }
 
 /* The map's callback: after every change of the view, of the visitor's library or of its filter, GET /graph?<query>
-   (cached by the browser) and draw it, marking the library's papers (an error keeps the old map); a story's step
-   sets the camera, and the next step is fetched ahead. [the view drawn (store-drawn, div-rendered-graph), what the
+   (cached by the browser) and draw it, marking the library's papers (an error keeps the old map); the camera stays
+   where the visitor left it, moved only as far as the selected paper needs to be in view (fit.js keepsCamera), or a
+   story's step sets it; the next step is fetched ahead. [the view drawn (store-drawn, div-rendered-graph), what the
    page says of the library]. */
 export async function loadGraph(query, library, libraryFilter, story) {
   const nu = window.dash_clientside.no_update;
@@ -227,11 +236,17 @@ export async function loadGraph(query, library, libraryFilter, story) {
     text = await response.text();
   }
   const cy = await whenCy();
-  const got = elementsFromPayload(text, library, libraryFilter);
-  if (!(await draw(cy, got.elements))) {
+  const got = elementsFromPayload(text, library, libraryFilter),
+    step = storyStep(story, query);
+  const drawn = cy.nodes(".paper").nonempty() ? state.onMap : null;
+  const keep = keepsCamera(drawn, got.map, !!step || presenting(), got.elements, cy.extent());
+  if (!(await draw(cy, got.elements, got.map, keep))) {
     return [nu, nu, nu]; /* superseded: the newer call answers */
   }
-  camera(cy, storyStep(story, query));
+  if (keep && state.changed) {
+    keepCamera(cy);
+  }
+  camera(cy, step);
   prefetchNext(story, query);
   return [got.query, got.query, got.count];
 }

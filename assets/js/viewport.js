@@ -1,7 +1,17 @@
 /* The map's camera in Cytoscape: fitting the map (room around it for a timeline's ticks, a few papers' titles, a
    story's caption), following resizes, a story step's camera, the mouse wheel's zoom (fit.js computes). */
 
-import { atFit, cameraOf, cameraView, placesBox, roomFor, untouched, viewFor } from "./logic/fit.js";
+import {
+  SELECTION_ROOM,
+  atFit,
+  cameraOf,
+  cameraView,
+  panToShow,
+  placesBox,
+  roomFor,
+  untouched,
+  viewFor,
+} from "./logic/fit.js";
 import { isAppPage, reducedMotion, tickPx, whenCy } from "./page.js";
 import { textWidth } from "./text-measure.js";
 
@@ -50,6 +60,22 @@ export function fitPlaces(cy, elements) {
   const got = placesBox(elements);
   if (got) {
     viewport(cy, got.bb, false, got.spec);
+  }
+}
+
+/* The camera kept as the visitor left it after a new map was drawn, moved as little as the selected paper needs to be
+   in view with room for its title (fit.js panToShow): the zoom never changes. The map is no longer at a fit, so a
+   resize keeps the centre and the zoom rather than fitting the former papers again. */
+export function keepCamera(cy) {
+  fits.set(cy, null);
+  const sel = cy.nodes(".paper.selected").not(".lib-hidden");
+  if (sel.empty() || !cy.width() || !cy.height()) {
+    return;
+  }
+  const pan = cy.pan(),
+    to = panToShow(pan, cy.zoom(), cy.width(), cy.height(), sel[0].position(), SELECTION_ROOM);
+  if (to.x !== pan.x || to.y !== pan.y) {
+    cy.pan(to);
   }
 }
 

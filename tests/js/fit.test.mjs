@@ -1,7 +1,18 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { atFit, cameraOf, cameraView, placesBox, roomFor, untouched, viewFor } from "../../assets/js/logic/fit.js";
+import {
+  SELECTION_ROOM,
+  atFit,
+  cameraOf,
+  cameraView,
+  keepsCamera,
+  panToShow,
+  placesBox,
+  roomFor,
+  untouched,
+  viewFor,
+} from "../../assets/js/logic/fit.js";
 
 const paper = (x, y, size, classes) => ({
   data: { id: "p" + x, size: size },
@@ -68,4 +79,54 @@ test("a step's camera: written as zoom and centre, shown as the same view", () =
     atFit(f, 1.5, { x: 120.3, y: -40 }) && !atFit(f, 1.5, { x: 121, y: -40 }) && !atFit(null, 1, { x: 0, y: 0 }),
   );
   assert.ok(untouched(f, 1.5, { x: 120, y: -40 }) && !untouched(f, 1.5, { x: 120.3, y: -40 }));
+});
+
+test("a click keeps the camera; a first map, another layout or kind, a story and a map off screen are fitted", () => {
+  const force = { layout: "force", kind: "citations" },
+    ext = { x1: 0, x2: 100, y1: 0, y2: 100 };
+  const here = [paper(50, 50, 10), paper(500, 500, 10)],
+    away = [paper(500, 500, 10), { data: { id: "e", source: "a" } }];
+  assert.equal(keepsCamera(force, force, false, here, ext), true, "an expand, a collapse, a selection");
+  assert.equal(keepsCamera(null, force, false, here, ext), false, "the first map");
+  assert.equal(keepsCamera({ layout: "timeline", kind: "citations" }, force, false, here, ext), false);
+  assert.equal(keepsCamera(force, { layout: "concentric", kind: "citations" }, false, here, ext), false);
+  assert.equal(keepsCamera(force, { layout: "force", kind: "similar" }, false, here, ext), false);
+  assert.equal(keepsCamera(force, force, true, here, ext), false, "a story's step, presenting");
+  assert.equal(keepsCamera(force, force, false, away, ext), false, "none of the new map's papers on screen");
+  const hidden = [paper(50, 50, 10, "paper lib-hidden"), paper(500, 500, 10)];
+  assert.equal(keepsCamera(force, force, false, hidden, ext), false, "a paper the library filter hides is not seen");
+});
+
+test("the camera moves as little as the selected paper needs to be in view with room for its title", () => {
+  const pan = { x: 10, y: -20 },
+    z = 0.5,
+    w = 800,
+    h = 600;
+  const at = (p) => ({ x: p.x * z + pan.x, y: p.y * z + pan.y }); /* on screen before the move */
+  const inside = { x: 400, y: 300 };
+  assert.deepEqual(panToShow(pan, z, w, h, inside, SELECTION_ROOM), pan, "in view: no move at all");
+  for (const p of [
+    { x: -2000, y: 300 },
+    { x: 3000, y: 700 },
+    { x: 500, y: -900 },
+    { x: 1200, y: 5000 },
+  ]) {
+    const to = panToShow(pan, z, w, h, p, SELECTION_ROOM);
+    const sx = p.x * z + to.x,
+      sy = p.y * z + to.y;
+    assert.ok(sx >= SELECTION_ROOM.x - 1e-9 && sx <= w - SELECTION_ROOM.x + 1e-9, "room at the sides");
+    assert.ok(sy >= SELECTION_ROOM.y - 1e-9 && sy <= h - SELECTION_ROOM.y + 1e-9, "room above and below");
+    const before = at(p);
+    /* no less move would do: on each axis it stops at the edge of the room */
+    if (before.x < SELECTION_ROOM.x) {
+      assert.ok(Math.abs(sx - SELECTION_ROOM.x) < 1e-9);
+    } else if (before.x > w - SELECTION_ROOM.x) {
+      assert.ok(Math.abs(sx - (w - SELECTION_ROOM.x)) < 1e-9);
+    } else {
+      assert.equal(to.x, pan.x, "no move across where none is needed");
+    }
+  }
+  /* a map narrower than the room: at most a third of it each side */
+  const narrow = panToShow({ x: 0, y: 0 }, 1, 90, 60, { x: -500, y: 500 }, SELECTION_ROOM);
+  assert.deepEqual(narrow, { x: 530, y: -460 });
 });

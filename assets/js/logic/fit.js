@@ -118,3 +118,40 @@ export function cameraView(cam, width, height, minZoom, maxZoom) {
   const z = Math.max(minZoom, Math.min(maxZoom, cam.zoom));
   return { zoom: z, pan: { x: width / 2 - z * cam.x, y: height / 2 - z * cam.y } };
 }
+
+/* Whether a new drawing keeps the camera where the visitor left it: a click (an expand, a collapse, a selection)
+   keeps the zoom and the centre. A first drawing, a map of another kind or layout (its places are new: only the
+   force layout keeps papers where they were drawn), a story's step and presenting are fitted; so is a map none of
+   whose papers would be on screen. ``before``/``now``: {layout, kind} of the last map and of the new one (``before``
+   null on a first drawing); ``elements``: the new map's; ``ext``: the viewport, model coordinates. */
+export function keepsCamera(before, now, story, elements, ext) {
+  if (!before || story || before.layout !== "force" || now.layout !== "force" || before.kind !== now.kind) {
+    return false;
+  }
+  return elements.some(
+    (el) =>
+      el.position &&
+      el.data.source === undefined &&
+      (el.classes || "").indexOf("lib-hidden") < 0 &&
+      el.position.x >= ext.x1 &&
+      el.position.x <= ext.x2 &&
+      el.position.y >= ext.y1 &&
+      el.position.y <= ext.y2,
+  );
+}
+
+/* Room on screen around the selected paper that a kept camera keeps in view, px: its title goes beside it. */
+export const SELECTION_ROOM = { x: 90, y: 45 };
+
+/* The pan that shows model point ``at`` (the selected paper) at ``room`` px ({x, y}, at most a third of the map) from
+   the edges of a map ``width`` x ``height`` px at ``zoom``, moving ``pan`` as little as needed: unchanged when it is
+   already there. */
+export function panToShow(pan, zoom, width, height, at, room) {
+  const mx = Math.min(room.x, width / 3),
+    my = Math.min(room.y, height / 3);
+  const sx = at.x * zoom + pan.x,
+    sy = at.y * zoom + pan.y;
+  const dx = sx < mx ? mx - sx : sx > width - mx ? width - mx - sx : 0;
+  const dy = sy < my ? my - sy : sy > height - my ? height - my - sy : 0;
+  return { x: pan.x + dx, y: pan.y + dy };
+}
