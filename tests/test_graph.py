@@ -29,8 +29,6 @@ def nodes(view) -> dict[str, dict]:
     for i, n in enumerate(payload_nodes(p)):
         role = roles[p["role"][i]]
         classes = ["paper", role] + ["expanded"] * (i in p["expanded"]) + ["selected"] * (n["id"] == p["selected"])
-        if i in p["top"] or i in p["seeds"] or i in p["expanded"] or n["id"] == p["selected"]:
-            classes.append("labelled")
         out[n["id"]] = {
             "data": {**n, "label": short_label(n["title"]), "role": role},
             "position": {"x": p["x"][i], "y": p["y"][i]},

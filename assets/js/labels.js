@@ -15,20 +15,13 @@ import { SIDE_STYLE, placeTitles } from "./logic/title-placement.js";
 /* How many placings have run (a placing follows each change of the map, its zoom or its pan). */
 export let placings = 0;
 
+/* 0: the selected paper or the one the keyboard is on, 1: a seed (a path's two ends are its seeds), 2: the rest
+   (title-placement.js then goes by citers) */
 function rank(n) {
   if (n.hasClass("selected") || hasMapFocus(n.id())) {
     return 0;
   }
-  if (n.hasClass("seed")) {
-    return 1;
-  }
-  if (n.hasClass("expanded")) {
-    return 2;
-  }
-  if (n.hasClass("labelled")) {
-    return 3;
-  }
-  return 4;
+  return n.hasClass("seed") ? 1 : 2;
 }
 
 /* The shown papers as title-placement.js takes them, each read once a placing (Cytoscape computes an outer width

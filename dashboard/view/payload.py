@@ -7,17 +7,16 @@ The payload is JSON text built for speed (an expand must cost about one no-op ca
   (``Store.node_json``); :func:`payload_nodes` turns them into dicts;
 * per view, as short columns: ``role`` (one letter a node: s seed, r reference, c citer,
   x selected), ``x``/``y`` positions, and node positions in ``nodes`` of the ``seeds``, ``expanded``,
-  ``truncated``, ``dimmed`` (anchors that fail the filters), ``top`` (most cited: first for a label after seeds,
-  selected, expanded) papers; ``edges`` as ``source``/``target`` node positions (at most ``MAX_DRAWN_EDGES``, see
-  :func:`drawn_edges`; ``edges_total``: how many the view has); timeline ``axis`` tick labels (``id``, ``label``,
-  ``x``, ``y``); the ``palette`` for colour by area or by year; for a similarity map, each link's ``weight`` and
-  ``why``, and ``approximate`` (true when the seeds' lists were too long to read whole: a more similar paper may be
-  missing).
+  ``truncated``, ``dimmed`` (anchors that fail the filters) papers; ``edges`` as ``source``/``target`` node
+  positions (at most ``MAX_DRAWN_EDGES``, see :func:`drawn_edges`; ``edges_total``: how many the view has); timeline
+  ``axis`` tick labels (``id``, ``label``, ``x``, ``y``); the ``palette`` for colour by area or by year; for a
+  similarity map, each link's ``weight`` and ``why``, and ``approximate`` (true when the seeds' lists were too long to
+  read whole: a more similar paper may be missing).
 
 ``assets/js/logic/map-elements.js`` (``elementsFrom``) turns it into Cytoscape elements: node ids are paper
 ids; node data carries ``label`` (the title on one line, cut on the map to the room it has), ``title``, ``year``,
-``areas``, ``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``), ``role``; classes say
-paper + seed / reference / citer / selected, then expanded / selected / labelled / truncated / dimmed (and ``tl``
+``areas``, ``in_cited``, ``cited_by``, ``authors``, ``color``, ``size`` (by ``in_cited``, as room allows), ``role``;
+classes say paper + seed / reference / citer / selected, then expanded / selected / truncated / dimmed (and ``tl``
 on the timeline); edge ids are ``citing>cited``.
 
 ``build_subgraph(store, state)`` and ``graph_json(store, state)`` are cached per state (a frozen,
@@ -45,7 +44,6 @@ from dashboard.view.naming import area_labels, cut_title
 
 LABEL_CHARS = 42  # a title named in a notice or the panel's headings is cut to this many characters
 MAX_DRAWN_EDGES = 6000  # citations a browser draws at most (see drawn_edges)
-ALWAYS_LABELLED = 8  # most cited papers in view, ranked for a label right after seeds, selected and expanded
 ROLE_LETTERS = np.frombuffer(b"srcxmp", dtype="S1")  # by role code (neighbourhood.ROLES)
 
 
@@ -148,7 +146,6 @@ def graph_payload(store: Store, sub: Subgraph, state: ViewState) -> tuple[dict, 
         "expanded": _where(rows, sub.expanded),
         "truncated": _where(rows, [t.paper for t in sub.truncated]),
         "dimmed": _where(rows, sub.dimmed),
-        "top": np.argsort(-store.in_cited[rows], kind="stable")[:ALWAYS_LABELLED],
         "edges": {"source": sub.edge_i[drawn], "target": sub.edge_j[drawn], "kind": sub.kind},
         "edges_total": len(sub.edge_i),
         "axis": timeline_axis(store, *placed, xy, state.years) if state.layout == "timeline" and len(rows) else [],

@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { BIG_VIEW, elementsFrom, keepPlaces, label, nodeSize } from "../../assets/js/logic/map-elements.js";
+import {
+  BIG_VIEW,
+  BODY_GAP,
+  drawnSizes,
+  elementsFrom,
+  keepPlaces,
+  label,
+  nodeSize,
+  wantedSize,
+} from "../../assets/js/logic/map-elements.js";
 
 /* a payload as GET /graph sends it (dashboard/view/payload.py): a seed, its reference and its citer */
 function payload(extra) {
@@ -24,7 +33,6 @@ function payload(extra) {
       expanded: [],
       truncated: [1],
       dimmed: [],
-      top: [2],
       selected: "c",
       axis: [],
       edges: { source: [0, 2], target: [1, 0] },
@@ -39,13 +47,13 @@ test("papers become nodes: label on one line, size by citers (seeds at least 28)
   const e = byId(got.elements);
   assert.equal(e.a.data.label, "The seed paper");
   assert.equal(e.a.data.size, 28);
-  assert.equal(e.c.data.size, nodeSize(9, false));
+  assert.equal(e.c.data.size, wantedSize(9, false), "room enough: the size its citers give it");
   assert.ok(nodeSize(1000, false) > nodeSize(9, false) && nodeSize(0, false) === 9);
   assert.equal(e.a.data.color, "#0072B2");
   assert.equal(e.b.data.color, "#999");
-  assert.equal(e.a.classes, "paper seed labelled");
+  assert.equal(e.a.classes, "paper seed");
   assert.equal(e.b.classes, "paper reference truncated");
-  assert.equal(e.c.classes, "paper citer selected labelled");
+  assert.equal(e.c.classes, "paper citer selected");
   assert.deepEqual(e.b.position, { x: 100, y: 50 });
   assert.deepEqual(e["a>b"].data, { id: "a>b", source: "a", target: "b" });
   assert.equal(e["a>b"].classes, "cites");
@@ -63,7 +71,7 @@ test("papers new to the map are marked until the next action; the library's filt
     before: new Set(["a", "b"]),
   });
   const e = byId(got.elements);
-  assert.equal(e.a.classes, "paper seed labelled lib");
+  assert.equal(e.a.classes, "paper seed lib");
   assert.equal(e.b.classes, "paper reference truncated lib");
   assert.ok(e.c.classes.includes(" new") && !e.c.classes.includes("lib-hidden"), "the selected paper shows");
   assert.equal(got.count, "in your library: 2 of 3 papers in view");
@@ -139,4 +147,78 @@ test("a timeline's ticks are nodes; a big view's citations are drawn plain; simi
     edges: { source: [0], target: [1], kind: "path" },
   });
   assert.equal(elementsFrom(big, {}).elements.find((e) => e.data.source).classes, "cites big onpath");
+});
+
+test("sizes tell citers apart: 4,000 citers more than twice the size of 200, seeds at least 28", () => {
+  assert.ok(wantedSize(4000, false) > 2 * wantedSize(200, false));
+  const order = [0, 1, 10, 100, 200, 1000, 4000].map((c) => wantedSize(c, false));
+  assert.deepEqual(
+    order,
+    [...order].sort((a, b) => a - b),
+    "more citers, never smaller",
+  );
+  assert.ok(new Set(order).size === order.length, "each step of citers a step of size");
+  assert.equal(wantedSize(0, true), 28);
+  assert.ok(wantedSize(4000, true) > 28);
+});
+
+/* every pair of papers whose drawn bodies (with BODY_GAP between) would overlap */
+function touching(xs, ys, sizes) {
+  const out = [];
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      if (Math.hypot(xs[i] - xs[j], ys[i] - ys[j]) < (sizes[i] + sizes[j]) / 2 + BODY_GAP - 1e-9) {
+        out.push([i, j]);
+      }
+    }
+  }
+  return out;
+}
+
+test("a much cited paper is drawn as large as its citers say where there is room, never over a neighbour", () => {
+  /* alone: its wanted size */
+  assert.deepEqual(drawnSizes([0, 500], [0, 0], [4000, 200], [false, false]), [
+    wantedSize(4000, false),
+    wantedSize(200, false),
+  ]);
+  /* a crowd laid out for nodeSize (as the server's layouts space them): bodies apart at every size drawn */
+  let s = 7;
+  const next = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  for (let round = 0; round < 5; round++) {
+    const xs = [],
+      ys = [],
+      cites = [],
+      seeds = [];
+    while (xs.length < 300) {
+      const c = Math.floor(Math.pow(10, 4 * next())),
+        seed = xs.length < 2,
+        x = 1200 * next(),
+        y = 1200 * next();
+      /* as far from every other as their nodeSize bodies and the gap need: the layouts' promise */
+      const clear = xs.every(
+        (xo, k) => Math.hypot(x - xo, y - ys[k]) >= (nodeSize(c, seed) + nodeSize(cites[k], seeds[k])) / 2 + BODY_GAP,
+      );
+      if (clear) {
+        xs.push(x);
+        ys.push(y);
+        cites.push(c);
+        seeds.push(seed);
+      }
+    }
+    const sizes = drawnSizes(xs, ys, cites, seeds);
+    assert.deepEqual(touching(xs, ys, sizes), [], `round ${round}`);
+    sizes.forEach((d, i) => {
+      assert.ok(d >= Math.min(nodeSize(cites[i], seeds[i]), wantedSize(cites[i], seeds[i])) - 1e-9);
+      assert.ok(d <= Math.max(nodeSize(cites[i], seeds[i]), wantedSize(cites[i], seeds[i])) + 1e-9);
+    });
+    assert.ok(
+      sizes.some((d, i) => d > nodeSize(cites[i], seeds[i])),
+      "some much cited papers are drawn larger than the layouts' size",
+    );
+  }
+  /* two much cited papers just apart enough for their layout sizes: they share the room between them */
+  const near = nodeSize(4000, false) + BODY_GAP + 4;
+  const both = drawnSizes([0, near], [0, 0], [4000, 4000], [false, false]);
+  assert.deepEqual(touching([0, near], [0, 0], both), []);
+  assert.ok(both[0] > nodeSize(4000, false) && both[0] === both[1]);
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { overlaps } from "../../assets/js/logic/text-boxes.js";
-import { MAX_TRIED, SIDES, TL_SIDES, box, forms, placeTitles } from "../../assets/js/logic/title-placement.js";
+import { MAX_TRIED, NOTABLE, SIDES, TL_SIDES, box, forms, placeTitles } from "../../assets/js/logic/title-placement.js";
 import { wrap } from "./measure.mjs";
 
 function paper(id, x, y, extra) {
@@ -33,8 +33,9 @@ function randomPapers(n, seed) {
   }
   return out;
 }
-function bodyBox(g) {
-  return { x1: g.x - g.r, x2: g.x + g.r, y1: g.y - g.r, y2: g.y + g.r };
+function bodyBox(g, margin) {
+  const r = g.r + (margin || 0);
+  return { x1: g.x - r, x2: g.x + r, y1: g.y - r, y2: g.y + r };
 }
 
 test("a title's box is its text's box on screen with 5 px of room at the sides and 4 px above and below", () => {
@@ -113,8 +114,65 @@ test("the papers that matter are named first, a title set apart where there is n
   }
   const got = placeTitles(papers, view(1), wrap);
   const named = got.callouts.map((c) => c[0].id);
-  assert.deepEqual(named, ["seed"]);
+  assert.equal(named[0], "seed", "the seed's title is set apart first");
   assert.ok(!got.chosen.some((c) => c[0].id === "seed"));
+  /* the callout is near its paper: within the rings round it, not in a band along the map's edge */
+  const b = got.callouts[0][1];
+  assert.ok(Math.hypot((b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2) < 150, "a short line to its paper");
+});
+
+test("the most cited papers in a crowd are named too, their titles set apart, before any less cited one", () => {
+  /* a grid of papers too dense for a title beside any of them, the most cited in its middle; room round it */
+  const papers = [];
+  for (let i = 0; i < 15; i++) {
+    for (let j = 0; j < 15; j++) {
+      const k = i * 15 + j;
+      papers.push(
+        paper("p" + k, -140 + 20 * i, -140 + 20 * j, {
+          r: 4,
+          cites: 1000 - Math.round(Math.hypot(i - 7, j - 7) * 50) - k / 1000,
+          label: "Paper " + k,
+        }),
+      );
+    }
+  }
+  const got = placeTitles(papers, view(1), wrap);
+  const named = new Set(got.chosen.concat(got.callouts).map((c) => c[0].id));
+  const byCites = [...papers].sort((a, b) => b.cites - a.cites);
+  byCites.slice(0, NOTABLE).forEach((g) => assert.ok(named.has(g.id), `${g.id} (${g.cites}) is named`));
+  assert.ok(got.callouts.length >= NOTABLE - 2, "most of them set apart: no room beside them");
+});
+
+/* Whether the title of ``g`` has no free place beside it once the titles of the papers more important than it are
+   placed: each of its forms on each side overlaps one of those titles, another paper's body, or leaves the map. */
+function blocked(g, papers, titles, z) {
+  const before = (a, b) => a.rank - b.rank || b.cites - a.cites || (a.id < b.id ? -1 : 1);
+  const ahead = titles.filter(([h]) => before(h, g) < 0).map(([, b]) => b);
+  return forms(g, 13, 2, wrap).every((f) =>
+    SIDES.every((side) => {
+      const b = box(g, z, side, f);
+      const out = b.x1 < EXT.x1 || b.x2 > EXT.x2 || b.y1 < EXT.y1 || b.y2 > EXT.y2;
+      return (
+        out ||
+        ahead.some((o) => overlaps(o, b)) ||
+        papers.some((q) => q !== g && overlaps(bodyBox(q, 1 + 1 / z), b)) /* a body as the placing keeps off it */
+      );
+    }),
+  );
+}
+
+test("a paper goes unnamed only where the more important papers' titles and the bodies leave its title no room", () => {
+  for (const seed of [3, 11, 29]) {
+    for (const z of [0.7, 1.4]) {
+      const papers = randomPapers(70, seed);
+      const got = placeTitles(papers, view(z), wrap);
+      const titles = got.chosen.concat(got.callouts);
+      const named = new Set(titles.map((t) => t[0].id));
+      const unnamed = papers.filter((g) => !named.has(g.id));
+      assert.ok(unnamed.length > 0 && named.size > 5);
+      unnamed.forEach((g) => assert.ok(blocked(g, papers, titles, z), `${g.id} (${g.cites} citers) had room`));
+    }
+  }
 });
 
 test("a paper's title is drawn on its first free side; on a timeline the sides come in their own order", () => {
@@ -137,7 +195,7 @@ test("titles go to the more cited first; papers outside the viewport or untitled
   assert.ok(!ids.includes("far") && !ids.includes("blank"));
 });
 
-test("a placing measures the titles of at most MAX_TRIED papers that do not matter, most cited first", () => {
+test("a placing measures the titles of at most MAX_TRIED papers after the notable ones, most cited first", () => {
   const papers = [];
   for (let i = 0; i < MAX_TRIED + 200; i++) {
     papers.push(
@@ -150,6 +208,6 @@ test("a placing measures the titles of at most MAX_TRIED papers that do not matt
     return wrap(...args);
   };
   placeTitles(papers, view(4), counting);
-  assert.equal(measured.size, MAX_TRIED);
+  assert.equal(measured.size, NOTABLE + MAX_TRIED);
   assert.ok(measured.has("T" + (MAX_TRIED + 199)) && !measured.has("T0"));
 });

@@ -11,12 +11,78 @@ export function label(title) {
     .trim();
 }
 
-/* A paper's drawn size, model units, by its citers in the dataset; seeds at least SEED_SIZE (the same rule as
-   node_radius in dashboard/graph/layouts.py, which keeps papers from overlapping). */
+/* A paper's size the layouts make room for, model units, by its citers in the dataset; seeds at least SEED_SIZE (the
+   same rule as node_radius in dashboard/graph/layouts.py, which keeps such papers from overlapping). */
 export const SEED_SIZE = 28;
 export function nodeSize(inCited, seed) {
   const size = Math.round((9 + 4 * Math.log10(1 + Math.max(inCited, 0))) * 10) / 10;
   return seed ? Math.max(size, SEED_SIZE) : size;
+}
+
+/* The size a paper is drawn at if it has room, by its citers: a steeper scale than nodeSize's, so that the order of
+   citers reads from the sizes (a paper with 4,000 citers more than twice as large as one with 200). */
+export function wantedSize(inCited, seed) {
+  const size = Math.round((8 + Math.pow(Math.max(inCited, 0), 0.4)) * 10) / 10;
+  return seed ? Math.max(size, SEED_SIZE) : size;
+}
+
+/* Room kept between two papers' drawn bodies, model units (their borders, up to the selected paper's, included). */
+export const BODY_GAP = 6;
+
+/* The drawn sizes of papers at (xs[i], ys[i]) with ``cites[i]`` citers (``seeds[i]``: a seed): wantedSize where
+   there is room, never so large that two bodies come nearer than BODY_GAP. The layouts keep nodeSize's bodies
+   apart, so a paper may grow by the room left between its nodeSize and a neighbour's: all of it towards a paper
+   that does not grow, half of it towards one that grows too. A paper smaller than its nodeSize takes less room, and
+   no paper is drawn smaller than either size allows. */
+export function drawnSizes(xs, ys, cites, seeds) {
+  const n = xs.length,
+    base = new Array(n),
+    want = new Array(n),
+    out = new Array(n);
+  let reach = 0,
+    i;
+  for (i = 0; i < n; i++) {
+    base[i] = nodeSize(cites[i], seeds[i]) / 2;
+    want[i] = wantedSize(cites[i], seeds[i]) / 2;
+    out[i] = Math.min(base[i], want[i]) * 2;
+    reach = Math.max(reach, base[i], want[i]);
+  }
+  const cell = 2 * reach + BODY_GAP,
+    grid = new Map(),
+    key = (gx, gy) => gx * 1048576 + gy;
+  for (i = 0; i < n; i++) {
+    const k = key(Math.floor(xs[i] / cell), Math.floor(ys[i] / cell));
+    let list = grid.get(k);
+    if (!list) {
+      list = [];
+      grid.set(k, list);
+    }
+    list.push(i);
+  }
+  for (i = 0; i < n; i++) {
+    if (want[i] <= base[i]) {
+      continue;
+    }
+    let r = want[i];
+    const gx = Math.floor(xs[i] / cell),
+      gy = Math.floor(ys[i] / cell);
+    for (let ax = gx - 1; ax <= gx + 1; ax++) {
+      for (let ay = gy - 1; ay <= gy + 1; ay++) {
+        const list = grid.get(key(ax, ay)) || [];
+        for (let q = 0; q < list.length; q++) {
+          const j = list[q];
+          if (j === i) {
+            continue;
+          }
+          const d = Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
+          const room = want[j] > base[j] ? base[i] + (d - base[i] - base[j] - BODY_GAP) / 2 : d - out[j] / 2 - BODY_GAP;
+          r = Math.min(r, room);
+        }
+      }
+    }
+    out[i] = Math.max(base[i] * 2, Math.floor(r * 20) / 10); /* rounded down: never nearer than the room */
+  }
+  return out;
 }
 
 /* Papers from which a view is big: fainter edges without arrows (dashboard/web/layout.py, edge.big), and Cytoscape
@@ -91,7 +157,7 @@ const ROLE = { s: "seed", r: "reference", c: "citer", x: "selected", m: "similar
 
 /* The elements of payload ``p`` (parsed). ``opts``: library ({ids: [...]} or null), libraryFilter ("all" | "in" |
    "out": seeds always show), before (the ids of the papers on the map, null on a first drawing: the others are
-   "new", an amber ring until the next action), previousLayout and positionOf (keepPlaces), mapBox ({width, height}
+   "new", a dotted ring until the next action), previousLayout and positionOf (keepPlaces), mapBox ({width, height}
    of the map on screen, or null: a timeline is drawn to its shape). Returns {elements, query (the view drawn),
    count (what the page says of the library), shown (the ids of the papers, the next drawing's ``before``)}. */
 export function elementsFrom(p, opts) {
@@ -125,9 +191,7 @@ export function elementsFrom(p, opts) {
   mark(p.expanded, 1);
   mark(p.truncated, 8);
   mark(p.dimmed || [], 32);
-  mark(p.top, 4);
-  mark(p.seeds, 4 | 16);
-  mark(p.expanded, 4);
+  mark(p.seeds, 16);
   const sel = p.selected,
     tail = p.layout === "timeline" ? " tl" : "";
   const xy = keepPlaces(p, nodes, before, opts.previousLayout, opts.positionOf);
@@ -137,12 +201,18 @@ export function elementsFrom(p, opts) {
       xhi = Math.max.apply(null, xy[0].length ? xy[0] : [0]);
     stretchTimeline(xy[1], p.axis, r && { width: r.width, height: r.height, modelWidth: xhi - xlo });
   }
+  const sizes = drawnSizes(
+    xy[0],
+    xy[1],
+    nodes.map((n) => n.in_cited),
+    flags.map((f) => (f & 16) !== 0),
+  );
   for (i = 0; i < nodes.length; i++) {
     const n = nodes[i],
       role = ROLE[p.role[i]];
     let f = flags[i];
     if (n.id === sel) {
-      f |= 2 | 4;
+      f |= 2;
     }
     const mine = lib !== null && lib.has(n.id);
     if (mine) {
@@ -158,7 +228,6 @@ export function elementsFrom(p, opts) {
       role +
       (f & 1 ? " expanded" : "") +
       (f & 2 ? " selected" : "") +
-      (f & 4 ? " labelled" : "") +
       (f & 8 ? " truncated" : "") +
       (f & 32 ? " dimmed" : "") +
       (mine ? " lib" : "") +
@@ -177,7 +246,7 @@ export function elementsFrom(p, opts) {
         cited_by: n.cited_by,
         authors: n.authors,
         color: nodeColour(p, n, i),
-        size: nodeSize(n.in_cited, (f & 16) !== 0),
+        size: sizes[i],
         role: role,
         lib: mine,
       },

@@ -2,19 +2,24 @@
    Pure.
 
    Titles never collide and never cover a paper. The papers in the viewport are ranked (0: selected or focused by the
-   keyboard, 1: seeds and a path's ends, 2: expanded, 3: labelled by the server, 4: the rest; then by citers in the
-   dataset) and each one's title is wrapped to the forms it may take (two lines, three while presenting; the same
+   keyboard, 1: seeds and a path's ends, 2: the rest; then by citers in the dataset: importance, whatever else a
+   paper is) and each one's title is wrapped to the forms it may take (two lines, three while presenting; the same
    narrower; one line; see forms). A title is drawn on the first of eight sides of its paper where its box overlaps no
    title placed before it, no other paper's body, no tick label and nothing laid over the map (grids of boxes). The
-   papers that matter (ranks 0 and 1) are placed first, and set apart with a thin line to their paper where there is
-   no room beside it (a callout). Titles have one size on screen whatever the zoom.
+   papers that matter (ranks 0 and 1) are placed first, then the NOTABLE most cited others in view, each set apart
+   with a thin line to its paper where there is no room beside it (a callout, as near its paper as there is room; a
+   band along the map's edge only for those that matter);
+   then the others in turn, beside their paper only. So a paper is left unnamed only where no room is left by the more
+   important ones. Titles have one size on screen whatever the zoom.
 
    A paper: {id, x, y (its centre), r (half its size, border included), rank, cites, label, bold (a seed or the
    selected paper: its title in bold), tl (on a timeline: titles prefer its sides)}. */
 
 import { Grid } from "./text-boxes.js";
 
-export const MAX_TRIED = 400; /* titles measured and tried in one placing, at most (a big view has thousands) */
+export const MAX_TRIED = 400;
+/* the most cited papers in view (after those that matter) whose titles are set apart where there is no room beside */
+export const NOTABLE = 10; /* titles measured and tried in one placing, at most (a big view has thousands) */
 export const SIDES = ["bottom", "top", "right", "left", "bottom-right", "bottom-left", "top-right", "top-left"];
 export const TL_SIDES = ["right", "left", "bottom-right", "top-right", "bottom", "top", "bottom-left", "top-left"];
 /* Cytoscape's label placement of each side (margins in px on screen, divided by the zoom) */
@@ -34,9 +39,9 @@ export function sidesOf(paper) {
 }
 
 /* The forms a paper's title may take at ``px`` px on screen (one more in bold) in at most ``lines`` lines: as many
-   lines as there is room for, the same narrower, one line, and for the papers that matter a short line. Each
-   {text, w (px on screen), lines, px, bold}. */
-export function forms(paper, px, lines, wrap) {
+   lines as there is room for, the same narrower, one line, and for the papers that matter (``short``, by default
+   those of rank 0 and 1) a short line. Each {text, w (px on screen), lines, px, bold}. */
+export function forms(paper, px, lines, wrap, short) {
   const bold = paper.bold;
   const size = px + (bold ? 1 : 0),
     maxW = size * (paper.tl ? 17 : 15.5);
@@ -46,7 +51,7 @@ export function forms(paper, px, lines, wrap) {
     /* narrower, then on one line */
     out.push(wrap(title, bold, size, maxW * 0.75, lines), wrap(title, bold, size, maxW, 1));
   }
-  if (paper.rank <= 1) {
+  if (short === undefined ? paper.rank <= 1 : short) {
     out.push(wrap(title, bold, size, maxW / 2, 1));
   }
   return out.map((f) => ({ text: f.text, w: f.w, lines: f.lines, px: size, bold: bold }));
@@ -105,18 +110,20 @@ export function bodies(papers, ext, z) {
 }
 
 /* A paper that matters with no room for its title beside it: the title in the nearest free place around it (rings
-   outwards, from below round), else in the band along the top or the bottom edge of the map (the fit leaves it free
-   of papers), joined to it by a thin line. ``free(box)``: whether a box is inside the map and over no title or paper;
-   ``grid``: the titles placed, which it joins; ``out``: the callouts, which it joins. ``others``: the other papers
-   that matter; a title set apart near its paper is nearer it than any of them, so that it is not read as theirs. */
-const RINGS = [1.5, 2.5, 3.5, 5, 7, 9, 12, 15];
+   outwards, from below round), else (``bands``) in the band along the top or the bottom edge of the map (the fit
+   leaves it free of papers), joined to it by a thin line. ``free(box)``: whether a box is inside the map and over no
+   title or paper; ``grid``: the titles placed, which it joins; ``out``: the callouts, which it joins. ``others``: the
+   other papers that matter; a title set apart near its paper is nearer it than any of them, so that it is not read as
+   theirs. */
+/* distances from a paper's body tried for its title set apart, in 16 px on screen: nearest first */
+const RINGS = [1.5, 2, 2.5, 3, 3.5, 4.25, 5, 6, 7, 8, 9, 10.5, 12, 13.5, 15, 17, 19, 21.5, 24];
 function reach(p, b) {
   /* distance from point p to box b (0 inside it) */
   const dx = Math.max(b.x1 - p.x, 0, p.x - b.x2),
     dy = Math.max(b.y1 - p.y, 0, p.y - b.y2);
   return Math.hypot(dx, dy);
 }
-export function callout(g, fs, z, ext, free, grid, out, others) {
+export function callout(g, fs, z, ext, free, grid, out, others, bands) {
   const r0 = g.r,
     padX = 5 / z,
     padY = 4 / z; /* as box() */
@@ -150,8 +157,9 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
     w = fs[k].w / z;
     h = (fs[k].px / z) * (0.15 + fs[k].lines);
     for (let ri = 0; ri < RINGS.length; ri++) {
-      for (let a = 0; a < 16; a++) {
-        const t = Math.PI / 2 + ((a % 2 ? 1 : -1) * Math.ceil(a / 2) * Math.PI) / 8;
+      const turns = 2 * Math.max(8, Math.ceil((Math.PI * RINGS[ri] * 16) / 24)); /* places about 24 px apart */
+      for (let a = 0; a < turns; a++) {
+        const t = Math.PI / 2 + ((a % 2 ? 1 : -1) * Math.ceil(a / 2) * 2 * Math.PI) / turns;
         const dx = Math.cos(t),
           dy = Math.sin(t),
           d = r0 + (RINGS[ri] * 16) / z;
@@ -161,7 +169,7 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
       }
     }
   }
-  for (k = fs.length - 1; k >= 0; k--) {
+  for (k = bands === false ? -1 : fs.length - 1; k >= 0; k--) {
     /* the bands: the one-line title first, it fits them best */
     w = fs[k].w / z;
     h = (fs[k].px / z) * (0.15 + fs[k].lines);
@@ -224,29 +232,37 @@ export function placeTitles(papers, view, wrap) {
     }
     return false;
   }
-  /* the papers that matter first, in turns: each title beside its paper, else set apart, else shortened beside it,
-     else shortened and set apart (so that no title set apart takes the place beside another's paper) */
-  const matter = candidates.filter((g) => g.rank <= 1);
-  let left = matter;
-  [
-    [beside, 0],
-    [callout, 0],
-    [beside, 1],
-    [callout, 1],
-  ].forEach((turn) => {
-    left = left.filter((g) => {
-      const fs = forms(g, view.px, view.lines, wrap),
-        f = turn[1] ? fs.slice(-1) : fs.slice(0, -1);
-      const others = matter.filter((m) => m !== g);
-      return !(turn[0] === beside ? beside(g, f) : callout(g, f, z, ext, free, grid, callouts, others));
+  /* the papers that matter, then the notable ones, in turns: each title beside its paper, else set apart, else
+     shortened beside it, else shortened and set apart (so that no title set apart takes the place beside another's
+     paper); a title set apart is nearer its paper than any other paper that matters */
+  const matter = candidates.filter((g) => g.rank <= 1),
+    notable = candidates.filter((g) => g.rank > 1).slice(0, NOTABLE),
+    marked = matter.concat(notable);
+  [matter, notable].forEach((group) => {
+    let left = group;
+    [
+      [beside, 0],
+      [callout, 0],
+      [beside, 1],
+      [callout, 1],
+    ].forEach((turn) => {
+      left = left.filter((g) => {
+        const fs = forms(g, view.px, view.lines, wrap, true),
+          f = turn[1] ? fs.slice(-1) : fs.slice(0, -1);
+        const others = matter.filter((m) => m !== g);
+        return !(turn[0] === beside
+          ? beside(g, f)
+          : callout(g, f, z, ext, free, grid, callouts, others, group === matter));
+      });
     });
   });
+  const done = new Set(marked);
   /* the others, most important first, beside their paper; a paper with no room even for a few characters on any
      side is passed over before its title is measured, and the search stops after MAX_TRIED of them measured */
   let tried = 0;
   for (let i = 0; i < candidates.length && tried < MAX_TRIED; i++) {
     const g = candidates[i];
-    if (g.rank <= 1 || !roomy(g)) {
+    if (done.has(g) || !roomy(g)) {
       continue;
     }
     tried += 1;
