@@ -37,6 +37,17 @@ def test_area_colours_stay_apart(default_store: Store, vision: str | None) -> No
     assert distance >= MIN_DELTA_E, f"{a} and {b} look alike with {vision or 'normal vision'} ({distance:.1f})"
 
 
+@pytest.mark.parametrize("vision", VISIONS, ids=lambda v: v or "normal")
+def test_the_ring_of_new_papers_is_no_area_colour(default_store: Store, vision: str | None) -> None:
+    """The dotted ring round the papers the last action added stays apart from every colour a paper can have (an
+    amber ring beside the orange of an area read as one)."""
+    key = colour_key(default_store, ViewState(seeds=()), np.zeros(0, dtype=np.int64))
+    for c in key.categories:
+        distance = closest_pair([colors.NEW_MARK_COLOR, c.color], vision)[0]
+        assert distance >= MIN_DELTA_E, (c.name, c.color, vision, distance)
+    assert closest_pair(["#f59e0b", "#E69F00"], vision)[0] < MIN_DELTA_E  # the former amber ring did not
+
+
 def test_the_cluster_colours_are_the_palette() -> None:
     assert [colors.cluster_color(k) for k in range(len(colors.AREA_PALETTE))] == colors.AREA_PALETTE
     assert colors.cluster_color(len(colors.AREA_PALETTE)) == colors.OTHER_COLOR

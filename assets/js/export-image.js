@@ -26,7 +26,7 @@ export function legendOf(cy, meta) {
 }
 
 /* What the map shows only for the moment, left out of every export so that an export of a view is the same whatever
-   was done, hovered or exported before it: the amber ring of the papers the last action added (class "new"), the
+   was done, hovered or exported before it: the dotted ring of the papers the last action added (class "new"), the
    citations of the paper under the pointer ("near"), a paper or link held down (Cytoscape's :active). ``draw`` is
    called with them off (Cytoscape restyles at once, and draws an export at the call); they are back after it. */
 function steady(cy, draw) {

@@ -16,7 +16,7 @@ import { focusedPaper, hasMapFocus, mapRegion, setFocusedPaper } from "./map-foc
 import { figureSource, onEachCy, reducedMotion, setProps } from "./page.js";
 import { presentedStep } from "./story.js";
 
-/* a dark ring in a blue halo: apart from the amber ring of new papers and from every area colour */
+/* a solid dark ring in a blue halo: apart from the dotted ring of new papers and from every area colour */
 const RING = {
   "outline-color": "#111827",
   "outline-width": 4,

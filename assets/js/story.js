@@ -60,7 +60,8 @@ export function presentDraft(n, draft) {
   return [Object.assign({ source: "file", name: "", step: 1 }, draft), draft.steps[0].view];
 }
 
-/* On a projector faint lines vanish: while presenting, citations are darker and every paper has a dark outline. */
+/* On a projector faint lines vanish: while presenting, citations are darker and every paper has a dark outline; the
+   ring of the papers the last action added is not drawn (a story's steps are not the audience's actions). */
 const baseStyles = new WeakMap();
 function projectorTheme(cy, on) {
   if (on) {
@@ -72,6 +73,8 @@ function projectorTheme(cy, on) {
       .style({ "line-color": "#6b7280", "target-arrow-color": "#6b7280", opacity: 0.85 })
       .selector("node.paper")
       .style({ "border-color": "#1d2430", "border-width": 1.5 })
+      .selector("node.new")
+      .style({ "outline-width": 0, "outline-opacity": 0 })
       .update();
   } else if (baseStyles.has(cy)) {
     cy.style().fromJson(baseStyles.get(cy)).update();

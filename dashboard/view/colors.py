@@ -31,6 +31,10 @@ UNKNOWN_COLOR = "#C0C0C0"  # no area (no year, no named cluster): light grey
 # a chart of counts that say nothing of area or cluster (a source's citations by year): the page's ink, apart from
 # every colour above
 SOURCE_COLOR = "#1D2430"
+# the dotted ring round the papers the visitor's last action added to the map: the page's ink too, a mark and not a
+# fill, apart from every colour above (the colour key names it)
+NEW_MARK_COLOR = SOURCE_COLOR
+NEW_MARK = "added by your last action"
 # viridis, 9 stops
 YEAR_SCALE = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"]
 

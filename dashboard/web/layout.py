@@ -7,6 +7,7 @@ from dash import dcc, html
 
 from dashboard.dataset.store import Store
 from dashboard.graph.state import LAYOUTS
+from dashboard.view.colors import NEW_MARK_COLOR
 from dashboard.view.describe import first_view_line
 from dashboard.view.figures import OVERVIEW_HEIGHT
 from dashboard.view.naming import LAYOUT_NAMES, about_line, about_parts, area_label, one_figure_source
@@ -86,10 +87,17 @@ STYLESHEET: list[dict] = [
         },
     },
     {"selector": "node.lib-hidden", "style": {"display": "none"}},
-    # added to the map by the last action (assets/js/draw.js), until the next one
+    # added to the map by the last action (assets/js/draw.js), until the next one: a dotted ring in the page's ink,
+    # a mark no area colour can be taken for (the colour key names it; presenting hides it, assets/js/story.js)
     {
         "selector": "node.new",
-        "style": {"outline-color": "#f59e0b", "outline-width": 3, "outline-offset": 2, "outline-opacity": 0.9},
+        "style": {
+            "outline-color": NEW_MARK_COLOR,
+            "outline-style": "dotted",
+            "outline-width": 2.5,
+            "outline-offset": 2.5,
+            "outline-opacity": 1,
+        },
     },
     {
         "selector": "node.axis",

@@ -13,6 +13,7 @@ from dashboard.graph.neighbourhood import Subgraph, filter_fn, show_more
 from dashboard.graph.similarity import prior_derivative
 from dashboard.graph.state import ViewState
 from dashboard.view import figures
+from dashboard.view.colors import NEW_MARK, NEW_MARK_COLOR
 from dashboard.view.colour_key import Category, ColourKey, colour_key
 from dashboard.view.describe import map_summary
 from dashboard.view.field import field_status
@@ -92,9 +93,18 @@ def _year_scale(key: ColourKey) -> list:
     ]
 
 
+def new_mark_entry() -> html.Div:
+    """The colour key's entry for the dotted ring round the papers the last action added (layout.py, ``node.new``)."""
+    return html.Div(
+        className="legend-item legend-new",
+        children=[html.Span(className="swatch swatch-new", style={"borderColor": NEW_MARK_COLOR}), html.Span(NEW_MARK)],
+    )
+
+
 def legend(store: Store, sub: Subgraph, state: ViewState, key: ColourKey | None = None) -> list:
     """The legend beside the map: every colour of the map and of the charts, named (the colour key's categories of
-    the papers in view, then those only the paper's chart shows)."""
+    the papers in view, then those only the paper's chart shows), and the ring of the papers the last action
+    added."""
     key = key or colour_key(store, state, sub.rows)
     in_view = [key.categories[k] for k in key.in_view(sub.rows)]
     unknown = [_entry(c) for c in in_view if c == key.categories[key.unknown]]  # no named cluster, no year
@@ -119,6 +129,7 @@ def legend(store: Store, sub: Subgraph, state: ViewState, key: ColourKey | None 
         items = [html.Div("Colour: year (the papers in view)", className="legend-title"), *_year_scale(key), *unknown]
     else:
         items = [html.Div("Colour: primary area", className="legend-title"), *(_entry(c) for c in in_view)]
+    items.append(new_mark_entry())
     extra = chart_only_categories(store, sub.rows, store.row(panel_paper(state)), state, key)
     if extra:
         items.append(html.Div("Only in the chart of citations by year", className="legend-subtitle"))
