@@ -1,12 +1,13 @@
 /* Every use the page makes of Cytoscape.js and of dash-cytoscape beyond their public API, in one place
    (dash-cytoscape bundles the Cytoscape it runs). An export draws the map as the screen shows it with the canvas
    renderer's own drawing, in an order of its own; two options of that renderer that dash-cytoscape does not pass on
-   are set on it; and dash-cytoscape's listeners that copy the map into Dash props the page never reads are taken off
+   are set on it; a touch picks its element through the renderer's own search, which the page answers for papers
+   (touch.js); and dash-cytoscape's listeners that copy the map into Dash props the page never reads are taken off
    (quietDashCytoscape). ``missing(cy)`` names what the running Cytoscape lacks and ``quieted`` what was taken off:
    tests/browser/test_client_modules.py fails when an upgrade of dash-cytoscape changes either. */
 
 /* the renderer (cy.renderer()) and what the page uses of it */
-export const RENDERER_METHODS = ["drawElements", "getCachedZSortedEles", "path2dEnabled"];
+export const RENDERER_METHODS = ["drawElements", "getCachedZSortedEles", "path2dEnabled", "findNearestElements"];
 export const RENDERER_OPTIONS = ["hideEdgesOnViewport", "textureOnViewport"];
 /* an element's parsed style (the value the renderer draws with) */
 export const ELEMENT_METHODS = ["pstyle"];
@@ -34,6 +35,32 @@ export function setViewportShortcuts(cy, on) {
     r.hideEdgesOnViewport = on;
     r.textureOnViewport = on;
   }
+}
+
+/* A touch (a tap, the start of a drag) on model point (x, y) takes the element under it exactly (a paper's body or
+   its title), else the paper ``pick(x, y)`` gives (or null), else what the renderer finds within its own touch
+   tolerance (the first element in its drawing order: not the nearest). The renderer looks up the element under a
+   touch with findNearestElements; the page answers it first. */
+export function pickOnTouch(cy, pick) {
+  const r = cy.renderer();
+  if (!r || r.citemapPick) {
+    return;
+  }
+  const own = r.findNearestElements;
+  r.findNearestElements = function (x, y, interactiveOnly, isTouch) {
+    if (isTouch) {
+      const exact = own.call(this, x, y, interactiveOnly, false).filter((e) => e.isNode());
+      if (exact.length) {
+        return exact;
+      }
+      const node = pick(x, y);
+      if (node) {
+        return [node];
+      }
+    }
+    return own.call(this, x, y, interactiveOnly, isTouch);
+  };
+  r.citemapPick = true;
 }
 
 /* The elements in the order the renderer draws them (its cached z-index sort). */

@@ -18,6 +18,7 @@ import { installMapKeys } from "./map-keys.js";
 import { dropWheelWarning, installAskingAgain } from "./page.js";
 import { installPageKeys } from "./page-keys.js";
 import { installStoryKeys } from "./story.js";
+import { installTouchTaps } from "./touch.js";
 import { installWheelZoom } from "./viewport.js";
 
 dropWheelWarning();
@@ -39,6 +40,7 @@ installLabels();
 installControls();
 installField();
 installMapKeys();
+installTouchTaps();
 if (window.DashRenderer) {
   new window.DashRenderer();
 }
