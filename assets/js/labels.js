@@ -24,6 +24,13 @@ function rank(n) {
   return n.hasClass("seed") ? 1 : 2;
 }
 
+/* How far a ring drawn round a paper reaches beyond its body (the mark of a paper the last action added, the
+   keyboard's focus): Cytoscape counts it in the paper's box but not in its outer width. */
+function ring(n) {
+  const w = n.pstyle("outline-width").pfValue;
+  return w > 0 && n.pstyle("outline-opacity").value > 0 ? w + n.pstyle("outline-offset").pfValue : 0;
+}
+
 /* The shown papers as title-placement.js takes them, each read once a placing (Cytoscape computes an outer width
    from the style each time it is asked), and the nodes by id. */
 function readPapers(cy) {
@@ -41,6 +48,7 @@ function readPapers(cy) {
       x: p.x,
       y: p.y,
       r: n.outerWidth() / 2,
+      ring: ring(n),
       rank: rank(n),
       cites: n.data("in_cited") || 0,
       label: n.data("label"),

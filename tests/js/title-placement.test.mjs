@@ -211,3 +211,14 @@ test("a placing measures the titles of at most MAX_TRIED papers after the notabl
   assert.equal(measured.size, NOTABLE + MAX_TRIED);
   assert.ok(measured.has("T" + (MAX_TRIED + 199)) && !measured.has("T0"));
 });
+
+test("a title keeps off the ring drawn round another paper, not only off its body", () => {
+  /* a paper with room for its title only below it, where a ringed paper's ring (not its body) reaches */
+  const a = paper("a", 0, 0, { cites: 9, label: "Ab" }),
+    ringed = paper("b", 0, 40, { r: 4, label: "" });
+  const plain = placeTitles([a, ringed], view(1), wrap).chosen[0][1];
+  assert.equal(plain.side, "bottom", "the bare body leaves it room below");
+  const got = placeTitles([a, Object.assign({}, ringed, { ring: 6 })], view(1), wrap).chosen[0][1];
+  assert.notEqual(got.side, "bottom");
+  assert.ok(!overlaps(got, bodyBox(ringed, 6)), "clear of the ring");
+});

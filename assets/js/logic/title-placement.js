@@ -12,8 +12,9 @@
    then the others in turn, beside their paper only. So a paper is left unnamed only where no room is left by the more
    important ones. Titles have one size on screen whatever the zoom.
 
-   A paper: {id, x, y (its centre), r (half its size, border included), rank, cites, label, bold (a seed or the
-   selected paper: its title in bold), tl (on a timeline: titles prefer its sides)}. */
+   A paper: {id, x, y (its centre), r (half its size, border included), ring (how far a ring drawn round it reaches
+   beyond that, if any), rank, cites, label, bold (a seed or the selected paper: its title in bold), tl (on a
+   timeline: titles prefer its sides)}. */
 
 import { Grid } from "./text-boxes.js";
 
@@ -95,12 +96,13 @@ export function box(g, z, side, f) {
   };
 }
 
-/* The papers' bodies near the viewport ``ext``, as boxes (a star or a circle inside its box): titles keep off them. */
+/* The papers' bodies near the viewport ``ext``, as boxes (a star or a circle inside its box, with its ring): titles
+   keep off them. */
 export function bodies(papers, ext, z) {
   const grid = new Grid(32 / z),
     m = 1 / z; /* small cells: a crowd of bodies, few in each */
   papers.forEach((g) => {
-    const r = g.r + 1 + m; /* Cytoscape's body box: 1 unit round the border */
+    const r = g.r + (g.ring || 0) + 1 + m; /* Cytoscape's body box: 1 unit round the border or the ring */
     if (g.x + r < ext.x1 || g.x - r > ext.x2 || g.y + r < ext.y1 || g.y - r > ext.y2) {
       return;
     }
