@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { overlaps } from "../../assets/js/logic/text-boxes.js";
-import { MAX_TRIED, NOTABLE, SIDES, TL_SIDES, box, forms, placeTitles } from "../../assets/js/logic/title-placement.js";
+import {
+  MAX_TRIED,
+  NOTABLE,
+  SIDES,
+  TL_SIDES,
+  box,
+  crosses,
+  forms,
+  placeTitles,
+} from "../../assets/js/logic/title-placement.js";
 import { wrap } from "./measure.mjs";
 
 function paper(id, x, y, extra) {
@@ -221,4 +230,33 @@ test("a title keeps off the ring drawn round another paper, not only off its bod
   const got = placeTitles([a, Object.assign({}, ringed, { ring: 6 })], view(1), wrap).chosen[0][1];
   assert.notEqual(got.side, "bottom");
   assert.ok(!overlaps(got, bodyBox(ringed, 6)), "clear of the ring");
+});
+
+test("the lines to titles set apart cross no other such line, and a title in a band is on its paper's side", () => {
+  /* a dense disc of papers in a tall map, as on a phone: the most cited, and three seeds, set apart round it */
+  const papers = [];
+  let s = 5;
+  const next = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 300; i++) {
+    const t = 2 * Math.PI * next(),
+      d = 150 * Math.sqrt(next());
+    papers.push(
+      paper("p" + i, d * Math.cos(t), d * Math.sin(t), {
+        r: i < 3 ? 7 : 3,
+        rank: i < 3 ? 1 : 2,
+        bold: i < 3,
+        cites: Math.floor(1000 * next()),
+        label: "A long enough title of paper " + i,
+      }),
+    );
+  }
+  const tall = { x1: -200, x2: 200, y1: -420, y2: 420 };
+  const got = placeTitles(papers, view(1, { ext: tall }), wrap);
+  const lines = got.callouts.map(([g, b]) => [g, { x: b.x, y: b.y }]);
+  assert.ok(lines.length >= 8, "titles set apart");
+  lines.forEach(([g, b], i) => {
+    lines.slice(i + 1).forEach(([h, c]) => assert.ok(!crosses(g, b, h, c), `${g.id}'s line and ${h.id}'s`));
+    const far = Math.hypot(b.x - g.x, b.y - g.y) > 30 * 16 + 50; /* beyond the rings: in a band */
+    assert.ok(!far || Math.sign(b.y) === Math.sign(g.y), `${g.id}'s title across the map`);
+  });
 });

@@ -7,8 +7,7 @@
    narrower; one line; see forms). A title is drawn on the first of eight sides of its paper where its box overlaps no
    title placed before it, no other paper's body, no tick label and nothing laid over the map (grids of boxes). The
    papers that matter (ranks 0 and 1) are placed first, then the NOTABLE most cited others in view, each set apart
-   with a thin line to its paper where there is no room beside it (a callout, as near its paper as there is room; a
-   band along the map's edge only for those that matter);
+   with a thin line to its paper where there is no room beside it (a callout, as near its paper as there is room);
    then the others in turn, beside their paper only. So a paper is left unnamed only where no room is left by the more
    important ones. Titles have one size on screen whatever the zoom.
 
@@ -18,9 +17,9 @@
 
 import { Grid } from "./text-boxes.js";
 
-export const MAX_TRIED = 400;
+export const MAX_TRIED = 400; /* titles measured and tried in one placing, at most (a big view has thousands) */
 /* the most cited papers in view (after those that matter) whose titles are set apart where there is no room beside */
-export const NOTABLE = 10; /* titles measured and tried in one placing, at most (a big view has thousands) */
+export const NOTABLE = 10;
 export const SIDES = ["bottom", "top", "right", "left", "bottom-right", "bottom-left", "top-right", "top-left"];
 export const TL_SIDES = ["right", "left", "bottom-right", "top-right", "bottom", "top", "bottom-left", "top-left"];
 /* Cytoscape's label placement of each side (margins in px on screen, divided by the zoom) */
@@ -112,20 +111,25 @@ export function bodies(papers, ext, z) {
 }
 
 /* A paper that matters with no room for its title beside it: the title in the nearest free place around it (rings
-   outwards, from below round), else (``bands``) in the band along the top or the bottom edge of the map (the fit
-   leaves it free of papers), joined to it by a thin line. ``free(box)``: whether a box is inside the map and over no
-   title or paper; ``grid``: the titles placed, which it joins; ``out``: the callouts, which it joins. ``others``: the
-   other papers that matter; a title set apart near its paper is nearer it than any of them, so that it is not read as
-   theirs. */
+   outwards, from below round), else in the band along the edge of the map on its side, top or bottom (the fit leaves
+   it free of papers), joined to it by a thin line that crosses no other such line. ``free(box)``: whether a box is
+   inside the map and over no title or paper; ``grid``: the titles placed, which it joins; ``out``: the callouts,
+   which it joins. ``others``: the other papers that matter; a title set apart near its paper is nearer it than any
+   of them, so that it is not read as theirs. */
 /* distances from a paper's body tried for its title set apart, in 16 px on screen: nearest first */
-const RINGS = [1.5, 2, 2.5, 3, 3.5, 4.25, 5, 6, 7, 8, 9, 10.5, 12, 13.5, 15, 17, 19, 21.5, 24];
+const RINGS = [1.5, 2, 2.5, 3, 3.5, 4.25, 5, 6, 7, 8, 9, 10.5, 12, 13.5, 15, 17, 19, 21.5, 24, 27, 30];
+/* whether segments ab and cd cross (touching ends aside) */
+export function crosses(a, b, c, d) {
+  const side = (p, q, r) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
+  return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
+}
 function reach(p, b) {
   /* distance from point p to box b (0 inside it) */
   const dx = Math.max(b.x1 - p.x, 0, p.x - b.x2),
     dy = Math.max(b.y1 - p.y, 0, p.y - b.y2);
   return Math.hypot(dx, dy);
 }
-export function callout(g, fs, z, ext, free, grid, out, others, bands) {
+export function callout(g, fs, z, ext, free, grid, out, others) {
   const r0 = g.r,
     padX = 5 / z,
     padY = 4 / z; /* as box() */
@@ -143,8 +147,8 @@ export function callout(g, fs, z, ext, free, grid, out, others, bands) {
       x: cx,
       y: cy,
     };
-    if (!free(b)) {
-      return false; /* its own paper's body included */
+    if (!free(b) || out.some((o) => crosses(g, b, o[0], o[1]))) {
+      return false; /* its own paper's body included; a line crossing another would be misread */
     }
     const mine = reach(g, b); /* in a band along the edge, far from every paper, the line says whose it is */
     if (!band && (others || []).some((q) => reach(q, b) <= mine)) {
@@ -171,7 +175,7 @@ export function callout(g, fs, z, ext, free, grid, out, others, bands) {
       }
     }
   }
-  for (k = bands === false ? -1 : fs.length - 1; k >= 0; k--) {
+  for (k = fs.length - 1; k >= 0; k--) {
     /* the bands: the one-line title first, it fits them best */
     w = fs[k].w / z;
     h = (fs[k].px / z) * (0.15 + fs[k].lines);
@@ -180,17 +184,13 @@ export function callout(g, fs, z, ext, free, grid, out, others, bands) {
     if (lo > hi) {
       continue;
     }
-    const ys =
-      g.y < (ext.y1 + ext.y2) / 2
-        ? [ext.y1 + h / 2 + 2 * padY, ext.y2 - h / 2 - 2 * padY]
-        : [ext.y2 - h / 2 - 2 * padY, ext.y1 + h / 2 + 2 * padY];
-    for (let yi = 0; yi < 2; yi++) {
-      for (let step = 0; step <= 8; step++) {
-        /* above or below it, then further along the band */
-        const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
-        if (tryAt(fs[k], x, ys[yi], true)) {
-          return true;
-        }
+    /* the band on its side of the map: a line across the whole map is not read as leading anywhere */
+    const y = g.y < (ext.y1 + ext.y2) / 2 ? ext.y1 + h / 2 + 2 * padY : ext.y2 - h / 2 - 2 * padY;
+    for (let step = 0; step <= 8; step++) {
+      /* above or below it, then further along the band */
+      const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
+      if (tryAt(fs[k], x, y, true)) {
+        return true;
       }
     }
   }
@@ -252,9 +252,7 @@ export function placeTitles(papers, view, wrap) {
         const fs = forms(g, view.px, view.lines, wrap, true),
           f = turn[1] ? fs.slice(-1) : fs.slice(0, -1);
         const others = matter.filter((m) => m !== g);
-        return !(turn[0] === beside
-          ? beside(g, f)
-          : callout(g, f, z, ext, free, grid, callouts, others, group === matter));
+        return !(turn[0] === beside ? beside(g, f) : callout(g, f, z, ext, free, grid, callouts, others));
       });
     });
   });
