@@ -123,6 +123,7 @@ export function crosses(a, b, c, d) {
   const side = (p, q, r) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
   return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
 }
+const BAND_ROWS = 3; /* rows of titles in a band along the map's edge */
 function reach(p, b) {
   /* distance from point p to box b (0 inside it) */
   const dx = Math.max(b.x1 - p.x, 0, p.x - b.x2),
@@ -133,7 +134,7 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
   const r0 = g.r,
     padX = 5 / z,
     padY = 4 / z; /* as box() */
-  function tryAt(f, cx, cy, band) {
+  function tryAt(f, cx, cy, band, cross) {
     const w = f.w / z,
       h = (f.px / z) * (0.15 + f.lines);
     const b = {
@@ -146,9 +147,10 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
       text: f.text,
       x: cx,
       y: cy,
+      band: band,
     };
-    if (!free(b) || out.some((o) => crosses(g, b, o[0], o[1]))) {
-      return false; /* its own paper's body included; a line crossing another would be misread */
+    if (!free(b) || (!cross && out.some((o) => crosses(g, b, o[0], o[1])))) {
+      return false; /* its own paper's body included; a line crossing another is easily misread */
     }
     const mine = reach(g, b); /* in a band along the edge, far from every paper, the line says whose it is */
     if (!band && (others || []).some((q) => reach(q, b) <= mine)) {
@@ -175,8 +177,10 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
       }
     }
   }
-  for (k = fs.length - 1; k >= 0; k--) {
-    /* the bands: the one-line title first, it fits them best */
+  /* the bands: the one-line title first, it fits them best; a line that crosses another only where no other way is */
+  for (let i = 2 * fs.length - 1; i >= 0; i--) {
+    k = i % fs.length;
+    const cross = i < fs.length;
     w = fs[k].w / z;
     h = (fs[k].px / z) * (0.15 + fs[k].lines);
     const lo = ext.x1 + w / 2 + 2 * padX,
@@ -184,13 +188,19 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
     if (lo > hi) {
       continue;
     }
-    /* the band on its side of the map: a line across the whole map is not read as leading anywhere */
-    const y = g.y < (ext.y1 + ext.y2) / 2 ? ext.y1 + h / 2 + 2 * padY : ext.y2 - h / 2 - 2 * padY;
-    for (let step = 0; step <= 8; step++) {
-      /* above or below it, then further along the band */
-      const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
-      if (tryAt(fs[k], x, y, true)) {
-        return true;
+    /* the band on its side of the map, rows from the edge inwards: a line across the whole map is not read as
+       leading anywhere */
+    const top = g.y < (ext.y1 + ext.y2) / 2,
+      steps = Math.ceil((2 * (hi - lo)) / w) + 1;
+    for (let row = 0; row < BAND_ROWS; row++) {
+      const d = h / 2 + 2 * padY + row * (h + 2 * padY),
+        y = top ? ext.y1 + d : ext.y2 - d;
+      for (let step = 0; step <= steps; step++) {
+        /* above or below it, then further along the band */
+        const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
+        if (tryAt(fs[k], x, y, true, cross)) {
+          return true;
+        }
       }
     }
   }
@@ -200,7 +210,8 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
 /* The titles of ``papers`` (the papers shown, in the map's order) for the view ``view``: {z (zoom), ext (the
    viewport, model coordinates), px (titles' size on screen), lines (at most), obstacles (boxes no title may cover:
    tick labels, what lies over the map)}; ``wrap``: text-boxes.js makeWrap. Returns {chosen: [[paper, box]] (titles
-   beside their paper), callouts: [[paper, box]] (titles set apart), bodies (the grid of the papers' bodies)}. */
+   beside their paper), callouts: [[paper, box]] (titles set apart; box.band: in a band along the map's edge), bodies
+   (the grid of the papers' bodies)}. */
 export function placeTitles(papers, view, wrap) {
   const z = view.z,
     ext = view.ext;
