@@ -19,12 +19,13 @@ def clientside_names() -> set[str]:
 
 
 def test_the_cytoscape_calls_beyond_its_public_api_are_all_there(page: Page) -> None:
-    """The export draws the map with the canvas renderer's own calls, and a big view sets two renderer options:
-    an upgrade of dash-cytoscape that drops any of them fails here, not in a visitor's export."""
+    """The export draws the map with the canvas renderer's own calls, a touch picks its paper through the renderer's
+    own search, and a big view sets two renderer options: an upgrade of dash-cytoscape that drops any of them fails
+    here, not in a visitor's export or tap."""
     page.open("?seeds=2006.04862")
     page.modules()
     assert page.page.evaluate("() => modules.cytoscape.missing(cy)") == []
-    assert page.page.evaluate("() => modules.cytoscape.RENDERER_METHODS.length") == 3
+    assert page.page.evaluate("() => modules.cytoscape.RENDERER_METHODS.length") == 4
 
 
 def test_dash_cytoscapes_copies_of_the_map_into_props_are_off(page: Page) -> None:
