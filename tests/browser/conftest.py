@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.dataset.store import Store
+from dashboard.graph.neighbourhood import split
+from dashboard.graph.state import EXPAND_FIRST
 from tests import servers
 from tests.conftest import DEFAULT_DATA, seed_data
 
@@ -29,6 +32,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+def first_step(store: Store, pid: str, shown: set[str]) -> set[str]:
+    """The papers a click that expands ``pid`` adds to a map showing ``shown``, read from the store: the
+    EXPAND_FIRST most cited of its references and citers together (half each, a short list leaving its share to
+    the other) that the map does not show yet."""
+    row = store.row(pid)
+    refs, cites = split(store.n_references(row), store.n_citers(row), EXPAND_FIRST)
+    return (set(store.ids(store.references(row, refs))) | set(store.ids(store.citers(row, cites)))) - shown
 
 
 def serve(data: Path) -> servers.Server:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.dataset.store import Store
 from tests import servers
-from tests.browser.conftest import Page
+from tests.browser.conftest import Page, first_step
 from tests.conftest import seed_data
 
 
@@ -21,14 +22,15 @@ def gunicorn_server():
     s.stop()
 
 
-def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
+def test_gunicorn_page_works_under_csp(browser, gunicorn_server, store: Store) -> None:
     with Page(browser, gunicorn_server.url) as p:
         csp_reports: list[str] = []
         p.page.on("console", lambda m: "Content Security Policy" in m.text and csp_reports.append(m.text))
         resp = p.page.goto(gunicorn_server.url + "/?seeds=2110.10090&selected=2110.10090")
         assert "script-src 'self' 'sha256-" in resp.headers["content-security-policy"]
         p.wait_graph()
-        assert len(p.node_ids()) == 94
+        before = p.node_ids()
+        assert len(before) == 94
         bars, points = p.page.evaluate("""() => [document.querySelectorAll('#graph-by-year .bars .point').length,
             document.querySelectorAll('#graph-by-year .scatterlayer .point').length]""")
         assert bars >= 4 and points == 5  # the chart is drawn: its citers of 2022-2025, the source's line 2022-2026
@@ -36,8 +38,9 @@ def test_gunicorn_page_works_under_csp(browser, gunicorn_server) -> None:
         p.page.click("#radio-color >> text=year")
         p.page.wait_for_function("() => window.location.search.includes('color=year')")
         p.settle()
-        p.tap("2106.03764")  # a reference of the seed with 41 papers of its own to add
-        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
+        p.tap("2106.03764")  # a reference of the seed: its most cited references and citers not on the map join
+        step = first_step(store, "2106.03764", before)
+        assert "expand=2106.03764" in p.query() and step and p.node_ids() == before | step
         shot = Path(os.environ.get("CITEMAP_SCREENSHOTS", "/tmp")) / "citemap-gunicorn-csp.png"
         p.page.screenshot(path=str(shot))
         assert csp_reports == []
@@ -71,7 +74,7 @@ class DyingReplica:
             route.fulfill(status=int(failure), content_type="application/json", body=body)
 
 
-def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, gunicorn_server) -> None:
+def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, gunicorn_server, store: Store) -> None:
     """Every view's first GET /graph fails (502, a reset connection, 503), and the page still draws each view: it
     asks once more, a moment later. A failure the retry meets too is the answer; only those failures are retried
     (not a 504, a timeout: asked again, the view would take a worker of the other replica too), and only when they
@@ -80,12 +83,14 @@ def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, 
         dying = DyingReplica()
         p.page.route(lambda url: "/graph?" in url, dying)
         p.open("?seeds=2110.10090&selected=2110.10090")
-        assert len(p.node_ids()) == 94
+        before = p.node_ids()
+        assert len(before) == 94
         p.page.click("#radio-color >> text=year")
         p.page.wait_for_function("() => window.location.search.includes('color=year')")
         p.settle()
-        p.tap("2106.03764")  # 41 papers of its own to add
-        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
+        p.tap("2106.03764")  # its most cited references and citers not on the map join
+        step = first_step(store, "2106.03764", before)
+        assert "expand=2106.03764" in p.query() and step and p.node_ids() == before | step
         p.page.click("#radio-layout >> text=timeline")
         p.page.wait_for_function("() => window.location.search.includes('layout=timeline')")
         p.settle()
@@ -133,7 +138,7 @@ def test_a_graph_request_that_meets_a_dying_replica_is_asked_once_more(browser, 
         p.errors.clear()  # the failed loads just made
 
 
-def test_a_refusal_for_now_is_asked_again_when_it_says(browser, gunicorn_server) -> None:
+def test_a_refusal_for_now_is_asked_again_when_it_says(browser, gunicorn_server, store: Store) -> None:
     """Each GET /graph and each callback request is refused once, with 429 (the address's budget) or 503 (a
     replica reloading onto the build this browser has seen), and ``Retry-After: 1``: the page waits that second, asks
     again, and draws every view, its status line and its panel as it would have. A refusal that says no time is
@@ -155,9 +160,11 @@ def test_a_refusal_for_now_is_asked_again_when_it_says(browser, gunicorn_server)
 
         p.page.route(lambda url: "/graph?" in url or "_dash-update-component" in url, once)
         p.open("?seeds=2110.10090&selected=2110.10090")
-        assert len(p.node_ids()) == 94 and "papers" in p.page.inner_text("#span-status")
+        before = p.node_ids()
+        assert len(before) == 94 and "papers" in p.page.inner_text("#span-status")
         p.tap("2106.03764")  # a click: the state callback, then the map, the status line and the panel
-        assert "expand=2106.03764" in p.query() and len(p.node_ids()) == 94 + 41
+        step = first_step(store, "2106.03764", before)
+        assert "expand=2106.03764" in p.query() and step and p.node_ids() == before | step
         graphs = [k for k in refused if "/graph?" in k[0]]
         callbacks = [k for k in refused if "_dash-update-component" in k[0]]
         print(f"\nrefused once each: {len(graphs)} maps, {len(callbacks)} callbacks; asked again after {asked_again}")
