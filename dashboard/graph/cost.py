@@ -34,13 +34,18 @@ PICTURE = 0.05  # drawing a map's picture once its positions are known
 
 
 def papers_in_view(store: Store, state: ViewState) -> int:
-    """At most how many papers ``state`` shows (before its filters, which only hide papers): each seed and expanded
-    paper with up to ``limit`` of its references and as many citers, at most MAX_NODES in all; a similarity map
-    its seeds and the papers asked for."""
+    """At most how many papers ``state`` shows (before its filters, which only hide papers): each seed with up to
+    ``limit`` of its references and as many citers, each expanded paper with up to ``state.expand_total`` of its
+    references and citers together, at most MAX_NODES in all; a similarity map its seeds and the papers asked for."""
     if state.mode == "similar":
         return min(MAX_NODES, len(state.seeds) + state.limit + 1)
-    rows = [r for r in (store.row(p) for p in (*state.seeds, *state.expand)) if r is not None]
-    n = sum(1 + min(state.limit, store.n_references(r)) + min(state.limit, store.n_citers(r)) for r in rows)
+    n = 0
+    for pid in state.seeds:
+        if (r := store.row(pid)) is not None:
+            n += 1 + min(state.limit, store.n_references(r)) + min(state.limit, store.n_citers(r))
+    for pid in state.expand:
+        if (r := store.row(pid)) is not None:
+            n += 1 + min(state.expand_total(pid), store.n_references(r) + store.n_citers(r))
     return min(MAX_NODES, n + (1 if state.selected else 0))
 
 
