@@ -47,6 +47,28 @@ export function pickOnTouch(cy, pick) {
     return;
   }
   const own = r.findNearestElements;
+  /* A paper picked near the finger, not under it, is made pannable and ungrabbable until the touch ends: a finger
+     that then moves drags the map (as on the background), not the paper; a finger that lifts taps the paper. */
+  const eased = [];
+  const ease = (node) => {
+    if (!node.pannable() || node.grabbable()) {
+      eased.push([node, node.pannable(), node.grabbable()]);
+      node.panify().ungrabify();
+    }
+  };
+  const restore = () => {
+    for (const [node, pannable, grabbable] of eased.splice(0)) {
+      if (!pannable) {
+        node.unpanify();
+      }
+      if (grabbable) {
+        node.grabify();
+      }
+    }
+  };
+  /* added after the renderer's own listeners: runs once the renderer has handled the touch's end */
+  window.addEventListener("touchend", restore);
+  window.addEventListener("touchcancel", restore);
   r.findNearestElements = function (x, y, interactiveOnly, isTouch) {
     if (isTouch) {
       const exact = own.call(this, x, y, interactiveOnly, false).filter((e) => e.isNode());
@@ -55,6 +77,7 @@ export function pickOnTouch(cy, pick) {
       }
       const node = pick(x, y);
       if (node) {
+        ease(node);
         return [node];
       }
     }
