@@ -106,7 +106,8 @@ export async function draw(cy, elements, map, keep) {
   cy.batch(() => {
     const gone = cy.elements().filter((e) => !want.has(e.id()));
     if (gone.nonempty()) {
-      moved = true;
+      /* papers going change the map; titles' callouts and leaders (labels.js adds them after a drawing) do not */
+      moved = moved || gone.nodes(".paper").nonempty();
       cy.remove(gone);
       gone.forEach((e) => drawn.delete(e.id()));
     }
