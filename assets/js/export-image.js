@@ -6,6 +6,7 @@
 import { legendItems, legendLayout, polygon } from "./logic/colour-key.js";
 import { drawInto, drawKey, zSorted } from "./cytoscape-private.js";
 import { viewMeta } from "./draw.js";
+import { placeNow } from "./labels.js";
 import { EXPORT, drawOrder, imageFileName, imageLayout, imageSvg, titleLines } from "./logic/export-files.js";
 import { prefix, save, vendorScript } from "./page.js";
 import { captionCover } from "./viewport.js";
@@ -28,7 +29,8 @@ export function legendOf(cy, meta) {
 /* What the map shows only for the moment, left out of every export so that an export of a view is the same whatever
    was done, hovered or exported before it: the dotted ring of the papers the last action added (class "new"), the
    citations of the paper under the pointer ("near"), a paper or link held down (Cytoscape's :active). ``draw`` is
-   called with them off (Cytoscape restyles at once, and draws an export at the call); they are back after it. */
+   called with them off (Cytoscape restyles at once, and draws an export at the call) and the titles placed as they
+   are without the rings (titles keep off a ring); they are back after it, the titles placed round them again. */
 function steady(cy, draw) {
   const fresh = cy.nodes(".new"),
     near = cy.edges(".near"),
@@ -38,6 +40,11 @@ function steady(cy, draw) {
     near.removeClass("near");
     held.unactivate();
   });
+  if (fresh.nonempty()) {
+    placeNow(cy);
+    /* the leaders just made have no line until Cytoscape measures them (in its next frame, or asked for their box) */
+    cy.edges(".leader").boundingBox({ includeLabels: false });
+  }
   try {
     return draw();
   } finally {
@@ -45,6 +52,9 @@ function steady(cy, draw) {
       fresh.addClass("new");
       near.addClass("near");
     });
+    if (fresh.nonempty()) {
+      placeNow(cy);
+    }
   }
 }
 
