@@ -6,8 +6,9 @@
    paper is) and each one's title is wrapped to the forms it may take (two lines, three while presenting; the same
    narrower; one line; see forms). A title is drawn on the first of eight sides of its paper where its box overlaps no
    title placed before it, no other paper's body, no tick label and nothing laid over the map (grids of boxes). The
-   papers that matter (ranks 0 and 1) are placed first, then the NOTABLE most cited others in view, each set apart
-   with a thin line to its paper where there is no room beside it (a callout, as near its paper as there is room);
+   papers that matter (ranks 0 and 1) are placed first, then the others among the NOTABLE most cited in view, each
+   set apart with a thin line to its paper where there is no room beside it (a callout, as near its paper as there is
+   room);
    then the others in turn, beside their paper only. So a paper is left unnamed only where no room is left by the more
    important ones. Titles have one size on screen whatever the zoom.
 
@@ -18,7 +19,8 @@
 import { Grid } from "./text-boxes.js";
 
 export const MAX_TRIED = 400; /* titles measured and tried in one placing, at most (a big view has thousands) */
-/* the most cited papers in view (after those that matter) whose titles are set apart where there is no room beside */
+/* how many of the most cited papers in view (those that matter among them count) have their titles set apart where
+   there is no room beside them */
 export const NOTABLE = 10;
 export const SIDES = ["bottom", "top", "right", "left", "bottom-right", "bottom-left", "top-right", "top-left"];
 export const TL_SIDES = ["right", "left", "bottom-right", "top-right", "bottom", "top", "bottom-left", "top-left"];
@@ -245,27 +247,31 @@ export function placeTitles(papers, view, wrap) {
     }
     return false;
   }
-  /* the papers that matter, then the notable ones, in turns: each title beside its paper, else set apart, else
-     shortened beside it, else shortened and set apart (so that no title set apart takes the place beside another's
-     paper); a title set apart is nearer its paper than any other paper that matters */
+  /* the papers that matter, then the notable ones: first each title beside its paper (so that no title set apart
+     takes the place beside another's paper), then one by one, most important first: set apart, else shortened beside
+     it, else shortened and set apart (so that a less cited paper's title takes no room a more cited one could have
+     had); a title set apart is nearer its paper than any other paper that matters */
   const matter = candidates.filter((g) => g.rank <= 1),
-    notable = candidates.filter((g) => g.rank > 1).slice(0, NOTABLE),
+    notable = candidates
+      .slice()
+      .sort((a, b) => b.cites - a.cites || (a.id < b.id ? -1 : 1))
+      .slice(0, NOTABLE)
+      .filter((g) => g.rank > 1),
     marked = matter.concat(notable);
   [matter, notable].forEach((group) => {
-    let left = group;
-    [
-      [beside, 0],
-      [callout, 0],
-      [beside, 1],
-      [callout, 1],
-    ].forEach((turn) => {
-      left = left.filter((g) => {
-        const fs = forms(g, view.px, view.lines, wrap, true),
-          f = turn[1] ? fs.slice(-1) : fs.slice(0, -1);
-        const others = matter.filter((m) => m !== g);
-        return !(turn[0] === beside ? beside(g, f) : callout(g, f, z, ext, free, grid, callouts, others));
+    const fs = new Map(group.map((g) => [g, forms(g, view.px, view.lines, wrap, true)]));
+    group
+      .filter((g) => !beside(g, fs.get(g).slice(0, -1)))
+      .forEach((g) => {
+        const full = fs.get(g).slice(0, -1),
+          short = fs.get(g).slice(-1),
+          others = matter.filter((m) => m !== g);
+        return (
+          callout(g, full, z, ext, free, grid, callouts, others) ||
+          beside(g, short) ||
+          callout(g, short, z, ext, free, grid, callouts, others)
+        );
       });
-    });
   });
   const done = new Set(marked);
   /* the others, most important first, beside their paper; a paper with no room even for a few characters on any
