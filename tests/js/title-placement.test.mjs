@@ -152,6 +152,29 @@ test("the most cited papers in a crowd are named too, their titles set apart, be
   assert.ok(got.callouts.length >= NOTABLE - 2, "most of them set apart: no room beside them");
 });
 
+test("the seeds among the most cited count among the NOTABLE whose titles are set apart", () => {
+  /* the same crowd, its two most cited papers seeds: only the next NOTABLE - 2 by citers are set apart */
+  const papers = [];
+  for (let i = 0; i < 15; i++) {
+    for (let j = 0; j < 15; j++) {
+      const k = i * 15 + j;
+      papers.push(
+        paper("p" + k, -140 + 20 * i, -140 + 20 * j, {
+          r: 4,
+          cites: 1000 - Math.round(Math.hypot(i - 7, j - 7) * 50) - k / 1000,
+          label: "Paper " + k,
+        }),
+      );
+    }
+  }
+  const byCites = [...papers].sort((a, b) => b.cites - a.cites);
+  byCites.slice(0, 2).forEach((g) => Object.assign(g, { rank: 1, bold: true }));
+  const got = placeTitles(papers, view(1), wrap);
+  const apart = new Set(got.callouts.map((c) => c[0].id));
+  byCites.slice(0, NOTABLE).forEach((g) => assert.ok(apart.has(g.id), `${g.id} (${g.cites}) is set apart`));
+  assert.equal(apart.size, NOTABLE, "no title set apart for a paper beyond the most cited");
+});
+
 /* Whether the title of ``g`` has no free place beside it once the titles of the papers more important than it are
    placed: each of its forms on each side overlaps one of those titles, another paper's body, or leaves the map. */
 function blocked(g, papers, titles, z) {
