@@ -118,7 +118,7 @@ def test_no_title_over_a_paper_at_the_apps_zoom_and_after_its_buttons(
         assert_legible(got, px)
         if view in BIG:
             top = p.page.evaluate(TOP_CITED, 10)
-            assert len(top) == 10 and all(named for _, _, named in top), top
+            assert len(top) == 10 and all(named for _, _, named in top), [t for t in top if not t[2]]
         for button, times in (("#button-zoom-in", 1), ("#button-zoom-out", 2)):  # closer, then below the fit
             before = runs(p)
             for _ in range(times):

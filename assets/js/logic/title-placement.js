@@ -125,7 +125,7 @@ export function crosses(a, b, c, d) {
   const side = (p, q, r) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
   return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
 }
-const BAND_ROWS = 3; /* rows of titles in a band along the map's edge */
+const BAND_ROWS = 4; /* rows of titles in a band along the map's edge */
 function reach(p, b) {
   /* distance from point p to box b (0 inside it) */
   const dx = Math.max(b.x1 - p.x, 0, p.x - b.x2),
@@ -179,29 +179,34 @@ export function callout(g, fs, z, ext, free, grid, out, others) {
       }
     }
   }
-  /* the bands: the one-line title first, it fits them best; a line that crosses another only where no other way is */
-  for (let i = 2 * fs.length - 1; i >= 0; i--) {
-    k = i % fs.length;
-    const cross = i < fs.length;
-    w = fs[k].w / z;
-    h = (fs[k].px / z) * (0.15 + fs[k].lines);
-    const lo = ext.x1 + w / 2 + 2 * padX,
-      hi = ext.x2 - w / 2 - 2 * padX;
-    if (lo > hi) {
-      continue;
-    }
-    /* the band on its side of the map, rows from the edge inwards: a line across the whole map is not read as
-       leading anywhere */
-    const top = g.y < (ext.y1 + ext.y2) / 2,
-      steps = Math.ceil((2 * (hi - lo)) / w) + 1;
-    for (let row = 0; row < BAND_ROWS; row++) {
-      const d = h / 2 + 2 * padY + row * (h + 2 * padY),
-        y = top ? ext.y1 + d : ext.y2 - d;
-      for (let step = 0; step <= steps; step++) {
-        /* above or below it, then further along the band */
-        const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
-        if (tryAt(fs[k], x, y, true, cross)) {
-          return true;
+  /* the bands: the one-line title first, it fits them best; a line that crosses another only where no other way is;
+     the band on the paper's side of the map (a line across the whole map is not read as leading anywhere); on a map
+     a quarter taller than wide or more (a phone's), which leaves room for few titles above and below the papers,
+     the other side's band where that side's is full */
+  const own = g.y < (ext.y1 + ext.y2) / 2,
+    tall = ext.y2 - ext.y1 > 1.25 * (ext.x2 - ext.x1);
+  for (const top of tall ? [own, !own] : [own]) {
+    for (let i = 2 * fs.length - 1; i >= 0; i--) {
+      k = i % fs.length;
+      const cross = i < fs.length;
+      w = fs[k].w / z;
+      h = (fs[k].px / z) * (0.15 + fs[k].lines);
+      const lo = ext.x1 + w / 2 + 2 * padX,
+        hi = ext.x2 - w / 2 - 2 * padX;
+      if (lo > hi) {
+        continue;
+      }
+      /* rows from the edge inwards */
+      const steps = Math.ceil((2 * (hi - lo)) / w) + 1;
+      for (let row = 0; row < BAND_ROWS; row++) {
+        const d = h / 2 + 2 * padY + row * (h + 2 * padY),
+          y = top ? ext.y1 + d : ext.y2 - d;
+        for (let step = 0; step <= steps; step++) {
+          /* above or below it, then further along the band */
+          const x = Math.min(hi, Math.max(lo, g.x + ((step % 2 ? 1 : -1) * Math.ceil(step / 2) * w) / 2));
+          if (tryAt(fs[k], x, y, true, cross)) {
+            return true;
+          }
         }
       }
     }
