@@ -45,7 +45,6 @@ START_SPAN = 10.0  # the start's largest coordinate
 JITTER = 1e-3  # noise added to the start, a share of START_SPAN
 CHUNK = 1 << 21  # directed edges handled at a time
 EDGE_SAMPLE = 8_000_000  # directed edges an epoch uses at most
-RATIO_PAIRS = 200_000  # random pairs (and citations, at most) the quality ratio measures
 
 
 def edges_of(offsets: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,20 +164,3 @@ def _add(force: np.ndarray, ii: np.ndarray, diff: np.ndarray, attract: bool) -> 
     f = np.clip(diff * scale[:, None], -CLIP, CLIP)
     force[:, 0] += np.bincount(ii, f[:, 0], minlength=len(force))
     force[:, 1] += np.bincount(ii, f[:, 1], minlength=len(force))
-
-
-def edge_distance_ratio(xy: np.ndarray, src: np.ndarray, dst: np.ndarray, rng_seed: int = 0) -> float:
-    """Median length of the citations ``src[k] -> dst[k]`` on the map over the median distance of random pairs of
-    papers (both seeded samples of ``RATIO_PAIRS`` at most): small when citing papers sit near what they cite, about
-    1 when positions ignore the citations."""
-    xy = np.asarray(xy, dtype=np.float64)
-    rng = np.random.default_rng(rng_seed)
-    src, dst = np.asarray(src), np.asarray(dst)
-    if len(src) > RATIO_PAIRS:
-        pick = rng.choice(len(src), RATIO_PAIRS, replace=False)
-        src, dst = src[pick], dst[pick]
-    if not len(src) or len(xy) < 2:
-        return float("nan")
-    a, b = rng.integers(0, len(xy), RATIO_PAIRS), rng.integers(0, len(xy), RATIO_PAIRS)
-    random_pairs = np.median(np.hypot(*(xy[a] - xy[b]).T))
-    return float(np.median(np.hypot(*(xy[src] - xy[dst]).T)) / random_pairs) if random_pairs > 0 else float("nan")
