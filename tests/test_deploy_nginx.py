@@ -83,6 +83,18 @@ def get(
     return Answer(resp.status, resp.headers, data, time.perf_counter() - t)
 
 
+def status_lines(socks: list[socket.socket], waiting: bytes) -> list[bytes]:
+    """The first line of what each socket was answered so far, or ``waiting`` for one answered nothing yet."""
+    lines = []
+    for s in socks:
+        s.settimeout(0.05)
+        try:
+            lines.append(s.recv(4096).split(b"\r\n", 1)[0])
+        except TimeoutError:
+            lines.append(waiting)
+    return lines
+
+
 def wire_bytes(port: int, path: str, headers: str = "", source: str = "127.0.0.1") -> bytes:
     """Everything the server sends for a GET (status line, headers, chunked or plain body), as it crosses the wire."""
     with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as s:
@@ -311,13 +323,7 @@ def test_connection_limit_per_address_and_slow_uploads_hold_no_worker(stack: Sta
             s.sendall(head)
             socks.append(s)
         time.sleep(1.0)
-        answers = []
-        for s in socks:
-            s.settimeout(0.05)
-            try:
-                answers.append(s.recv(4096).split(b"\r\n", 1)[0])
-            except TimeoutError:
-                answers.append(b"")  # still uploading
+        answers = status_lines(socks, b"")  # b"": still uploading
         other = get(stack.port, "/", "127.0.0.1")
         after = [r.log.read_text().count('"POST /library') for r in stack.replicas]
     finally:
@@ -861,13 +867,7 @@ def test_requests_in_progress_are_capped_in_all(stack: Stack) -> None:
             s.sendall(head)
             socks.append(s)
         time.sleep(1.0)  # the refusals are answered at once; the others wait for their bodies
-        answers = []
-        for s in socks:
-            s.settimeout(0.05)
-            try:
-                answers.append(s.recv(4096).split(b"\r\n", 1)[0])
-            except TimeoutError:
-                answers.append(b"taken")
+        answers = status_lines(socks, b"taken")
     finally:
         for s in socks:
             s.close()
